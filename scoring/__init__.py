@@ -1,0 +1,19 @@
+"""The Doppelkopf rulebook as code: pure Python, no Django.
+
+- `presets`: the rulesets as data (`PRESETS`, `rules_from`)
+- `game`: one game in, winner, value, scores and breakdown out (`score_game`)
+- `sheet`: a table's games in order with Nullspiel, Bock, penalties and totals (`score_sheet`)
+- `validate`: what an entry may hold (`parse_game`, `parse_sheet`, `InvalidInput`)
+- `python -m scoring`: the command line of ../shared/scoring-contract.md
+"""
+
+from .game import Game, GameResult, score_game
+from .presets import DEFAULT_PRESET, PRESETS, Rules, rules_from, rules_spec
+from .sheet import Penalty, Sheet, SheetResult, score_sheet
+from .validate import InvalidInput, Problem, parse_game, parse_rules, parse_sheet
+
+__all__ = [
+    "DEFAULT_PRESET", "PRESETS", "Game", "GameResult", "InvalidInput", "Penalty", "Problem", "Rules",
+    "Sheet", "SheetResult", "parse_game", "parse_rules", "parse_sheet", "rules_from", "rules_spec",
+    "score_game", "score_sheet",
+]

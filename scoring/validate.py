@@ -1,0 +1,327 @@
+"""Every rule about what an entry may hold, with messages that name the field and the reason.
+
+`parse_game`, `parse_sheet` and `parse_rules` turn JSON-like data (the format of
+../shared/scoring-contract.md) into checked values, or raise `InvalidInput` with all problems found.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import messages
+from .game import ABSAGEN, Game
+from .presets import Rules, RulesError, rules_from
+from .sheet import Penalty, Sheet
+
+GAME_FIELDS = ("rules", "players", "type", "solo", "re", "re_augen", "re_tricks", "announcements", "extras")
+PENALTY_FIELDS = ("penalty", "players")
+SHEET_FIELDS = ("rules", "players", "rows")
+# how many players the Re party has, by game type
+RE_SIZE = {"normal": (2,), "hochzeit": (1, 2), "stille_hochzeit": (1,), "armut": (2,), "solo": (1,)}
+ANNOUNCEMENTS = {"re": ("re",) + ABSAGEN, "kontra": ("kontra",) + ABSAGEN}
+# the most of a Sonderpunkt one game can hold (2 Füchse; one last trick; 16 Aces and Tens make at
+# most 4 Doppelkopf tricks; the four (or six) plain Hearts make one Herzstich)
+MOST_PER_GAME = {"fuchs": 2, "karlchen": 1, "karlchen_gefangen": 2, "doppelkopf": 4, "herzstich": 1}
+MOST_AUGEN_PER_TRICK = 44  # four Aces
+LEAST_AUGEN_PER_TRICK_40 = 8  # four Buben: with 40 cards there are no nines
+
+
+@dataclass(frozen=True)
+class Problem:
+    field: str  # the field as named in the input: "re_augen", "extras.kontra.fuchs"
+    code: str  # a key of scoring.messages.MESSAGES
+    params: dict = field(default_factory=dict)
+    where: str = ""  # which game of a list or row of a sheet: "[3] ", "rows[2] "
+
+    def text(self, lang: str = "en") -> str:
+        return messages.text(self.code, self.params, lang)
+
+    def line(self, lang: str = "en") -> str:
+        return f"{self.where}{self.field}: {self.text(lang)}"
+
+
+class InvalidInput(ValueError):
+    """An entry that cannot be scored; `problems` says every reason."""
+
+    def __init__(self, problems: list[Problem]):
+        self.problems = problems
+        super().__init__("\n".join(p.line() for p in problems))
+
+
+def is_int(value) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class _Collector:
+    def __init__(self, where: str = ""):
+        self.where = where
+        self.problems: list[Problem] = []
+
+    def add(self, field_name: str, code: str, **params):
+        self.problems.append(Problem(field_name, code, params, self.where))
+
+    def unknown_fields(self, data: dict, known: tuple[str, ...], prefix: str = ""):
+        for key in data:
+            if key not in known:
+                self.add(f"{prefix}{key}", "unknown_field")
+
+    def raise_if_any(self):
+        if self.problems:
+            raise InvalidInput(self.problems)
+
+
+def parse_rules(spec, *, where: str = "") -> Rules:
+    try:
+        return rules_from(spec)
+    except RulesError as error:
+        raise InvalidInput([Problem(f, code, params, where) for f, code, params in error.problems]) from None
+
+
+def _check_players(c: _Collector, players, expected: tuple[int, ...], name: str = "players") -> bool:
+    if not isinstance(players, list):
+        c.add(name, "required" if players is None else "not_list")
+        return False
+    if len(players) not in expected:
+        c.add(name, "players_count", expected=" or ".join(map(str, expected)), got=len(players))
+        return False
+    if any(not isinstance(p, str) or not p.strip() for p in players) or len(set(players)) != len(players):
+        c.add(name, "players_names")
+        return False
+    return True
+
+
+def parse_game(data, rules: Rules, *, where: str = "", default_players: list | None = None) -> Game:
+    c = _Collector(where)
+    if not isinstance(data, dict):
+        c.add("game", "not_object")
+        c.raise_if_any()
+    c.unknown_fields(data, GAME_FIELDS)
+    players = data.get("players", default_players)
+    players_ok = _check_players(c, players, (4,))
+
+    game_type = data.get("type")
+    type_ok = game_type in RE_SIZE
+    if not type_ok:
+        c.add("type", "required" if game_type is None else "not_one_of", value=game_type, allowed=", ".join(RE_SIZE))
+
+    solo = data.get("solo")
+    if game_type == "solo":
+        if solo is None:
+            c.add("solo", "solo_missing", allowed=", ".join(sorted(rules.solo_kinds)))
+        elif solo not in rules.solo_kinds:
+            c.add("solo", "not_one_of", value=solo, allowed=", ".join(sorted(rules.solo_kinds)))
+    elif solo is not None:
+        c.add("solo", "solo_without_type")
+
+    re = data.get("re")
+    re_ok = False
+    if not isinstance(re, list) or not all(isinstance(p, str) for p in re):
+        c.add("re", "required" if re is None else "not_list")
+    elif players_ok:
+        strangers = [p for p in re if p not in players]
+        for name in strangers:
+            c.add("re", "re_not_player", name=name)
+        if len(set(re)) != len(re):
+            c.add("re", "players_names")
+        elif not strangers and type_ok and len(re) not in RE_SIZE[game_type]:
+            c.add("re", "re_size", type=game_type, expected=" or ".join(map(str, RE_SIZE[game_type])), got=len(re))
+        else:
+            re_ok = not strangers
+
+    re_augen = data.get("re_augen")
+    augen_ok = is_int(re_augen) and 0 <= re_augen <= 240
+    if re_augen is None:
+        c.add("re_augen", "required")
+    elif not is_int(re_augen):
+        c.add("re_augen", "not_integer", value=re_augen)
+    elif not augen_ok:
+        c.add("re_augen", "out_of_range", low=0, high=240, value=re_augen)
+
+    re_tricks = data.get("re_tricks")
+    tricks_ok = re_tricks is None or (is_int(re_tricks) and 0 <= re_tricks <= rules.tricks)
+    if re_tricks is not None and not is_int(re_tricks):
+        c.add("re_tricks", "not_integer", value=re_tricks)
+    elif not tricks_ok:
+        c.add("re_tricks", "out_of_range", low=0, high=rules.tricks, value=re_tricks)
+
+    announcements = _parse_announcements(c, data.get("announcements"))
+    extras_data = data.get("extras")
+
+    if augen_ok and tricks_ok and re_tricks is not None:
+        _check_augen_against_tricks(c, re_augen, re_tricks, rules)
+
+    extras = _parse_extras_shape(c, extras_data, rules)
+    if not (players_ok and type_ok and re_ok and augen_ok and tricks_ok):
+        c.raise_if_any()  # the checks below need these fields; one of the checks above complained
+    game = Game(
+        players=tuple(players),
+        type=game_type,
+        re=tuple(re),
+        re_augen=re_augen,
+        solo=solo if game_type == "solo" else None,
+        re_tricks=re_tricks,
+        announcements=announcements,
+        extras=extras,
+    )
+    _check_extras(c, game, rules)
+    c.raise_if_any()
+    return game
+
+
+def _parse_announcements(c: _Collector, data) -> dict:
+    result = {"re": None, "kontra": None}
+    if data is None:
+        return result
+    if not isinstance(data, dict):
+        c.add("announcements", "not_object")
+        return result
+    c.unknown_fields(data, ("re", "kontra"), "announcements.")
+    for party, allowed in ANNOUNCEMENTS.items():
+        value = data.get(party)
+        if value is None:
+            continue
+        if value not in allowed:
+            c.add(f"announcements.{party}", "announcement_not_allowed", value=value,
+                  party=messages.PARTY["en"][party], allowed=", ".join(allowed))
+        else:
+            result[party] = value
+    return result
+
+
+def _check_augen_against_tricks(c: _Collector, re_augen: int, re_tricks: int, rules: Rules):
+    for party, augen, tricks in (("re", re_augen, re_tricks), ("kontra", 240 - re_augen, rules.tricks - re_tricks)):
+        name = messages.PARTY["en"][party]
+        if tricks == 0 and augen > 0:
+            c.add("re_augen", "no_trick_augen", party=name, augen=augen)
+        elif augen > MOST_AUGEN_PER_TRICK * tricks:
+            c.add("re_augen", "too_many_augen_for_tricks", party=name, augen=augen, tricks=tricks)
+        elif rules.deck == 40 and augen < LEAST_AUGEN_PER_TRICK_40 * tricks:
+            c.add("re_augen", "too_few_augen_for_tricks", party=name, augen=augen, tricks=tricks)
+
+
+def _parse_extras_shape(c: _Collector, data, rules: Rules) -> dict:
+    """Checks the form of `extras` and the kinds the preset knows; returns the non-zero counts."""
+    result = {"re": {}, "kontra": {}}
+    if data is None:
+        return result
+    if not isinstance(data, dict):
+        c.add("extras", "not_object")
+        return result
+    c.unknown_fields(data, ("re", "kontra"), "extras.")
+    for party in ("re", "kontra"):
+        counts = data.get(party)
+        if counts is None:
+            continue
+        if not isinstance(counts, dict):
+            c.add(f"extras.{party}", "not_object")
+            continue
+        for kind, count in counts.items():
+            name = f"extras.{party}.{kind}"
+            if kind not in rules.sonderpunkte:
+                c.add(name, "extra_unknown_kind", kind=kind, known=", ".join(sorted(rules.sonderpunkte)))
+            elif not is_int(count):
+                c.add(name, "not_integer", value=count)
+            elif count < 0 or count > MOST_PER_GAME[kind]:
+                c.add(name, "out_of_range", low=0, high=MOST_PER_GAME[kind], value=count)
+            elif count:
+                result[party][kind] = count
+    return result
+
+
+def _check_extras(c: _Collector, game: Game, rules: Rules):
+    extras = game.extras
+    solo = game.is_solo(rules)
+    for party in ("re", "kontra"):
+        name = messages.PARTY["en"][party]
+        for kind, count in extras[party].items():
+            field_name = f"extras.{party}.{kind}"
+            if solo and kind not in rules.sonderpunkte_in_solo:
+                c.add(field_name, "extra_in_solo", kind=kind)
+            elif game.took_no_trick(party, rules):
+                c.add(field_name, "extra_no_trick", party=name, kind=kind)
+            elif kind == "doppelkopf" and count > game.augen(party) // 40:
+                c.add(field_name, "doppelkopf_augen", party=name, augen=game.augen(party), limit=game.augen(party) // 40)
+    for kind, limit in MOST_PER_GAME.items():
+        total = extras["re"].get(kind, 0) + extras["kontra"].get(kind, 0)
+        if total > limit:
+            c.add(f"extras.kontra.{kind}", "too_many_per_game", limit=limit, kind=kind, got=total)
+    last_trick = [(party, kind) for party in ("re", "kontra") for kind in ("karlchen", "karlchen_gefangen")
+                  if extras[party].get(kind)]
+    if len(last_trick) > 1:
+        party, kind = last_trick[-1]
+        c.add(f"extras.{party}.{kind}", "last_trick_twice")
+
+
+def parse_penalty(data: dict, sheet_players: list, *, where: str = "") -> Penalty:
+    c = _Collector(where)
+    c.unknown_fields(data, PENALTY_FIELDS)
+    players = data.get("players")
+    if players is None and len(sheet_players) == 4:
+        players = list(sheet_players)
+    if players is None:
+        c.add("players", "row_players_required")
+    elif _check_players(c, players, (4,)):
+        for name in players:
+            if name not in sheet_players:
+                c.add("players", "row_player_not_at_table", name=name)
+        offender = data.get("penalty")
+        if offender not in players:
+            c.add("penalty", "penalty_not_player", name=offender)
+    c.raise_if_any()
+    return Penalty(offender=data["penalty"], players=tuple(players))
+
+
+def parse_sheet(data, *, rules_override=None) -> Sheet:
+    c = _Collector()
+    if not isinstance(data, dict):
+        c.add("sheet", "not_object")
+        c.raise_if_any()
+    c.unknown_fields(data, SHEET_FIELDS)
+    rules_spec = rules_override if rules_override is not None else data.get("rules")
+    try:
+        rules = parse_rules(rules_spec)
+    except InvalidInput as error:
+        c.problems += error.problems
+        rules = None
+    players = data.get("players")
+    players_ok = _check_players(c, players, (4, 5))
+    rows = data.get("rows")
+    if not isinstance(rows, list):
+        c.add("rows", "required" if rows is None else "not_list")
+    c.raise_if_any()
+    parsed = []
+    for index, row in enumerate(rows):
+        try:
+            parsed.append(_parse_row(row, rules, players, f"rows[{index}] ",
+                                     row_rules_allowed=(rules_override is None, data.get("rules"))))
+        except InvalidInput as error:
+            c.problems += error.problems
+    c.raise_if_any()
+    return Sheet(rules=rules, players=tuple(players), rows=tuple(parsed))
+
+
+def _parse_row(row, rules: Rules, sheet_players: list, where: str, *, row_rules_allowed: tuple):
+    """A penalty or a game of a sheet. A row may repeat the sheet's rules, not name others."""
+    if not isinstance(row, dict):
+        raise InvalidInput([Problem("row", "not_object", {}, where)])
+    if "penalty" in row:
+        return parse_penalty(row, list(sheet_players), where=where)
+    problems = []
+    check_rules, sheet_rules = row_rules_allowed
+    if check_rules and "rules" in row and row["rules"] != sheet_rules:
+        problems.append(Problem("rules", "row_rules", {}, where))
+    # at a table of 4 a row may leave out its players; at a table of 5 it names the 4 who played
+    default_players = list(sheet_players) if len(sheet_players) == 4 else None
+    if isinstance(row.get("players"), list):
+        for name in row["players"]:
+            if isinstance(name, str) and name not in sheet_players:
+                problems.append(Problem("players", "row_player_not_at_table", {"name": name}, where))
+    try:
+        game = parse_game({k: v for k, v in row.items() if k != "rules"}, rules, where=where,
+                          default_players=default_players)
+    except InvalidInput as error:
+        problems += error.problems
+        game = None
+    if problems:
+        raise InvalidInput(problems)
+    return game
