@@ -1,0 +1,35 @@
+"""Shared test setup.
+
+- Markers (registered in pyproject.toml):
+  - `e2e`: set automatically on everything under tests/e2e/; those tests run last.
+  - `only_database("postgresql")` / `only_database("sqlite")`: skip the test unless the default
+    database is of that vendor. `make test` runs the suite once on each.
+- Hypothesis: no deadline (timings on a loaded 2-core CI machine are not meaningful); pick another
+  registered profile with HYPOTHESIS_PROFILE.
+"""
+import os
+from pathlib import Path
+
+import pytest
+from hypothesis import settings as hypothesis_settings
+
+hypothesis_settings.register_profile("doko", deadline=None, print_blob=True)
+hypothesis_settings.register_profile("ci", parent=hypothesis_settings.get_profile("doko"), derandomize=True)
+hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "doko"))
+
+E2E_DIR = Path(__file__).parent / "e2e"
+
+
+def pytest_collection_modifyitems(config, items):
+    from django.db import connection
+
+    vendor = connection.vendor
+    for item in items:
+        if E2E_DIR in Path(item.path).parents:
+            item.add_marker(pytest.mark.e2e)
+        for marker in item.iter_markers(name="only_database"):
+            wanted = marker.args[0]
+            if wanted != vendor:
+                item.add_marker(pytest.mark.skip(reason=f"only on {wanted}, this run uses {vendor}"))
+    # Fast tests first; the browser tests (which keep Playwright's event loop alive) last.
+    items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)

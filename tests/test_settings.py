@@ -1,0 +1,69 @@
+"""Settings read from the environment."""
+import importlib.util
+import os
+
+import pytest
+from django.conf import settings
+from django.db import connection
+
+SETTINGS_FILE = settings.BASE_DIR / "config" / "settings.py"
+
+
+def load_settings(monkeypatch, **environ):
+    """Execute config/settings.py afresh (as a separate module) under the given environment."""
+    for name in ("DATABASE_URL", "DJANGO_DEBUG", "DJANGO_SECRET_KEY", "DJANGO_ALLOWED_HOSTS"):
+        monkeypatch.delenv(name, raising=False)
+    for name, value in environ.items():
+        monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("settings_under_test", SETTINGS_FILE)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_default_database_is_sqlite_file_in_project_folder(monkeypatch):
+    loaded = load_settings(monkeypatch)
+    assert loaded.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert loaded.DATABASES["default"]["NAME"] == str(settings.BASE_DIR / "db.sqlite3")
+
+
+def test_database_url_sqlite_is_honoured(monkeypatch, tmp_path):
+    loaded = load_settings(monkeypatch, DATABASE_URL=f"sqlite:///{tmp_path / 'other.sqlite3'}")
+    assert loaded.DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3"
+    assert loaded.DATABASES["default"]["NAME"] == str(tmp_path / "other.sqlite3")
+
+
+def test_database_url_postgres_socket_is_parsed(monkeypatch):
+    loaded = load_settings(monkeypatch, DATABASE_URL="postgres://postgres@%2Ftmp%2Fdoko-pg.AbC123/doko")
+    db = loaded.DATABASES["default"]
+    assert db["ENGINE"] == "django.db.backends.postgresql"
+    assert (db["HOST"], db["NAME"], db["USER"]) == ("/tmp/doko-pg.AbC123", "doko", "postgres")
+
+
+def test_environment_switches_debug_hosts_and_key(monkeypatch):
+    loaded = load_settings(
+        monkeypatch, DJANGO_DEBUG="false", DJANGO_SECRET_KEY="s3cret", DJANGO_ALLOWED_HOSTS="doko.example, www.doko.example"
+    )
+    assert loaded.DEBUG is False
+    assert loaded.SECRET_KEY == "s3cret"
+    assert loaded.ALLOWED_HOSTS == ["doko.example", "www.doko.example"]
+
+
+def test_production_without_secret_key_is_refused(monkeypatch):
+    from django.core.exceptions import ImproperlyConfigured
+
+    with pytest.raises(ImproperlyConfigured):
+        load_settings(monkeypatch, DJANGO_DEBUG="0")
+
+
+def test_default_language_is_german():
+    assert settings.LANGUAGE_CODE == "de"
+    assert [code for code, _name in settings.LANGUAGES] == ["de", "en"]
+    assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
+
+
+def test_this_run_uses_the_database_from_the_environment():
+    """Guards `make test`: its second pass must really run on PostgreSQL."""
+    url = os.environ.get("DATABASE_URL", "")
+    expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
+    assert connection.vendor == expected

@@ -1,0 +1,1 @@
+"""The Django app: tournaments, rounds, tables, players, results."""
