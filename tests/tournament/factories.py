@@ -1,0 +1,50 @@
+"""Small factory helpers for tournament tests (no fixture files)."""
+
+import datetime
+
+from django.contrib.auth import get_user_model
+
+from tournament.models import Round
+from tournament.services import results, seating, tournaments
+
+NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hanna", "Ida", "Jens", "Karl", "Lena",
+         "Marta", "Nils", "Olga", "Paul", "Quirin", "Rita", "Sven", "Tina", "Uwe", "Vera", "Willi", "Xenia",
+         "Yvonne", "Zoran"]
+
+
+def player_names(n):
+    return [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else f" {i // len(NAMES) + 1}") for i in range(n)]
+
+
+def make_director(username="leitung"):
+    return get_user_model().objects.create_user(username=username, password="pw-" + username)
+
+
+def make_tournament(*, players=8, rules="turnier", director=None, slug="", **kwargs):
+    tournament = tournaments.create_tournament(name=kwargs.pop("name", "Herbstturnier"), date=datetime.date(2026, 11, 21),
+                                               director=director, rules=rules, slug=slug, **kwargs)
+    for name in player_names(players):
+        tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
+    return tournament
+
+
+def seated_round(tournament, *, seed="test", publish=True, mode=Round.Mode.RANDOM):
+    round = seating.create_round(tournament=tournament)
+    seating.seat_round(round=round, mode=mode, seed=seed)
+    if publish:
+        seating.publish_round(round=round)
+    return round
+
+
+def seat_ids(table):
+    return [s.entry_id for s in table.seats.order_by("position")]
+
+
+def normal_game(table, number=None, *, re_augen=130, re_seats=(0, 1), **extra):
+    """A normal game data dict for game `number` of `table`: Re are the given players of that game."""
+    number = number or results.next_game_number(table)
+    _dealer, _out, players = results.game_players(seat_ids(table), number)
+    data = {"type": "normal", "re": [players[i] for i in re_seats], "re_augen": re_augen,
+            "announcements": {"re": None, "kontra": None}, "extras": {}}
+    data.update(extra)
+    return data
