@@ -284,7 +284,7 @@ def parse_sheet(data, *, rules_override=None) -> Sheet:
         c.problems += error.problems
         rules = None
     players = data.get("players")
-    players_ok = _check_players(c, players, (4, 5))
+    _check_players(c, players, (4, 5))
     rows = data.get("rows")
     if not isinstance(rows, list):
         c.add("rows", "required" if rows is None else "not_list")

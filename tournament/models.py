@@ -13,19 +13,28 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 
 
+def default_rules():
+    return scoring.DEFAULT_PRESET
+
+
 class Tournament(models.Model):
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     date = models.DateField(_("Datum"))
     place = models.CharField(_("Ort"), max_length=200, blank=True)
     # a preset id ("turnier") or {"preset": id, option: value, …} with the changed options
-    rules = models.JSONField(_("Regelwerk"), default=scoring.DEFAULT_PRESET)
+    rules = models.JSONField(_("Regelwerk"), default=default_rules)
     rounds_planned = models.PositiveSmallIntegerField(_("Runden"), default=3)
     games_at_table_of_4 = models.PositiveSmallIntegerField(_("Spiele am 4er-Tisch"), default=8)
     games_at_table_of_5 = models.PositiveSmallIntegerField(_("Spiele am 5er-Tisch"), default=10)
     # secondary ordering of the standings, in order, from selectors.TIE_BREAKERS; ties left share a rank
     tie_breakers = models.JSONField(_("Gleichstand-Regeln"), default=list, blank=True)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True)
+    # which pages the public (players on their phones) may see without logging in
+    public_overview = models.BooleanField(_("Übersicht öffentlich"), default=True)
+    public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
+    public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
+    public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -106,6 +115,8 @@ class Round(models.Model):
     seed = models.CharField(_("Startwert der Auslosung"), max_length=40, blank=True)
     repeat_meetings = models.PositiveIntegerField(default=0)  # pairs who met in an earlier round
     repeated_five = models.PositiveIntegerField(default=0)  # players at a table of 5 a second time
+    # results of this round stay off the public pages until the director announces them
+    results_hidden = models.BooleanField(_("Ergebnisse verborgen"), default=False)
 
     class Meta:
         ordering = ["tournament", "number"]

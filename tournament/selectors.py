@@ -2,13 +2,13 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 
 from .models import Entry, Game, Penalty, Round, Score, Seat, Table, Tournament
-from .services.results import dealer_position
+from .dealing import dealer_position
 
 # Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
 TIE_BREAKERS = {
@@ -39,35 +39,65 @@ class StandingRow:
     totals_only: bool = False  # some of the points were entered as table totals only
     withdrawn: bool = False
     rank: int = 0
+    movement: int | None = None  # places gained since the round before (negative: lost)
 
 
-def standings(tournament: Tournament, *, up_to_round: int | None = None, only_round: int | None = None
-              ) -> list[StandingRow]:
-    """Everyone entered, best first. Ties (same points and same tie-breakers) share a rank.
-    Three queries whatever the size."""
+@dataclass
+class StandingsHistory:
+    """The standings after each round that has results, computed from one aggregate query."""
+
+    rounds: list[int]  # round numbers with results, in order
+    after: dict[int, list[StandingRow]]  # round number -> ranked standings after that round
+
+    def final(self) -> list[StandingRow]:
+        return self.after[self.rounds[-1]] if self.rounds else []
+
+    def ranks(self, round_number: int) -> dict[int, int]:
+        return {row.entry_id: row.rank for row in self.after.get(round_number, [])}
+
+
+def standings_history(tournament: Tournament, *, include_hidden: bool = True) -> StandingsHistory:
+    """Standings after every round, best first; ties (same points and same tie-breakers) share a
+    rank. Rounds whose results are hidden count only with `include_hidden` (the director's view).
+    Two queries whatever the size."""
     scores = Score.objects.filter(round__tournament=tournament)
-    if up_to_round is not None:
-        scores = scores.filter(round__number__lte=up_to_round)
-    if only_round is not None:
-        scores = scores.filter(round__number=only_round)
-    totals = scores.values("entry_id").annotate(
+    if not include_hidden:
+        scores = scores.filter(round__results_hidden=False)
+    per_round = scores.values("entry_id", "round__number").annotate(
         points=Sum("points"), games=Sum("games"),
         won=Count("id", filter=Q(won=True)), solos=Count("id", filter=Q(solo=True)),
         totals=Count("id", filter=Q(kind=Score.Kind.TOTAL)))
-    by_entry = {row["entry_id"]: row for row in totals}
-    best: dict[int, int] = {}
-    if "best_round" in tournament.tie_breakers:
-        for row in scores.values("entry_id", "round_id").annotate(points=Sum("points")):
-            best[row["entry_id"]] = max(best.get(row["entry_id"], row["points"]), row["points"])
-    rows = []
-    for entry in tournament.entries.select_related("player").order_by("start_number"):
-        data = by_entry.get(entry.id, {})
-        rows.append(StandingRow(
-            entry_id=entry.id, start_number=entry.start_number, name=entry.player.name, club=entry.player.club,
-            points=data.get("points") or 0, games=data.get("games") or 0, won=data.get("won", 0),
-            solos=data.get("solos", 0), best_round=best.get(entry.id), totals_only=bool(data.get("totals")),
-            withdrawn=entry.withdrawn_from_round is not None))
-    return rank_rows(rows, tournament.tie_breakers)
+    by_round: dict[int, dict[int, dict]] = {}
+    for row in per_round:
+        by_round.setdefault(row["round__number"], {})[row["entry_id"]] = row
+    entries = list(tournament.entries.select_related("player").order_by("start_number"))
+    rows = {e.id: StandingRow(entry_id=e.id, start_number=e.start_number, name=e.player.name, club=e.player.club,
+                              withdrawn=e.withdrawn_from_round is not None) for e in entries}
+    after = {}
+    for number in sorted(by_round):
+        for entry_id, data in by_round[number].items():
+            row = rows[entry_id]
+            row.points += data["points"] or 0
+            row.games += data["games"] or 0
+            row.won += data["won"]
+            row.solos += data["solos"]
+            row.totals_only = row.totals_only or bool(data["totals"])
+            row.best_round = max(row.best_round if row.best_round is not None else data["points"], data["points"])
+        after[number] = rank_rows([replace(row) for row in rows.values()], tournament.tie_breakers)
+    return StandingsHistory(rounds=sorted(by_round), after=after)
+
+
+def standings(tournament: Tournament, *, up_to_round: int | None = None, include_hidden: bool = True
+              ) -> list[StandingRow]:
+    """Everyone entered, ranked after round `up_to_round` (default: all rounds with results)."""
+    history = standings_history(tournament, include_hidden=include_hidden)
+    rounds = [n for n in history.rounds if up_to_round is None or n <= up_to_round]
+    if rounds:
+        return history.after[rounds[-1]]
+    entries = tournament.entries.select_related("player").order_by("start_number")
+    return rank_rows([StandingRow(entry_id=e.id, start_number=e.start_number, name=e.player.name, club=e.player.club,
+                                  withdrawn=e.withdrawn_from_round is not None) for e in entries],
+                     tournament.tie_breakers)
 
 
 def rank_rows(rows: list[StandingRow], tie_breakers: list[str]) -> list[StandingRow]:
@@ -112,7 +142,8 @@ class SheetLine:
     game: Game | None  # None: not entered yet
     points: list[int | None] = field(default_factory=list)  # per seat, None for the one sitting out
     running: list[int] = field(default_factory=list)  # running totals per seat after this line
-    penalties: list = field(default_factory=list)  # (Penalty, points per seat) after this game
+    penalties: list = field(default_factory=list)  # (Penalty, points per seat, running totals after it)
+    re_names: list[str] = field(default_factory=list)
 
 
 @dataclass
@@ -120,7 +151,7 @@ class TableSheet:
     table: Table
     entries: list[Entry]
     lines: list[SheetLine]
-    loose_penalties: list  # penalties without a game number, (Penalty, points per seat)
+    loose_penalties: list  # penalties without a game number: (Penalty, points per seat, running totals)
     totals: list[int]  # per seat
     entered_totals: bool
 
@@ -160,21 +191,22 @@ def table_sheet(table: Table) -> TableSheet:
         game = games.get(number)
         line = SheetLine(number=number, dealer=by_id[dealer], sitting_out=by_id.get(out), game=game)
         if game is not None:
+            line.re_names = [by_id[e].player.name for e in game.re if e in by_id]
             line.points = per_seat(scores.get(("game", game.id), {}), out)
             running = [r + (p or 0) for r, p in zip(running, line.points)]
+        line.running = list(running)
         for penalty in penalties:
             if penalty.game_number == number:
                 points = per_seat(scores.get(("penalty", penalty.id), {}))
-                line.penalties.append((penalty, points))
                 running = [r + p for r, p in zip(running, points)]
-        line.running = list(running)
+                line.penalties.append((penalty, points, list(running)))
         lines.append(line)
     loose = []
     for penalty in penalties:
         if penalty.game_number is None:
             points = per_seat(scores.get(("penalty", penalty.id), {}))
-            loose.append((penalty, points))
             running = [r + p for r, p in zip(running, points)]
+            loose.append((penalty, points, list(running)))
     if table.totals_only:
         running = per_seat(scores.get(("total", None), {}))
     return TableSheet(table=table, entries=entries, lines=lines, loose_penalties=loose, totals=running,
@@ -187,3 +219,138 @@ def round_progress(round: Round) -> dict[int, dict]:
                   .values_list("table_id", "n"))
     return {t.id: {"games": counts.get(t.id, 0), "signed": t.is_locked, "totals_only": t.totals_only}
             for t in round.tables.all()}
+
+
+# ---- a player's tournament -----------------------------------------------------------------------
+
+@dataclass
+class PlayerLine:
+    kind: str  # Score.Kind
+    number: int | None  # game number (a penalty: the game it happened in)
+    game: Game | None
+    penalty: Penalty | None
+    points: int
+    running: int
+    party: str = ""  # "Re" or "Kontra"
+    partners: list[str] = field(default_factory=list)
+    won: bool = False
+
+
+@dataclass
+class PlayerRound:
+    number: int
+    table: Table
+    position: int
+    mates: list[str]
+    hidden: bool  # results not announced yet
+    lines: list[PlayerLine] = field(default_factory=list)
+    total: int = 0
+
+
+@dataclass
+class PlayerRecord:
+    entry: Entry
+    rounds: list[PlayerRound]
+    total: int
+    rank: int | None
+    ranks: list[tuple[int, int]]  # (round number, rank after it)
+    history: StandingsHistory
+
+
+def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool) -> PlayerRecord:
+    """A player's tables, every game they played with points and breakdown, their total and their rank
+    after each round. A fixed number of queries."""
+    entry = Entry.objects.select_related("player").get(tournament=tournament, pk=entry_id)
+    seats = list(Seat.objects.filter(entry=entry).select_related("table", "round").order_by("round__number"))
+    names, mates = {}, {}
+    for seat in (Seat.objects.filter(table__in=[s.table_id for s in seats]).select_related("entry__player")
+                 .order_by("position")):
+        names[seat.entry_id] = seat.entry.player.name
+        mates.setdefault(seat.table_id, []).append(seat.entry_id)
+    rounds = {}
+    for seat in seats:
+        if seat.round.status == Round.Status.DRAFT:
+            continue
+        rounds[seat.round_id] = PlayerRound(
+            number=seat.round.number, table=seat.table, position=seat.position,
+            mates=[names[e] for e in mates.get(seat.table_id, []) if e != entry.id],
+            hidden=seat.round.results_hidden and not include_hidden)
+    scores = Score.objects.filter(entry=entry).select_related("game", "penalty")
+    if not include_hidden:
+        scores = scores.filter(round__results_hidden=False)
+
+    def sheet_order(score):  # as on the sheet: games by number, a penalty after the game it fell in
+        number = score.game.number if score.game else score.penalty.game_number if score.penalty else None
+        return (rounds[score.round_id].number if score.round_id in rounds else 0,
+                number if number is not None else 10_000, score.kind != Score.Kind.GAME, score.id)
+
+    total = 0
+    for score in sorted((s for s in scores if s.round_id in rounds), key=sheet_order):
+        record = rounds[score.round_id]
+        total += score.points
+        record.total += score.points
+        line = PlayerLine(kind=score.kind, number=score.game.number if score.game else (
+            score.penalty.game_number if score.penalty else None), game=score.game, penalty=score.penalty,
+            points=score.points, running=total, won=score.won)
+        if score.game:
+            on_re = entry.id in score.game.re
+            line.party = "Re" if on_re else "Kontra"
+            side = set(score.game.re) if on_re else set(mates.get(score.table_id, [])) - set(score.game.re) - {
+                score.game.sitting_out_id}
+            line.partners = [names[e] for e in side if e != entry.id and e in names]
+        record.lines.append(line)
+    history = standings_history(tournament, include_hidden=include_hidden)
+    ranks = [(number, history.ranks(number).get(entry.id)) for number in history.rounds]
+    return PlayerRecord(entry=entry, rounds=list(rounds.values()), total=total,
+                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
+
+
+# ---- a tournament at a glance --------------------------------------------------------------------
+
+@dataclass
+class RoundSummary:
+    """One line of the overview: a round and how far its tables are."""
+
+    round: Round
+    tables: int = 0
+    tables_of_5: int = 0
+    games: int = 0  # entered (a table with totals only counts all its games)
+    games_expected: int = 0
+    signed: int = 0
+
+    @property
+    def complete(self) -> bool:
+        return self.tables > 0 and self.games >= self.games_expected
+
+
+@dataclass
+class Overview:
+    rounds: list[RoundSummary] = field(default_factory=list)
+    players: int = 0
+    active: int = 0
+
+    @property
+    def draft(self) -> Round | None:
+        return next((s.round for s in self.rounds if s.round.is_draft), None)
+
+
+def tournament_overview(tournament: Tournament) -> Overview:
+    """Rounds, tables, games and players of a tournament in four queries, whatever its size."""
+    result = Overview()
+    by_round = {r.id: RoundSummary(r) for r in tournament.rounds.order_by("number")}
+    result.rounds = list(by_round.values())
+    games = dict(Game.objects.filter(table__round__tournament=tournament).order_by().values("table_id")
+                 .annotate(n=Count("id")).values_list("table_id", "n"))
+    tables = (Table.objects.filter(round__tournament=tournament).order_by().annotate(size=Count("seats"))
+              .values_list("id", "round_id", "size", "signed_at", "totals_only"))
+    for table_id, round_id, size, signed_at, totals_only in tables:
+        summary = by_round[round_id]
+        expected = tournament.games_at_table(size)
+        summary.tables += 1
+        summary.tables_of_5 += size == 5
+        summary.games_expected += expected
+        summary.games += expected if totals_only else games.get(table_id, 0)
+        summary.signed += signed_at is not None
+    counts = tournament.entries.aggregate(players=Count("id"), active=Count("id", filter=Q(withdrawn_from_round=None)))
+    result.players, result.active = counts["players"], counts["active"]
+    return result

@@ -4,6 +4,7 @@ import datetime
 
 from django.contrib.auth import get_user_model
 
+from tournament.dealing import game_players
 from tournament.models import Round
 from tournament.services import results, seating, tournaments
 
@@ -43,7 +44,7 @@ def seat_ids(table):
 def normal_game(table, number=None, *, re_augen=130, re_seats=(0, 1), **extra):
     """A normal game data dict for game `number` of `table`: Re are the given players of that game."""
     number = number or results.next_game_number(table)
-    _dealer, _out, players = results.game_players(seat_ids(table), number)
+    _dealer, _out, players = game_players(seat_ids(table), number)
     data = {"type": "normal", "re": [players[i] for i in re_seats], "re_augen": re_augen,
             "announcements": {"re": None, "kontra": None}, "extras": {}}
     data.update(extra)

@@ -1,3 +1,8 @@
+import pytest
+
+pytestmark = pytest.mark.django_db
+
+
 def test_start_page_is_german(client):
     response = client.get("/")
     assert response.status_code == 200

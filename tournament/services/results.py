@@ -15,23 +15,12 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring.sheet import SheetGame
 
+from ..dealing import game_players
 from ..errors import EntryProblems, UserError
 from ..models import Game, Penalty, Round, Score, Table, Tournament
 
 
 # ---- who plays which game ------------------------------------------------------------------------
-
-def dealer_position(table_size: int, number: int) -> int:
-    """Dealing goes round the table in seat order from seat 1."""
-    return (number - 1) % table_size + 1
-
-
-def game_players(seat_entries: list[int], number: int) -> tuple[int, int | None, list[int]]:
-    """(dealer, sitting out, the 4 players) of game `number`; at a table of 5 the dealer sits out."""
-    dealer = seat_entries[dealer_position(len(seat_entries), number) - 1]
-    sitting_out = dealer if len(seat_entries) == 5 else None
-    return dealer, sitting_out, [e for e in seat_entries if e != sitting_out]
-
 
 def games_per_player(tournament: Tournament, table_size: int) -> int:
     """Games each player plays at a table (the dealer of a table of 5 sits out)."""

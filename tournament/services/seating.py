@@ -11,6 +11,7 @@ from django.utils.translation import gettext as _
 from .. import draw
 from ..errors import UserError
 from ..models import Entry, Round, Seat, Table, Tournament
+from ..selectors import standings
 
 
 def playing_entries(tournament: Tournament, round_number: int) -> list[Entry]:
@@ -53,8 +54,6 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
     history = history_before(tournament, round.number)
     try:
         if mode == Round.Mode.STANDINGS and round.number > 1:
-            from ..selectors import standings  # selectors read; the order of places decides the tables
-
             rank = {row.entry_id: i for i, row in enumerate(standings(tournament, up_to_round=round.number - 1))}
             ordered = sorted(entries, key=lambda e: (rank.get(e.id, len(rank)), e.start_number))
             result = draw.draw_by_standings([e.id for e in ordered], history=history)
@@ -162,3 +161,20 @@ def reopen_round(*, round: Round) -> None:
         raise UserError(_("Die Runde ist nicht abgeschlossen."))
     round.status = Round.Status.PUBLISHED
     round.save(update_fields=["status"])
+
+
+@transaction.atomic
+def place_tables(*, round: Round, tables: list[list[int]], numbers: list[int] | None = None) -> None:
+    """Seats a draft round as given instead of drawing it (an imported tournament): `tables` holds the
+    entry ids of each table in seat order; the tables are numbered 1.. in order, or by `numbers`.
+    Replaces an earlier seating and records the repeat counts as a draw does."""
+    if not round.is_draft:
+        raise UserError(_("Runde %(round)s ist veröffentlicht; ihre Tische stehen fest.") % {"round": round.number})
+    numbers = list(numbers) if numbers is not None else list(range(1, len(tables) + 1))
+    round.tables.all().delete()
+    Table.objects.bulk_create(Table(round=round, number=number) for number in numbers)
+    by_number = {table.number: table for table in round.tables.all()}
+    Seat.objects.bulk_create(Seat(table=by_number[number], round=round, position=position, entry_id=entry_id)
+                             for number, players in zip(numbers, tables)
+                             for position, entry_id in enumerate(players, start=1))
+    _recount(round)

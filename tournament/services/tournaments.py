@@ -11,12 +11,16 @@ import scoring
 
 from ..errors import EntryProblems, UserError
 from ..models import Entry, Player, Round, Tournament
+from . import results
+
+
+RESERVED_SLUGS = {"new"}  # /t/new/ creates a tournament
 
 
 def unique_slug(name: str) -> str:
     base = slugify(name)[:70] or "turnier"
     slug, n = base, 2
-    while Tournament.objects.filter(slug=slug).exists():
+    while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
@@ -29,7 +33,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
         checked = scoring.parse_rules(rules)
     except scoring.InvalidInput as error:
         raise EntryProblems(error.problems) from None
-    if slug and Tournament.objects.filter(slug=slug).exists():
+    if slug and (slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists()):
         raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": slug}, field="slug")
     tournament = Tournament.objects.create(
         name=name, date=date, place=place, slug=slug or unique_slug(name), rules=scoring.rules_spec(checked),
@@ -96,3 +100,18 @@ def return_player(*, entry: Entry) -> None:
     """A withdrawn player is seated again from the next draw on."""
     entry.withdrawn_from_round = None
     entry.save(update_fields=["withdrawn_from_round"])
+
+
+@transaction.atomic
+def update_tournament(*, tournament: Tournament, fields: dict, rules) -> None:
+    """Saves the tournament's settings; a changed ruleset recomputes every table (see
+    results.change_rules), and a game it cannot score rolls the whole change back."""
+    if "slug" in fields and fields["slug"] != tournament.slug and (
+            fields["slug"] in RESERVED_SLUGS or Tournament.objects.filter(slug=fields["slug"]).exists()):
+        raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": fields["slug"]},
+                        field="slug")
+    for name, value in fields.items():
+        setattr(tournament, name, value)
+    tournament.save()
+    if rules != tournament.rules:
+        results.change_rules(tournament=tournament, rules=rules)

@@ -1,0 +1,304 @@
+"""A round's seating page: the draw, swaps, moves, publishing, closing, and who may do what."""
+
+import pytest
+from django.contrib.messages import get_messages
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from tournament.models import Round, Seat
+from tournament.services import results, seating, tournaments
+
+from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+
+pytestmark = pytest.mark.django_db
+
+POSTS = ["round_draw", "round_swap", "round_move", "round_status"]
+
+
+@pytest.fixture
+def director():
+    return make_director()
+
+
+@pytest.fixture
+def tournament(director):
+    return make_tournament(players=9, director=director, slug="herbst")
+
+
+@pytest.fixture
+def draft(tournament):
+    return seated_round(tournament, publish=False)
+
+
+def url(name, round, *extra):
+    return reverse(f"tournament:{name}", args=[round.tournament.slug, round.number, *extra])
+
+
+def texts(response):
+    return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def seating_of(round):
+    return [seat_ids(table) for table in round.tables.order_by("number")]
+
+
+def table_with(round, size):
+    return next(t for t in round.tables.order_by("number") if t.seats.count() == size)
+
+
+# ---- who may see and do what ---------------------------------------------------------------------
+
+def test_a_draft_round_is_for_directors_only(client, draft):
+    response = client.get(url("round", draft))
+    assert response.status_code == 302 and response["Location"].startswith("/accounts/login/")
+    client.force_login(make_director("fremd"))
+    assert client.get(url("round", draft)).status_code == 403
+
+
+def test_every_post_needs_the_director(client, draft):
+    before = seating_of(draft)
+    data = {"mode": "random", "seed": "x", "first": before[0][0], "second": before[1][0], "entry": before[1][0],
+            "table": "1", "action": "publish"}
+    for name in POSTS:
+        response = client.post(url(name, draft), data)
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/"), name
+    client.force_login(make_director("fremd"))
+    for name in POSTS:
+        assert client.post(url(name, draft), data).status_code == 403, name
+        assert client.get(url(name, draft)).status_code == 405, name
+    draft.refresh_from_db()
+    assert seating_of(draft) == before and draft.is_draft and draft.seed == "test"
+
+
+def test_a_published_round_can_be_read_by_everyone_without_the_forms(client, tournament):
+    round = seated_round(tournament)
+    response = client.get(url("round", round))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Tisch 1" in page and "Tisch 2" in page and "veröffentlicht" in page
+    for name in POSTS:
+        assert url(name, round) not in page
+
+
+def test_director_sees_the_draft_with_its_forms(client, director, draft):
+    client.force_login(director)
+    response = client.get(url("round", draft))
+    page = response.content.decode()
+    for name in POSTS:
+        assert url(name, draft) in page
+    assert "Veröffentlichen" in page and 'value="test"' in page  # the seed field shows the current seed
+    # round 1: only the random draw
+    assert response.context["draw_form"].fields["mode"].choices == [("random", Round.Mode.RANDOM.label)]
+
+
+# ---- what the page shows -------------------------------------------------------------------------
+
+def test_tables_in_seat_order_with_start_numbers_sizes_and_sheet_links(client, director, draft):
+    client.force_login(director)
+    response = client.get(url("round", draft))
+    page = response.content.decode()
+    assert response.context["tables_of_4"] == 1 and response.context["tables_of_5"] == 1
+    assert "1 Vierertisch" in page and "1 Fünfertisch" in page and "4er-Tisch" in page and "5er-Tisch" in page
+    for table in draft.tables.all():
+        assert url("table", draft, table.number) in page
+    rows = response.context["tables"]
+    assert [[e.id for e in row["seated"].entries] for row in rows] == seating_of(draft)
+    # seat order: the names appear in the order of the seats
+    entries = rows[1]["seated"].entries
+    positions = [page.index(f'<td class="num">{e.start_number}</td>') for e in entries]
+    assert positions == sorted(positions)
+
+
+def test_progress_per_table_in_a_published_round(client, director, tournament):
+    round = seated_round(tournament)
+    table = table_with(round, 4)
+    results.save_game(table=table, data=normal_game(table))
+    results.sign_table(table=table_with(round, 5), user=director)
+    client.force_login(director)
+    page = " ".join(client.get(url("round", round)).content.decode().split())
+    assert "1 / 8 Spiele" in page and "0 / 10 Spiele · <strong>unterschrieben</strong>" in page
+
+
+def test_an_empty_round_says_so(client, director, tournament):
+    round = seating.create_round(tournament=tournament)
+    client.force_login(director)
+    page = client.get(url("round", round)).content.decode()
+    assert "Noch nicht ausgelost." in page and url("round_draw", round) in page
+    assert "Veröffentlichen" not in page
+
+
+def test_a_draw_that_no_longer_fits_the_players_is_flagged(client, director, tournament, draft):
+    tournaments.register_player(tournament=tournament, name="Spät")
+    client.force_login(director)
+    page = client.get(url("round", draft)).content.decode()
+    assert "Die Tische passen nicht mehr zur Spielerliste (10 Spieler spielen in dieser Runde)" in page
+
+
+# ---- the draw ------------------------------------------------------------------------------------
+
+def test_drawing(client, director, tournament):
+    round = seating.create_round(tournament=tournament)
+    client.force_login(director)
+    response = client.post(url("round_draw", round), {"mode": "random", "seed": "abc"})
+    assert response.status_code == 302 and response["Location"] == url("round", round)
+    assert texts(response) == ["Runde 1 ausgelost: 2 Tische, 0 Wiederbegegnungen."]
+    round.refresh_from_db()
+    assert round.seed == "abc" and round.tables.count() == 2
+    first = seating_of(round)
+    client.post(url("round_draw", round), {"mode": "random", "seed": "abc"})
+    assert seating_of(round) == first  # same seed, same tables
+    client.post(url("round_draw", round), {"mode": "random", "seed": "abc", "new_seed": "1"})
+    round.refresh_from_db()
+    assert round.seed not in ("abc", "")
+
+
+def test_drawing_seven_players_shows_why_not(client, director):
+    tournament = make_tournament(players=7, director=director)
+    round = seating.create_round(tournament=tournament)
+    client.force_login(director)
+    response = client.post(url("round_draw", round), {"mode": "random", "seed": ""}, follow=True)
+    assert "7 Spieler lassen sich nicht an Tische zu 4 und 5 setzen: 1 Spieler mehr (8) oder 2 weniger (5)." in \
+        response.content.decode()
+    assert not round.tables.exists()
+
+
+def test_second_round_by_standings(client, director, tournament):
+    seated_round(tournament)
+    round = seating.create_round(tournament=tournament)
+    client.force_login(director)
+    assert ("standings", Round.Mode.STANDINGS.label) in \
+        client.get(url("round", round)).context["draw_form"].fields["mode"].choices
+    client.post(url("round_draw", round), {"mode": "standings", "seed": ""})
+    round.refresh_from_db()
+    assert round.mode == "standings" and round.tables.count() == 2
+
+
+def test_a_published_round_is_not_drawn_again(client, director, tournament):
+    round = seated_round(tournament)
+    before = seating_of(round)
+    client.force_login(director)
+    response = client.post(url("round_draw", round), {"mode": "random", "seed": "neu"}, follow=True)
+    assert "Runde 1 ist veröffentlicht; ihre Tische stehen fest." in response.content.decode()
+    assert seating_of(round) == before
+
+
+def test_round_one_cannot_be_drawn_by_standings(client, director, tournament):
+    round = seating.create_round(tournament=tournament)
+    client.force_login(director)
+    response = client.post(url("round_draw", round), {"mode": "standings"})
+    assert response.status_code == 302 and len(texts(response)) == 1
+    assert not round.tables.exists()
+
+
+# ---- swap and move -------------------------------------------------------------------------------
+
+def test_swapping_two_players(client, director, draft):
+    (a, *rest_a), (b, *rest_b) = seating_of(draft)
+    client.force_login(director)
+    response = client.post(url("round_swap", draft), {"first": a, "second": b})
+    assert texts(response) == ["Plätze getauscht."]
+    assert seating_of(draft) == [[b, *rest_a], [a, *rest_b]]
+
+
+def test_swapping_a_player_with_himself_is_refused(client, director, draft):
+    a = seating_of(draft)[0][0]
+    client.force_login(director)
+    response = client.post(url("round_swap", draft), {"first": a, "second": a})
+    assert texts(response) == ["Bitte zwei verschiedene Spieler wählen."]
+
+
+def test_swapping_in_a_published_round_is_refused(client, director, tournament):
+    round = seated_round(tournament)
+    before = seating_of(round)
+    client.force_login(director)
+    response = client.post(url("round_swap", round), {"first": before[0][0], "second": before[1][0]}, follow=True)
+    assert "Runde 1 ist veröffentlicht; Plätze können nicht mehr getauscht werden." in response.content.decode()
+    assert seating_of(round) == before
+
+
+def test_moving_a_player_from_the_table_of_five(client, director, draft):
+    five, four = table_with(draft, 5), table_with(draft, 4)
+    mover = seat_ids(five)[2]
+    client.force_login(director)
+    response = client.post(url("round_move", draft), {"entry": mover, "table": four.number})
+    assert texts(response) == [f"Spieler an Tisch {four.number} gesetzt."]
+    assert Seat.objects.get(round=draft, entry_id=mover).table == four and four.seats.count() == 5
+
+
+def test_moving_is_offered_only_from_a_table_of_five(client, director, draft):
+    client.force_login(director)
+    form = client.get(url("round", draft)).context["move_form"]
+    assert len(form.fields["entry"].choices) == 1 + 5 and len(form.fields["table"].choices) == 1 + 1
+    four = table_with(draft, 4)
+    response = client.post(url("round_move", draft), {"entry": seat_ids(four)[0], "table": four.number})
+    assert len(texts(response)) == 1 and four.seats.count() == 4
+
+
+def test_moving_in_a_published_round_is_refused(client, director, tournament):
+    round = seated_round(tournament)
+    five, four = table_with(round, 5), table_with(round, 4)
+    client.force_login(director)
+    response = client.post(url("round_move", round), {"entry": seat_ids(five)[0], "table": four.number}, follow=True)
+    assert "Runde 1 ist veröffentlicht; Plätze können nicht mehr getauscht werden." in response.content.decode()
+    assert five.seats.count() == 5
+
+
+# ---- publish, close, reopen ----------------------------------------------------------------------
+
+def test_publish_close_and_reopen(client, director, draft):
+    client.force_login(director)
+    for action, status, text in [
+        ("publish", "published", "Runde 1 ist veröffentlicht: die Tische stehen fest."),
+        ("close", "closed", "Runde 1 ist abgeschlossen."),
+        ("reopen", "published", "Runde 1 ist wieder offen."),
+    ]:
+        response = client.post(url("round_status", draft), {"action": action})
+        assert response.status_code == 302 and response["Location"] == url("round", draft)
+        assert texts(response)[-1] == text  # (messages pile up until a page shows them)
+        draft.refresh_from_db()
+        assert draft.status == status
+    page = client.get(url("round", draft)).content.decode()
+    assert "Abschließen" in page and "Veröffentlichen" not in page
+
+
+def test_status_errors_are_shown(client, director, tournament):
+    round = seating.create_round(tournament=tournament)
+    client.force_login(director)
+    assert texts(client.post(url("round_status", round), {"action": "publish"})) == [
+        "Runde 1 hat noch keine Tische: erst auslosen."]
+    assert texts(client.post(url("round_status", round), {"action": "close"}))[-1] == \
+        "Nur eine veröffentlichte Runde kann abgeschlossen werden."
+    assert texts(client.post(url("round_status", round), {"action": "reopen"}))[-1] == \
+        "Die Runde ist nicht abgeschlossen."
+    assert texts(client.post(url("round_status", round), {"action": "explode"}))[-1] == "Unbekannte Aktion."
+    round.refresh_from_db()
+    assert round.is_draft
+
+
+def test_unknown_round_is_404(client, director, tournament):
+    client.force_login(director)
+    assert client.get(reverse("tournament:round", args=[tournament.slug, 7])).status_code == 404
+    assert client.post(reverse("tournament:round_draw", args=[tournament.slug, 7])).status_code == 404
+
+
+# ---- queries -------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("publish", [False, True], ids=["draft", "published"])
+def test_round_page_queries_do_not_grow_with_the_tournament(client, director, publish):
+    rounds = []
+    for players, slug in ((8, "klein"), (37, "gross")):
+        tournament = make_tournament(players=players, director=director, slug=slug)
+        round = seated_round(tournament, publish=publish)
+        if publish:
+            table = round.tables.get(number=1)
+            results.save_game(table=table, data=normal_game(table))
+        rounds.append(round)
+    client.force_login(director)
+    counts = []
+    for round in (rounds[0], *rounds):
+        with CaptureQueriesContext(connection) as queries:
+            assert client.get(url("round", round)).status_code == 200
+        counts.append(len(queries))
+    assert counts[1] == counts[2], counts
+    print("round queries:", "published" if publish else "draft", counts[1:])

@@ -1,0 +1,81 @@
+"""Score-progression charts as server-rendered SVG: no JavaScript, no charting framework.
+
+`progression_svg` draws one line per series over a shared x axis (rounds or games). The SVG scales
+to the width of its container (viewBox), so it reads on a phone and on a wall screen alike.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from html import escape
+
+# colours that stay apart for people with the common colour vision deficiencies (Okabe–Ito),
+# then two darker ones for series 9 and 10
+PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#7f3c8d",
+           "#3969ac"]
+
+
+@dataclass(frozen=True)
+class Series:
+    label: str
+    values: list[int]  # one value per x position (cumulative points)
+    highlight: bool = False
+
+
+def _nice_step(span: int) -> int:
+    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
+        if span / step <= 6:
+            return step
+    return 10000
+
+
+def progression_svg(series: list[Series], x_labels: list[str], *, title: str, width: int = 640,
+                    height: int = 300) -> str:
+    """An SVG line chart of cumulative points; x_labels name the positions ("R1", "R2" or games)."""
+    left, right, top, bottom = 44, 150 if len(series) > 1 else 16, 16, 32
+    values = [v for s in series for v in s.values] + [0]
+    low, high = min(values), max(values)
+    if high == low:
+        high, low = high + 1, low - 1
+    step = _nice_step(high - low)
+    low, high = (low // step) * step, -(-high // step) * step
+    plot_w, plot_h = width - left - right, height - top - bottom
+    count = max(len(x_labels), 1)
+
+    def x(i: int) -> float:
+        return left + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
+
+    def y(v: int) -> float:
+        return top + plot_h * (high - v) / (high - low)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+             f'class="chart" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+    for v in range(low, high + 1, step):
+        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
+                     f'stroke="{"#888" if v == 0 else "#ddd"}" stroke-width="1"/>')
+        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#555">{v}</text>')
+    for i, label in enumerate(x_labels):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
+                     f'fill="#555">{escape(label)}</text>')
+    ends = []
+    for index, s in enumerate(series):
+        colour = PALETTE[index % len(PALETTE)]
+        points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.values))
+        stroke = 3.5 if s.highlight else 2
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{stroke}" points="{points}">'
+                     f'<title>{escape(s.label)}: {s.values[-1] if s.values else 0}</title></polyline>')
+        for i, v in enumerate(s.values):
+            parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="{3 if s.highlight else 2.2}" fill="{colour}"/>')
+        if s.values and len(series) > 1:
+            ends.append((y(s.values[-1]), s.label, colour, s.highlight))
+    # labels at the right end, pushed apart so they do not overlap
+    ends.sort()
+    last = -100.0
+    for pos, label, colour, highlight in ends:
+        pos = max(pos, last + 13)
+        last = pos
+        weight = ' font-weight="700"' if highlight else ""
+        parts.append(f'<text x="{left + plot_w + 6}" y="{pos + 4:.1f}" font-size="11" fill="{colour}"{weight}>'
+                     f'{escape(label[:22])}</text>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -1,0 +1,19 @@
+"""Registering players: one at a time, or many lines at once."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class PlayerForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    start_number = forms.IntegerField(label=_("Startnummer"), min_value=1, required=False,
+                                      help_text=_("Leer lassen: die nächste freie Nummer."))
+
+
+class PlayerListForm(forms.Form):
+    lines = forms.CharField(
+        label=_("Mehrere Spieler"),
+        widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
+        help_text=_("Ein Spieler pro Zeile: „Name; Verein“ oder nur „Name“. Startnummern werden fortlaufend "
+                    "vergeben."))

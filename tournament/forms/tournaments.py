@@ -1,0 +1,127 @@
+"""Creating a tournament and changing its settings."""
+
+from __future__ import annotations
+
+import json
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+
+from ..models import Tournament
+from ..selectors import TIE_BREAKERS
+
+# "t/new/" is the page that creates a tournament: no tournament may be called that
+RESERVED_SLUGS = {"new"}
+
+
+def preset_choices():
+    return [(preset_id, rules.title) for preset_id, rules in scoring.PRESETS.items()]
+
+
+def split_rules(spec) -> tuple[str, dict]:
+    """A stored ruleset (a preset id or {"preset": id, option: value, …}) as (preset id, changed options)."""
+    if isinstance(spec, dict):
+        changes = dict(spec)
+        return changes.pop("preset", scoring.DEFAULT_PRESET), changes
+    return spec or scoring.DEFAULT_PRESET, {}
+
+
+def join_rules(preset: str, changes: dict):
+    return {"preset": preset, **changes} if changes else preset
+
+
+class TournamentForm(forms.Form):
+    """The fields a tournament is created with; the settings page has these and more."""
+
+    name = forms.CharField(label=_("Name"), max_length=200)
+    date = forms.DateField(label=_("Datum"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    place = forms.CharField(label=_("Ort"), max_length=200, required=False)
+    slug = forms.SlugField(
+        label=_("Kurzname"), max_length=80, required=False,
+        help_text=_("Für die Adresse /t/kurzname/; leer lassen, dann wird er aus dem Namen gebildet."))
+    preset = forms.ChoiceField(label=_("Regelwerk"), choices=preset_choices, initial=scoring.DEFAULT_PRESET)
+    rounds_planned = forms.IntegerField(label=_("Runden"), min_value=1, max_value=30, initial=3)
+    games_at_table_of_4 = forms.IntegerField(label=_("Spiele am 4er-Tisch"), min_value=1, max_value=99, initial=8)
+    games_at_table_of_5 = forms.IntegerField(label=_("Spiele am 5er-Tisch"), min_value=1, max_value=99, initial=10)
+
+    def __init__(self, *args, tournament: Tournament | None = None, **kwargs):
+        self.tournament = tournament
+        super().__init__(*args, **kwargs)
+
+    def clean_slug(self):
+        slug = self.cleaned_data["slug"].strip().lower()
+        if slug in RESERVED_SLUGS:
+            raise forms.ValidationError(_("Den Kurznamen %(slug)s kann kein Turnier haben."), params={"slug": slug})
+        others = Tournament.objects.filter(slug=slug)
+        if self.tournament is not None:
+            others = others.exclude(pk=self.tournament.pk)
+        if slug and others.exists():
+            raise forms.ValidationError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier."),
+                                        params={"slug": slug})
+        return slug
+
+    def create_arguments(self) -> dict:
+        """The keyword arguments of services.tournaments.create_tournament."""
+        data = dict(self.cleaned_data)
+        data["rules"] = data.pop("preset")
+        return data
+
+
+class SettingsForm(TournamentForm):
+    """A tournament's settings: the fields it was created with, changed rule options, tie-breakers."""
+
+    slug = forms.SlugField(label=_("Kurzname"), max_length=80,
+                           help_text=_("Die Adresse des Turniers: /t/kurzname/."))
+    rule_changes = forms.CharField(
+        label=_("Geänderte Regeloptionen"), required=False,
+        widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "class": "code"}),
+        help_text=_('Optionen, die vom Regelwerk abweichen, als JSON-Objekt, z. B. {"penalty_points": 3}. '
+                    "Leer lassen für das Regelwerk wie vorgegeben."))
+    tie_breakers = forms.MultipleChoiceField(
+        label=_("Bei Punktgleichheit entscheidet"), required=False, widget=forms.CheckboxSelectMultiple,
+        choices=lambda: list(TIE_BREAKERS.items()),
+        help_text=_("In dieser Reihenfolge; wer dann noch gleich steht, teilt sich den Platz."))
+
+    def __init__(self, *args, tournament: Tournament, **kwargs):
+        preset, changes = split_rules(tournament.rules)
+        kwargs.setdefault("initial", {
+            "name": tournament.name, "date": tournament.date, "place": tournament.place, "slug": tournament.slug,
+            "preset": preset, "rule_changes": json.dumps(changes, ensure_ascii=False) if changes else "",
+            "rounds_planned": tournament.rounds_planned, "games_at_table_of_4": tournament.games_at_table_of_4,
+            "games_at_table_of_5": tournament.games_at_table_of_5, "tie_breakers": tournament.tie_breakers,
+        })
+        super().__init__(*args, tournament=tournament, **kwargs)
+
+    def clean_rule_changes(self):
+        text = self.cleaned_data["rule_changes"].strip()
+        if not text:
+            return {}
+        try:
+            changes = json.loads(text)
+        except json.JSONDecodeError as error:
+            raise forms.ValidationError(_("Kein gültiges JSON (Zeile %(line)s, Zeichen %(column)s)."),
+                                        params={"line": error.lineno, "column": error.colno}) from None
+        if not isinstance(changes, dict):
+            raise forms.ValidationError(_('Erwartet ist ein JSON-Objekt in geschweiften Klammern, z. B. '
+                                          '{"penalty_points": 3}.'))
+        changes.pop("preset", None)  # the preset is chosen above
+        return changes
+
+    def clean_tie_breakers(self):
+        chosen = set(self.cleaned_data["tie_breakers"])
+        return [name for name in TIE_BREAKERS if name in chosen]
+
+    def rules(self):
+        """The ruleset as stored: a preset id, or the preset with the changed options."""
+        return join_rules(self.cleaned_data["preset"], self.cleaned_data["rule_changes"])
+
+    def tournament_fields(self):
+        return [self[name] for name in TournamentForm.base_fields if name != "preset"]
+
+    def plain_fields(self) -> dict:
+        """Everything but the ruleset, as model field values."""
+        names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
+                 "tie_breakers")
+        return {name: self.cleaned_data[name] for name in names}

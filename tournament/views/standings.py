@@ -1,0 +1,153 @@
+"""Standings: overall or after a round, for the director and (when switched on) the public;
+as a page that updates itself, as CSV for spreadsheets and as JSON."""
+
+import csv
+import io
+
+import django_tables2 as tables
+from django.http import HttpResponse, JsonResponse
+from django.shortcuts import render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.html import format_html
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+
+from .. import selectors
+from ..charts import Series, progression_svg
+from .access import public_or_director
+
+NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
+SECONDARY = {"td": {"class": "num secondary"}, "th": {"class": "num secondary"}}
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
+    movement = tables.Column(verbose_name=gettext_lazy("±"), accessor="movement", orderable=False,
+                             attrs={"td": {"class": "movement"}, "th": {"class": "movement"}})
+    name = tables.Column(verbose_name=gettext_lazy("Spieler"), attrs={"th": {"scope": "col"}})
+    points = tables.Column(verbose_name=gettext_lazy("Punkte"), attrs=NUMBER)
+    games = tables.Column(verbose_name=gettext_lazy("Spiele"), attrs=SECONDARY)
+    won = tables.Column(verbose_name=gettext_lazy("gewonnen"), attrs=SECONDARY)
+    solos = tables.Column(verbose_name=gettext_lazy("Soli"), attrs=SECONDARY)
+
+    class Meta:
+        attrs = {"class": "standings", "id": "standings-table"}
+        row_attrs = {
+            "data-entry": lambda record: record.entry_id,
+            "data-name": lambda record: record.name,
+            "class": lambda record: "withdrawn" if record.withdrawn else "",
+        }
+        order_by = ("rank",)
+
+    def __init__(self, *args, player_url, **kwargs):
+        self.player_url = player_url
+        super().__init__(*args, **kwargs)
+
+    def render_movement(self, value):
+        if value is None or value == 0:
+            return format_html('<span class="same" aria-label="{}">–</span>', _("unverändert"))
+        if value > 0:
+            return format_html('<span class="up" aria-label="{}">▲{}</span>', _("%(n)s Plätze besser") % {"n": value},
+                               value)
+        return format_html('<span class="down" aria-label="{}">▼{}</span>',
+                           _("%(n)s Plätze schlechter") % {"n": -value}, -value)
+
+    def render_name(self, value, record):
+        marker = " *" if record.totals_only else ""
+        link = self.player_url(record.entry_id)
+        name = format_html('<a href="{}">{}</a>{}', link, value, marker) if link else format_html("{}{}", value, marker)
+        return format_html('{} <button type="button" class="me-toggle" aria-pressed="false" title="{}">'
+                           '<span aria-hidden="true">☆</span><span class="visually-hidden">{}</span></button>'
+                           '{}', name, _("Das bin ich: markieren"), _("Das bin ich"),
+                           format_html('<span class="club">{}</span>', record.club) if record.club else "")
+
+
+def visible_history(request, tournament):
+    return selectors.standings_history(tournament, include_hidden=request.is_director)
+
+
+def chosen_round(request, history) -> int | None:
+    try:
+        number = int(request.GET.get("round", ""))
+    except ValueError:
+        return None
+    return number if number in history.rounds else None
+
+
+def rows_after(history, after_round):
+    """The standings after a round (or all rounds) with each row's movement since the round before."""
+    rounds = [n for n in history.rounds if after_round is None or n <= after_round]
+    if not rounds:
+        return [], rounds
+    rows = history.after[rounds[-1]]
+    previous = history.ranks(rounds[-2]) if len(rounds) > 1 else {}
+    for row in rows:
+        row.movement = previous[row.entry_id] - row.rank if row.entry_id in previous else None
+    return rows, rounds
+
+
+def top_chart(history, rounds, rows) -> str:
+    if not rows or not rounds:
+        return ""
+    top = rows[:10]
+    series = []
+    for row in top:
+        values = []
+        for number in rounds:
+            points = {r.entry_id: r.points for r in history.after[number]}
+            values.append(points[row.entry_id])
+        series.append(Series(label=f"{row.rank}. {row.name}", values=[0] + values))
+    return progression_svg(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds],
+                           title=_("Punkteverlauf der ersten 10"))
+
+
+@public_or_director("standings")
+def standings_page(request, tournament):
+    history = visible_history(request, tournament)
+    after_round = chosen_round(request, history)
+    rows, rounds = rows_after(history, after_round)
+    public_players = tournament.public_players or request.is_director
+
+    def player_url(entry_id):
+        return reverse("tournament:player", args=[tournament.slug, entry_id]) if public_players else None
+
+    table = StandingsTable(rows, player_url=player_url)
+    tables.RequestConfig(request, paginate=False).configure(table)
+    hidden = list(tournament.rounds.filter(results_hidden=True).values_list("number", flat=True))
+    context = {
+        "tournament": tournament, "rounds": history.rounds, "after_round": after_round, "table": table,
+        "any_totals_only": any(r.totals_only for r in rows), "sum": sum(r.points for r in rows),
+        "tie_breakers": [selectors.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in selectors.TIE_BREAKERS],
+        "hidden_rounds": hidden, "is_director": request.is_director, "updated": timezone.now(),
+        "chart": top_chart(history, rounds, rows),
+    }
+    if request.GET.get("partial"):
+        return render(request, "tournament/_standings_live.html", context)
+    return render(request, "tournament/standings.html", context)
+
+
+def export_rows(request, tournament):
+    history = visible_history(request, tournament)
+    rows, _rounds = rows_after(history, chosen_round(request, history))
+    return rows
+
+
+@public_or_director("standings")
+def standings_csv(request, tournament):
+    """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect."""
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow([_("Platz"), _("Spieler"), _("Verein"), _("Punkte"), _("Spiele"), _("gewonnen"), _("Soli")])
+    for row in export_rows(request, tournament):
+        writer.writerow([row.rank, row.name, row.club, row.points, row.games, row.won, row.solos])
+    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-rangliste.csv"'
+    return response
+
+
+@public_or_director("standings")
+def standings_json(request, tournament):
+    data = [{"rank": r.rank, "player": r.name, "club": r.club, "points": r.points, "games": r.games, "won": r.won,
+             "solos": r.solos} for r in export_rows(request, tournament)]
+    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
