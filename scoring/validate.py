@@ -100,7 +100,7 @@ def parse_game(data, rules: Rules, *, where: str = "", default_players: list | N
     players_ok = _check_players(c, players, (4,))
 
     game_type = data.get("type")
-    type_ok = game_type in RE_SIZE
+    type_ok = isinstance(game_type, str) and game_type in RE_SIZE
     if not type_ok:
         c.add("type", "required" if game_type is None else "not_one_of", value=game_type, allowed=", ".join(RE_SIZE))
 
@@ -108,7 +108,7 @@ def parse_game(data, rules: Rules, *, where: str = "", default_players: list | N
     if game_type == "solo":
         if solo is None:
             c.add("solo", "solo_missing", allowed=", ".join(sorted(rules.solo_kinds)))
-        elif solo not in rules.solo_kinds:
+        elif not isinstance(solo, str) or solo not in rules.solo_kinds:
             c.add("solo", "not_one_of", value=solo, allowed=", ".join(sorted(rules.solo_kinds)))
     elif solo is not None:
         c.add("solo", "solo_without_type")
@@ -180,7 +180,7 @@ def _parse_announcements(c: _Collector, data) -> dict:
         value = data.get(party)
         if value is None:
             continue
-        if value not in allowed:
+        if not isinstance(value, str) or value not in allowed:
             c.add(f"announcements.{party}", "announcement_not_allowed", value=value,
                   party=messages.PARTY["en"][party], allowed=", ".join(allowed))
         else:

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 import scoring
 
@@ -60,7 +61,7 @@ class Player(models.Model):
 
     class Meta:
         ordering = ["name"]
-        verbose_name = _("Spieler")
+        verbose_name = pgettext_lazy("one player", "Spieler")
         verbose_name_plural = _("Spieler")
 
     def __str__(self):
@@ -123,7 +124,7 @@ class Round(models.Model):
         constraints = [models.UniqueConstraint(fields=["tournament", "number"], name="round_unique_number")]
 
     def __str__(self):
-        return f"{self.tournament.name}, Runde {self.number}"
+        return _("%(tournament)s, Runde %(round)s") % {"tournament": self.tournament.name, "round": self.number}
 
     @property
     def is_draft(self) -> bool:
@@ -145,7 +146,7 @@ class Table(models.Model):
         constraints = [models.UniqueConstraint(fields=["round", "number"], name="table_unique_number")]
 
     def __str__(self):
-        return f"Tisch {self.number}"
+        return _("Tisch %(n)s") % {"n": self.number}
 
     @property
     def is_locked(self) -> bool:
@@ -155,7 +156,8 @@ class Table(models.Model):
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")  # for the constraint below
-    position = models.PositiveSmallIntegerField(_("Platz"))  # 1..5; seat 1 deals the first game
+    # 1..5; seat 1 deals the first game
+    position = models.PositiveSmallIntegerField(pgettext_lazy("seat at a table", "Platz"))
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="seats")
 
     class Meta:
@@ -198,7 +200,7 @@ class Game(models.Model):
         constraints = [models.UniqueConstraint(fields=["table", "number"], name="game_unique_number")]
 
     def __str__(self):
-        return f"Spiel {self.number}"
+        return _("Spiel %(number)s") % {"number": self.number}
 
 
 class Penalty(models.Model):

@@ -48,9 +48,10 @@ class StandingsHistory:
 
     rounds: list[int]  # round numbers with results, in order
     after: dict[int, list[StandingRow]]  # round number -> ranked standings after that round
+    before: list[StandingRow]  # everyone with 0 points, before any result
 
     def final(self) -> list[StandingRow]:
-        return self.after[self.rounds[-1]] if self.rounds else []
+        return self.after[self.rounds[-1]] if self.rounds else self.before
 
     def ranks(self, round_number: int) -> dict[int, int]:
         return {row.entry_id: row.rank for row in self.after.get(round_number, [])}
@@ -74,6 +75,7 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True) ->
     rows = {e.id: StandingRow(entry_id=e.id, start_number=e.start_number, name=e.player.name, club=e.player.club,
                               withdrawn=e.withdrawn_from_round is not None) for e in entries}
     after = {}
+    before = rank_rows([replace(row) for row in rows.values()], tournament.tie_breakers)
     for number in sorted(by_round):
         for entry_id, data in by_round[number].items():
             row = rows[entry_id]
@@ -84,7 +86,7 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True) ->
             row.totals_only = row.totals_only or bool(data["totals"])
             row.best_round = max(row.best_round if row.best_round is not None else data["points"], data["points"])
         after[number] = rank_rows([replace(row) for row in rows.values()], tournament.tie_breakers)
-    return StandingsHistory(rounds=sorted(by_round), after=after)
+    return StandingsHistory(rounds=sorted(by_round), after=after, before=before)
 
 
 def standings(tournament: Tournament, *, up_to_round: int | None = None, include_hidden: bool = True
@@ -92,12 +94,7 @@ def standings(tournament: Tournament, *, up_to_round: int | None = None, include
     """Everyone entered, ranked after round `up_to_round` (default: all rounds with results)."""
     history = standings_history(tournament, include_hidden=include_hidden)
     rounds = [n for n in history.rounds if up_to_round is None or n <= up_to_round]
-    if rounds:
-        return history.after[rounds[-1]]
-    entries = tournament.entries.select_related("player").order_by("start_number")
-    return rank_rows([StandingRow(entry_id=e.id, start_number=e.start_number, name=e.player.name, club=e.player.club,
-                                  withdrawn=e.withdrawn_from_round is not None) for e in entries],
-                     tournament.tie_breakers)
+    return history.after[rounds[-1]] if rounds else history.before
 
 
 def rank_rows(rows: list[StandingRow], tie_breakers: list[str]) -> list[StandingRow]:

@@ -145,3 +145,39 @@ def test_public_pages_run_a_fixed_number_of_queries(client):
             queries(client, reverse("tournament:player", args=[tournament.slug, entry_id])),
         ))
     assert counts[0] == counts[1]
+
+
+def test_director_switches_public_pages_in_the_settings(client, tournament):
+    director = tournament.directors.get()
+    client.force_login(director)
+    page = client.get(reverse("tournament:settings", args=[tournament.slug])).content.decode()
+    assert "Öffentlich sichtbar" in page
+    data = {"name": tournament.name, "date": "2026-11-21", "place": "", "slug": tournament.slug, "preset": "turnier",
+            "rule_changes": "", "rounds_planned": 3, "games_at_table_of_4": 8, "games_at_table_of_5": 10,
+            "public_overview": "on", "public_players": "on"}  # seating and standings off
+    assert client.post(reverse("tournament:settings", args=[tournament.slug]), data).status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.public_overview, tournament.public_seating, tournament.public_standings,
+            tournament.public_players) == (True, False, False, True)
+    client.logout()
+    assert client.get(reverse("tournament:round", args=[tournament.slug, 1])).status_code == 404
+    assert client.get(standings_url(tournament)).status_code == 404
+    assert client.get(reverse("tournament:overview", args=[tournament.slug])).status_code == 200
+
+
+def test_public_overview_can_be_switched_off(client, tournament):
+    tournament.public_overview = False
+    tournament.save()
+    assert client.get(reverse("tournament:overview", args=[tournament.slug])).status_code == 404
+
+
+def test_director_hides_and_announces_a_rounds_results(client, tournament):
+    client.force_login(tournament.directors.get())
+    status_url = reverse("tournament:round_status", args=[tournament.slug, 1])
+    client.post(status_url, {"action": "hide"})
+    assert tournament.rounds.get(number=1).results_hidden
+    client.logout()
+    assert json.loads(client.get(standings_url(tournament, "standings_json")).content)[0]["points"] == 0
+    client.force_login(tournament.directors.get())
+    client.post(status_url, {"action": "show"})
+    assert not tournament.rounds.get(number=1).results_hidden

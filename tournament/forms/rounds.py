@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
 
 from ..models import Round
 from ..selectors import SeatedTable
@@ -31,7 +32,7 @@ class DrawForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    first = forms.TypedChoiceField(label=_("Spieler"), coerce=int)
+    first = forms.TypedChoiceField(label=pgettext_lazy("one player", "Spieler"), coerce=int)
     second = forms.TypedChoiceField(label=_("tauscht mit"), coerce=int)
 
     def __init__(self, *args, tables: list[SeatedTable], **kwargs):

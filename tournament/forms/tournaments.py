@@ -69,6 +69,9 @@ class TournamentForm(forms.Form):
         return data
 
 
+PUBLIC_SWITCHES = ("public_overview", "public_seating", "public_standings", "public_players")
+
+
 class SettingsForm(TournamentForm):
     """A tournament's settings: the fields it was created with, changed rule options, tie-breakers."""
 
@@ -84,6 +87,11 @@ class SettingsForm(TournamentForm):
         choices=lambda: list(TIE_BREAKERS.items()),
         help_text=_("In dieser Reihenfolge; wer dann noch gleich steht, teilt sich den Platz."))
 
+    public_overview = forms.BooleanField(label=_("Übersicht"), required=False)
+    public_seating = forms.BooleanField(label=_("Tischeinteilung der veröffentlichten Runden"), required=False)
+    public_standings = forms.BooleanField(label=_("Rangliste (mit CSV und JSON)"), required=False)
+    public_players = forms.BooleanField(label=_("Spielerseiten mit allen Spielen"), required=False)
+
     def __init__(self, *args, tournament: Tournament, **kwargs):
         preset, changes = split_rules(tournament.rules)
         kwargs.setdefault("initial", {
@@ -91,6 +99,7 @@ class SettingsForm(TournamentForm):
             "preset": preset, "rule_changes": json.dumps(changes, ensure_ascii=False) if changes else "",
             "rounds_planned": tournament.rounds_planned, "games_at_table_of_4": tournament.games_at_table_of_4,
             "games_at_table_of_5": tournament.games_at_table_of_5, "tie_breakers": tournament.tie_breakers,
+            **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)
 
@@ -117,11 +126,14 @@ class SettingsForm(TournamentForm):
         """The ruleset as stored: a preset id, or the preset with the changed options."""
         return join_rules(self.cleaned_data["preset"], self.cleaned_data["rule_changes"])
 
+    def public_fields(self):
+        return [self[name] for name in PUBLIC_SWITCHES]
+
     def tournament_fields(self):
         return [self[name] for name in TournamentForm.base_fields if name != "preset"]
 
     def plain_fields(self) -> dict:
         """Everything but the ruleset, as model field values."""
         names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
-                 "tie_breakers")
+                 "tie_breakers") + PUBLIC_SWITCHES
         return {name: self.cleaned_data[name] for name in names}

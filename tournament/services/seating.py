@@ -6,6 +6,7 @@ from __future__ import annotations
 import secrets
 
 from django.db import transaction
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import draw
@@ -63,15 +64,10 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
             seed = (seed or "").strip() or secrets.token_hex(4)
             result = draw.draw_random([e.id for e in entries], seed=seed, history=history)
     except draw.SeatingImpossible as error:
-        raise UserError(error.message("de")) from None
-    round.tables.all().delete()
-    for number, players in enumerate(result.tables, start=1):
-        table = Table.objects.create(round=round, number=number)
-        Seat.objects.bulk_create(Seat(table=table, round=round, position=position, entry_id=entry_id)
-                                 for position, entry_id in enumerate(players, start=1))
+        raise UserError(error.message("en" if (get_language() or "de").startswith("en") else "de")) from None
+    place_tables(round=round, tables=[list(players) for players in result.tables])
     round.mode, round.seed = mode, seed
-    round.repeat_meetings, round.repeated_five = result.repeat_meetings, result.repeated_five
-    round.save(update_fields=["mode", "seed", "repeat_meetings", "repeated_five"])
+    round.save(update_fields=["mode", "seed"])
     return result
 
 
@@ -161,6 +157,20 @@ def reopen_round(*, round: Round) -> None:
         raise UserError(_("Die Runde ist nicht abgeschlossen."))
     round.status = Round.Status.PUBLISHED
     round.save(update_fields=["status"])
+
+
+@transaction.atomic
+def hide_results(*, round: Round) -> None:
+    """Keeps the round's results off the public pages until they are announced."""
+    round.results_hidden = True
+    round.save(update_fields=["results_hidden"])
+
+
+@transaction.atomic
+def show_results(*, round: Round) -> None:
+    """Announces the round's results: they count on the public pages."""
+    round.results_hidden = False
+    round.save(update_fields=["results_hidden"])
 
 
 @transaction.atomic

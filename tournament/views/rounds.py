@@ -138,6 +138,8 @@ STATUS_ACTIONS = {
     "publish": (seating.publish_round, gettext_lazy("Runde %(round)s ist veröffentlicht: die Tische stehen fest.")),
     "close": (seating.close_round, gettext_lazy("Runde %(round)s ist abgeschlossen.")),
     "reopen": (seating.reopen_round, gettext_lazy("Runde %(round)s ist wieder offen.")),
+    "hide": (seating.hide_results, gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich verborgen.")),
+    "show": (seating.show_results, gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich sichtbar.")),
 }
 
 

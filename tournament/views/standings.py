@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.html import format_html
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from .. import selectors
 from ..charts import Series, progression_svg
@@ -25,10 +25,10 @@ class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
     movement = tables.Column(verbose_name=gettext_lazy("±"), accessor="movement", orderable=False,
                              attrs={"td": {"class": "movement"}, "th": {"class": "movement"}})
-    name = tables.Column(verbose_name=gettext_lazy("Spieler"), attrs={"th": {"scope": "col"}})
+    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"), attrs={"th": {"scope": "col"}})
     points = tables.Column(verbose_name=gettext_lazy("Punkte"), attrs=NUMBER)
     games = tables.Column(verbose_name=gettext_lazy("Spiele"), attrs=SECONDARY)
-    won = tables.Column(verbose_name=gettext_lazy("gewonnen"), attrs=SECONDARY)
+    won = tables.Column(verbose_name=pgettext_lazy("games won, column", "gewonnen"), attrs=SECONDARY)
     solos = tables.Column(verbose_name=gettext_lazy("Soli"), attrs=SECONDARY)
 
     class Meta:
@@ -79,7 +79,7 @@ def rows_after(history, after_round):
     """The standings after a round (or all rounds) with each row's movement since the round before."""
     rounds = [n for n in history.rounds if after_round is None or n <= after_round]
     if not rounds:
-        return [], rounds
+        return history.before, rounds
     rows = history.after[rounds[-1]]
     previous = history.ranks(rounds[-2]) if len(rounds) > 1 else {}
     for row in rows:
@@ -138,7 +138,8 @@ def standings_csv(request, tournament):
     """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect."""
     buffer = io.StringIO()
     writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow([_("Platz"), _("Spieler"), _("Verein"), _("Punkte"), _("Spiele"), _("gewonnen"), _("Soli")])
+    writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein"), _("Punkte"), _("Spiele"),
+                     pgettext("games won, column", "gewonnen"), _("Soli")])
     for row in export_rows(request, tournament):
         writer.writerow([row.rank, row.name, row.club, row.points, row.games, row.won, row.solos])
     response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")

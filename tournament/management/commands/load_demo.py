@@ -1,18 +1,35 @@
 """Demo data for trying the app locally: `python manage.py load_demo` (also run by `make run`).
 
-Idempotent: running it again resets the demo director's password and changes nothing else.
+Idempotent: running it again resets the demo director's password and changes nothing else (the demo
+tournament, found by its slug, is left as it is).
 """
+import datetime
+import random
+
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
 
+from tournament.models import Tournament
+from tournament.services import generate, results, seating, tournaments
+
 DIRECTOR_USERNAME = "turnierleitung"
 DIRECTOR_PASSWORD = "doppelkopf"
 
+DEMO_SLUG = "demo-doko-abend"
+DEMO_NAME = "Demo: Doko-Abend im Vereinsheim"
+DEMO_PLAYERS = [
+    ("Anna Becker", "DK Kreuzbube Köln"), ("Bernd Schulte", "DK Kreuzbube Köln"), ("Carla Hoffmann", ""),
+    ("Dieter Wolf", "Doko-Freunde Münster"), ("Elke Brandt", "Doko-Freunde Münster"), ("Frank Möller", ""),
+    ("Gisela Krüger", "Fuchsjagd Kiel"), ("Hans Petersen", "Fuchsjagd Kiel"), ("Ingrid Sommer", ""),
+    ("Jürgen Vogt", "DK Kreuzbube Köln"), ("Karin Lehmann", "Doko-Freunde Münster"), ("Lothar Jäger", ""),
+    ("Monika Fuchs", "Fuchsjagd Kiel"),
+]
+
 
 class Command(BaseCommand):
-    help = "Legt Demodaten an: ein Konto für die Turnierleitung (idempotent)."
+    help = "Legt Demodaten an: ein Konto für die Turnierleitung und ein Demoturnier (idempotent)."
 
     def add_arguments(self, parser):
         parser.add_argument(
@@ -31,6 +48,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Anmelden:  {login_url}")
         self.stdout.write(f"Benutzer:  {DIRECTOR_USERNAME}")
         self.stdout.write(f"Passwort:  {DIRECTOR_PASSWORD}")
+        self.stdout.write(f"Demoturnier: {base_url.rstrip('/')}{self.demo_path}")
 
     def ensure_director(self):
         User = get_user_model()
@@ -42,8 +60,25 @@ class Command(BaseCommand):
         return director
 
     def load_demo_tournament(self, *, director):
-        """Placeholder: the demo tournament (players, rounds, tables, games) goes here.
-
-        It must stay idempotent, like ensure_director: look the demo tournament up by a fixed
-        name and leave it alone (or rebuild it) when it exists.
-        """
+        """A small evening, built once: 13 players (tables of 4, 4 and 5), round 1 played with a
+        penalty, round 2 seated and published with a few games entered, round 3 not yet drawn.
+        When a tournament with the demo slug exists it is left as it is."""
+        tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
+        if tournament is None:
+            tournament = tournaments.create_tournament(name=DEMO_NAME, slug=DEMO_SLUG, date=datetime.date.today(),
+                                                       place="Vereinsheim am Markt", rounds_planned=3)
+            generate.add_players(tournament, DEMO_PLAYERS)
+            rng = random.Random("demo")
+            first = seating.create_round(tournament=tournament)
+            seating.seat_round(round=first, seed="demo-1")
+            seating.publish_round(round=first)
+            generate.play_round(first, rng=rng, penalty_chance=0)
+            table = first.tables.get(number=1)
+            results.add_penalty(table=table, offender_id=results.seat_entries(table)[2], game_number=5,
+                                note="Farbe nicht bedient")
+            second = seating.create_round(tournament=tournament)
+            seating.seat_round(round=second, seed="demo-2")
+            seating.publish_round(round=second)
+            generate.play_round(second, rng=rng, games={1: 3, 2: 1}, penalty_chance=0)
+        tournament.directors.add(director)
+        self.demo_path = f"/t/{tournament.slug}/"

@@ -1,0 +1,421 @@
+"""The tournament file: export, import, lossless round trip, and import errors that name their place."""
+
+import copy
+import datetime
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+import scoring
+from tournament.models import Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from tournament.selectors import standings
+from tournament.services import generate, results, seating
+from tournament.services.transfer import ImportProblems, export_tournament, import_tournament
+
+from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+
+pytestmark = pytest.mark.django_db
+
+GAME = {"announcements": {"re": None, "kontra": None}, "extras": {}}
+T1 = ["Anna", "Bernd", "Carla", "Dieter"]
+T5 = ["Bernd", "Carla", "Dieter", "Frieda", "Hanna"]
+
+# A hand-written file in canonical form: a Nullspiel (game 1 of round 1, table 1) doubling game 2, a
+# penalty after game 2, a solo, a totals-only table, a table of 5 with a penalty, an empty table.
+CANONICAL = {
+    "name": "Herbstturnier",
+    "slug": "herbstturnier-2026",
+    "date": "2026-11-21",
+    "rules": "turnier",
+    "place": "Vereinsheim am Markt",
+    "players": [
+        {"name": "Anna", "club": "DK Nord"}, {"name": "Bernd", "club": "DK Nord"}, {"name": "Carla", "club": ""},
+        {"name": "Dieter", "club": "Fuchsjagd Kiel"}, {"name": "Emil", "club": ""},
+        {"name": "Frieda", "club": "Fuchsjagd Kiel"}, {"name": "Gustav", "club": ""},
+        {"name": "Hanna", "club": "DK Nord"}, {"name": "Ida", "club": "", "joined_round": 2},
+    ],
+    "rounds": [
+        {"number": 1, "status": "closed", "seed": "herbst-1", "tables": [
+            {"number": 1, "players": T1, "rows": [
+                {"players": T1, "type": "normal", "re": ["Anna", "Carla"], "re_augen": 130,
+                 "announcements": {"re": None, "kontra": None}, "extras": {"kontra": {"fuchs": 1}}},
+                {"players": T1, "type": "normal", "re": ["Bernd", "Dieter"], "re_augen": 150,
+                 "announcements": {"re": "re", "kontra": None}, "extras": {}},
+                {"penalty": "Dieter", "players": T1},
+                {"players": T1, "type": "solo", "solo": "damen", "re": ["Carla"], "re_augen": 100, "re_tricks": 4,
+                 "announcements": {"re": None, "kontra": "kontra"}, "extras": {}},
+            ]},
+            {"number": 2, "players": ["Emil", "Frieda", "Gustav", "Hanna"], "rows": [],
+             "totals": {"Emil": 12, "Frieda": -4, "Gustav": -10, "Hanna": 2}},
+        ]},
+        {"number": 2, "tables": [
+            {"number": 1, "players": ["Anna", "Emil", "Gustav", "Ida"], "rows": []},
+            {"number": 2, "players": T5, "rows": [
+                {"players": ["Carla", "Dieter", "Frieda", "Hanna"], "type": "hochzeit", "re": ["Carla", "Hanna"],
+                 "re_augen": 125, "announcements": {"re": None, "kontra": None}, "extras": {"re": {"doppelkopf": 1}}},
+                {"players": ["Bernd", "Dieter", "Frieda", "Hanna"], "type": "armut", "re": ["Bernd", "Frieda"],
+                 "re_augen": 90, "announcements": {"re": None, "kontra": "kontra"},
+                 "extras": {"kontra": {"karlchen": 1}}},
+                {"penalty": "Hanna", "players": ["Bernd", "Dieter", "Frieda", "Hanna"]},
+            ]},
+        ]},
+    ],
+}
+
+
+def canonical():
+    return copy.deepcopy(CANONICAL)
+
+
+def table_of(tournament, round_number, table_number):
+    return Table.objects.get(round__tournament=tournament, round__number=round_number, number=table_number)
+
+
+def row_counts():
+    return {model.__name__: model.objects.count()
+            for model in (Tournament, Player, Entry, Round, Table, Seat, Game, Penalty, Score)}
+
+
+def problems_of(data, **kwargs):
+    """The problem lines of a file that must not import; checks that nothing was written."""
+    before = row_counts()
+    with pytest.raises(ImportProblems) as error:
+        import_tournament(data, **kwargs)
+    assert row_counts() == before
+    return error.value.lines
+
+
+def without_slug(data):
+    return {key: value for key, value in data.items() if key not in ("slug", "name")}
+
+
+# ---- round trip ----------------------------------------------------------------------------------
+
+def test_canonical_file_round_trips():
+    tournament = import_tournament(canonical())
+    assert export_tournament(tournament) == CANONICAL
+
+
+def test_minimal_file_round_trips():
+    data = {"name": "Kneipenabend", "slug": "kneipe", "date": "2026-03-01", "rules": "ddv",
+            "players": [{"name": name, "club": ""} for name in T1],
+            "rounds": [{"number": 1, "tables": [{"number": 1, "players": T1, "rows": [
+                {"players": T1, "type": "normal", "re": ["Anna", "Bernd"], "re_augen": 121, **GAME}]}]}]}
+    assert export_tournament(import_tournament(copy.deepcopy(data))) == data
+
+
+def test_docs_example_round_trips():
+    text = (Path(__file__).parents[2] / "docs" / "tournament-file.md").read_text(encoding="utf-8")
+    example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
+    assert export_tournament(import_tournament(copy.deepcopy(example))) == example
+
+
+def test_generated_tournament_exports_imports_and_exports_the_same():
+    generated = generate.generate_tournament(players=13, rounds=3, seed="rundreise")
+    first = export_tournament(generated)
+    copy_ = import_tournament(copy.deepcopy(first), slug="kopie")
+    second = export_tournament(copy_)
+    assert second == {**first, "slug": "kopie"}
+    assert [(r.points, r.games) for r in standings(copy_)] == [(r.points, r.games) for r in standings(generated)]
+
+
+def test_deleted_game_late_penalty_note_and_signature_survive_export_and_import():
+    tournament = make_tournament(players=8)
+    table = seated_round(tournament).tables.get(number=1)
+    for number in (1, 2, 3):
+        results.save_game(table=table, number=number, data=normal_game(table, number))
+    results.delete_game(table=table, number=2)
+    ids = seat_ids(table)
+    results.add_penalty(table=table, offender_id=ids[1], game_number=6, note="Karte verworfen")
+    results.sign_table(table=table, user=None, note="alle vier")
+    exported = export_tournament(tournament)
+    sheet = exported["rounds"][0]["tables"][0]
+    assert sheet["game_numbers"] == [1, 3]
+    assert sheet["penalty_details"] == [{"game": 6, "note": "Karte verworfen"}]
+    assert sheet["signed"]["note"] == "alle vier"
+    copied = import_tournament(copy.deepcopy(exported), slug="kopie")
+    assert export_tournament(copied) == {**exported, "slug": "kopie"}
+
+
+def test_exported_rows_are_sheets_the_scoring_engine_scores_like_the_app():
+    tournament = import_tournament(canonical())
+    exported = export_tournament(tournament)
+    for round_data in exported["rounds"]:
+        for table_data in round_data["tables"]:
+            if not table_data["rows"]:
+                continue
+            sheet = scoring.parse_sheet({"rules": exported["rules"], "players": table_data["players"],
+                                         "rows": table_data["rows"]})
+            totals = scoring.score_sheet(sheet).totals
+            table = table_of(tournament, round_data["number"], table_data["number"])
+            stored = {e.player.name: sum(e.scores.filter(table=table).values_list("points", flat=True))
+                      for e in Entry.objects.filter(seats__table=table).select_related("player")}
+            assert totals == stored
+
+
+# ---- what import writes --------------------------------------------------------------------------
+
+def test_import_counts_the_nullspiel_doubling():
+    tournament = import_tournament(canonical())
+    games = {g.number: g for g in table_of(tournament, 1, 1).games.all()}
+    assert games[1].value == 0
+    assert games[2].multiplier == 2 and games[2].value == 4
+
+
+def test_import_attaches_a_penalty_to_the_game_row_before_it():
+    tournament = import_tournament(canonical())
+    penalty = table_of(tournament, 2, 2).penalties.get()
+    assert penalty.offender.name == "Hanna" and penalty.game_number == 2
+    assert table_of(tournament, 1, 1).penalties.get().game_number == 2
+
+
+def test_import_seats_a_table_of_five_and_the_dealer_sits_out():
+    tournament = import_tournament(canonical())
+    table = table_of(tournament, 2, 2)
+    assert [s.entry.name for s in table.seats.order_by("position")] == T5
+    game = table.games.get(number=2)
+    assert game.dealer.name == "Carla" and game.sitting_out.name == "Carla"
+
+
+def test_import_enters_totals_only_tables_as_totals():
+    tournament = import_tournament(canonical())
+    table = table_of(tournament, 1, 2)
+    assert table.totals_only
+    points = dict(Score.objects.filter(table=table, kind=Score.Kind.TOTAL).values_list("entry__player__name", "points"))
+    assert points == {"Emil": 12, "Frieda": -4, "Gustav": -10, "Hanna": 2}
+
+
+def test_import_keeps_round_status_seed_and_entries():
+    tournament = import_tournament(canonical())
+    rounds = {r.number: r for r in tournament.rounds.all()}
+    assert (rounds[1].status, rounds[1].seed) == (Round.Status.CLOSED, "herbst-1")
+    assert rounds[2].status == Round.Status.PUBLISHED
+    assert tournament.entries.get(player__name="Ida").joined_round == 2
+    assert sum(row.points for row in standings(tournament)) == 0
+
+
+def test_import_records_repeat_meetings_of_the_seating():
+    tournament = import_tournament(canonical())
+    # round 2 brings together again: Emil and Gustav at table 1; Bernd, Carla, Dieter and Frieda, Hanna at table 2
+    assert tournament.rounds.get(number=2).repeat_meetings == 1 + 3 + 1
+    assert tournament.rounds.get(number=1).repeat_meetings == 0
+
+
+def test_import_makes_the_director_a_director_and_reuses_known_players():
+    director = make_director()
+    anna = Player.objects.create(name="Anna", club="DK Nord")
+    tournament = import_tournament(canonical(), director=director)
+    assert list(tournament.directors.all()) == [director]
+    assert tournament.entries.get(start_number=1).player == anna
+
+
+def test_import_of_a_draft_round_places_its_tables_unpublished():
+    data = canonical()
+    data["rounds"].append({"number": 3, "status": "draft", "tables": [
+        {"number": 1, "players": ["Anna", "Bernd", "Emil", "Frieda"], "rows": []},
+        {"number": 2, "players": ["Carla", "Dieter", "Gustav", "Hanna", "Ida"], "rows": []}]})
+    tournament = import_tournament(copy.deepcopy(data))
+    assert tournament.rounds.get(number=3).is_draft
+    assert export_tournament(tournament) == data
+
+
+def test_place_tables_numbers_tables_in_order_and_counts_repeats():
+    tournament = make_tournament(players=8)
+    first = seated_round(tournament)
+    ids = [seat_ids(t) for t in first.tables.order_by("number")]
+    second = seating.create_round(tournament=tournament)
+    seating.place_tables(round=second, tables=[ids[1], ids[0]])
+    assert [seat_ids(t) for t in second.tables.order_by("number")] == [ids[1], ids[0]]
+    second.refresh_from_db()
+    assert second.repeat_meetings == 12  # both tables met again: 6 pairs each
+
+
+# ---- import errors: every problem, where it is, nothing written ----------------------------------
+
+def test_invalid_game_names_round_table_and_game():
+    data = canonical()
+    data["rounds"][1]["tables"][1]["rows"][1]["re_augen"] = 250
+    assert problems_of(data) == ["Runde 2, Tisch 2, Spiel 2: re_augen: muss zwischen 0 und 240 liegen, nicht 250"]
+
+
+def test_every_problem_of_the_file_is_reported_at_once():
+    data = canonical()
+    data["rounds"][0]["tables"][0]["rows"][0]["type"] = "ramsch"
+    data["rounds"][1]["tables"][1]["rows"][0]["re_augen"] = -1
+    data["players"][2]["club"] = 5
+    lines = problems_of(data)
+    assert len(lines) == 3
+    assert lines[0] == "Spieler 3: club: muss ein Text sein, nicht 5"
+    assert lines[1].startswith("Runde 1, Tisch 1, Spiel 1: type: muss eines von")
+    assert lines[2].startswith("Runde 2, Tisch 2, Spiel 1: re_augen: ")
+
+
+def test_unknown_player_at_a_table():
+    data = canonical()
+    data["rounds"][1]["tables"][0]["players"][3] = "Zoe"
+    assert 'Runde 2, Tisch 1: players: "Zoe" steht nicht in der Spielerliste' in problems_of(data)
+
+
+def test_player_at_two_tables_of_a_round():
+    data = canonical()
+    data["rounds"][1]["tables"][0]["players"][3] = "Hanna"
+    assert "Runde 2, Tisch 2: players: Hanna sitzt in dieser Runde schon an Tisch 1" in problems_of(data)
+
+
+@pytest.mark.parametrize("players", [T1[:3], T1 + ["Emil", "Frieda"] + ["Gustav"]], ids=["3", "6"])
+def test_table_size_other_than_4_or_5(players):
+    data = canonical()
+    data["rounds"][0]["tables"][0] = {"number": 1, "players": players, "rows": []}
+    assert (f"Runde 1, Tisch 1: players: ein Tisch hat 4 oder 5 Spieler, nicht {len(players)}"
+            in problems_of(data))
+
+
+def test_duplicate_round_number():
+    data = canonical()
+    data["rounds"][1]["number"] = 1
+    assert "Runde 1: Runde 1 steht zweimal in der Datei." in problems_of(data)
+
+
+def test_duplicate_table_number():
+    data = canonical()
+    data["rounds"][1]["tables"][1]["number"] = 1
+    assert "Runde 2, Tisch 1: Tisch 1 steht in dieser Runde zweimal." in problems_of(data)
+
+
+def test_game_players_must_match_the_seating_at_a_table_of_five():
+    data = canonical()
+    row = data["rounds"][1]["tables"][1]["rows"][1]  # game 2: Carla deals and sits out
+    row["players"] = ["Carla", "Dieter", "Frieda", "Hanna"]
+    row["re"] = ["Carla", "Frieda"]
+    assert problems_of(data) == [
+        "Runde 2, Tisch 2, Spiel 2: players: in Spiel 2 spielen Bernd, Dieter, Frieda, Hanna "
+        "(Carla gibt und setzt aus), nicht Carla, Dieter, Frieda, Hanna"]
+
+
+def test_penalty_at_a_table_of_five_needs_a_game_before_it():
+    data = canonical()
+    rows = data["rounds"][1]["tables"][1]["rows"]
+    rows.insert(0, rows.pop())
+    assert problems_of(data) == [
+        "Runde 2, Tisch 2, Zeile 1 (Strafe): Am 5er-Tisch braucht eine Strafe das Spiel, in dem sie fiel "
+        "(wer saß aus?): die Strafzeile gehört hinter die Zeile dieses Spiels."]
+
+
+def test_penalty_at_a_table_of_five_names_the_players_of_its_game():
+    data = canonical()
+    data["rounds"][1]["tables"][1]["rows"][2]["players"] = ["Carla", "Dieter", "Frieda", "Hanna"]
+    assert problems_of(data) == [
+        "Runde 2, Tisch 2, Zeile 3 (Strafe): players: in Spiel 2 spielen Bernd, Dieter, Frieda, Hanna "
+        "(Carla gibt und setzt aus), nicht Carla, Dieter, Frieda, Hanna"]
+
+
+def test_penalty_offender_must_be_among_its_players():
+    data = canonical()
+    data["rounds"][0]["tables"][0]["rows"][2]["penalty"] = "Emil"
+    assert problems_of(data) == [
+        "Runde 1, Tisch 1, Zeile 3 (Strafe): penalty: 'Emil' ist keiner der Spieler dieser Strafe"]
+
+
+def test_slug_already_used():
+    make_tournament(slug="herbstturnier-2026")
+    assert problems_of(canonical()) == ["slug: Den Kurznamen herbstturnier-2026 hat schon ein anderes Turnier."]
+
+
+def test_totals_must_sum_to_zero():
+    data = canonical()
+    data["rounds"][0]["tables"][1]["totals"]["Emil"] = 13
+    assert problems_of(data) == ["Runde 1, Tisch 2: totals: Die Endstände ergeben zusammen 1 statt 0."]
+
+
+def test_draft_round_has_no_results():
+    data = canonical()
+    data["rounds"][1]["status"] = "draft"
+    assert problems_of(data) == [
+        "Runde 2, Tisch 2: Runde 2 ist ein Entwurf: Spiele, Strafen und Endstände gibt es erst in einer "
+        "veröffentlichten Runde."]
+
+
+def test_invalid_rules_are_reported_with_the_engines_message():
+    data = canonical()
+    data["rules"] = "skat"
+    [line] = problems_of(data)
+    assert line.startswith("rules: unbekannte Regelvorlage 'skat'")
+
+
+@pytest.mark.parametrize("change, line", [
+    (lambda d: d.pop("name"), "name: fehlt"),
+    (lambda d: d.update(date="21.11.2026"), 'date: muss ein Datum der Form JJJJ-MM-TT sein, nicht "21.11.2026"'),
+    (lambda d: d.update(rounds={}), "rounds: muss eine Liste sein"),
+    (lambda d: d.update(turnier=1), "turnier: unbekanntes Feld"),
+    (lambda d: d["players"].append("Zoe"), "Spieler 10: player: muss ein JSON-Objekt sein"),
+    (lambda d: d["players"].append({"name": "Anna"}), "Spieler 10: Anna steht zweimal in der Spielerliste."),
+    (lambda d: d["rounds"][0]["tables"][0].update(rows="viele"), "Runde 1, Tisch 1: rows: muss eine Liste sein"),
+    (lambda d: d["rounds"][0]["tables"][0]["rows"].append(7),
+     "Runde 1, Tisch 1, Zeile 5: row: muss ein JSON-Objekt sein"),
+    (lambda d: d["rounds"][0].update(status="fertig"),
+     "Runde 1: status: muss eines von draft, published, closed sein, nicht 'fertig'"),
+    (lambda d: d.update(slug="Herbst Turnier"),
+     'slug: "Herbst Turnier" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)'),
+], ids=["name", "date", "rounds", "unknown-key", "player", "player-twice", "rows", "row", "status", "slug"])
+def test_malformed_structure_is_reported_and_nothing_written(change, line):
+    data = canonical()
+    change(data)
+    assert line in problems_of(data)
+
+
+def test_a_file_that_is_not_an_object():
+    assert problems_of([CANONICAL]) == ["Die Datei muss ein JSON-Objekt mit dem Turnier sein."]
+
+
+def test_import_problems_are_a_user_error_with_all_lines_in_the_message():
+    data = canonical()
+    data["date"] = "gestern"
+    data.pop("name")
+    with pytest.raises(ImportProblems) as error:
+        import_tournament(data)
+    assert str(error.value.message) == "\n".join(error.value.lines) and len(error.value.lines) == 2
+
+
+def test_export_writes_optional_keys_only_when_they_differ_from_the_default():
+    tournament = make_tournament(players=4, rounds_planned=5, tie_breakers=["won"])
+    tournament.entries.filter(start_number=4).update(start_number=9, withdrawn_from_round=2)
+    exported = export_tournament(tournament)
+    assert exported["rounds_planned"] == 5 and exported["tie_breakers"] == ["won"]
+    assert "place" not in exported and "games_at_table_of_4" not in exported
+    assert exported["players"][0] == {"name": "Anna", "club": "DK Nord"}
+    assert exported["players"][3] == {"name": "Dieter", "club": "DK Nord", "start_number": 9,
+                                      "withdrawn_from_round": 2}
+    assert exported["date"] == datetime.date(2026, 11, 21).isoformat()
+
+
+def _paths(node, prefix=()):
+    if prefix:
+        yield prefix
+    items = node.items() if isinstance(node, dict) else enumerate(node) if isinstance(node, list) else ()
+    for key, value in items:
+        yield from _paths(value, prefix + (key,))
+
+
+def test_wrong_values_anywhere_in_the_file_are_problems_never_crashes():
+    """Any value replaced by one of the wrong type: the import reports it (or accepts it), nothing else."""
+    rng = random.Random(20261121)
+    wrong = [None, 0, -1, 1.5, True, "", "x", [], {}, [1], {"a": 1}, 99999, "Anna", ["Anna"]]
+    paths = list(_paths(CANONICAL))
+    for attempt in range(300):
+        data = canonical()
+        data["slug"] = f"versuch-{attempt}"
+        for path in rng.sample(paths, rng.randint(1, 3)):
+            node = data
+            try:
+                for key in path[:-1]:
+                    node = node[key]
+                node[path[-1]] = copy.deepcopy(rng.choice(wrong))
+            except (KeyError, IndexError, TypeError):
+                pass  # an earlier change removed this place
+        try:
+            import_tournament(data)
+        except ImportProblems as error:
+            assert error.lines

@@ -1,0 +1,41 @@
+"""`manage.py import_tournament FILE.json`: creates a tournament from a file (docs/tournament-file.md).
+
+Prints the new tournament's slug. A file with problems is not imported at all: every problem goes to
+standard error, one line each, and the command exits with status 2.
+"""
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from tournament.errors import UserError
+from tournament.services.transfer import ImportProblems, import_tournament
+
+
+class Command(BaseCommand):
+    help = "Legt ein Turnier aus einer Turnierdatei (JSON) an und gibt seinen Kurznamen aus."
+
+    def add_arguments(self, parser):
+        parser.add_argument("file", help="die Turnierdatei (JSON, UTF-8)")
+        parser.add_argument("--slug", help="Kurzname statt dem der Datei, etwa um eine Kopie anzulegen")
+
+    def handle(self, *args, file, slug=None, **options):
+        try:
+            with open(file, encoding="utf-8") as handle:
+                data = json.load(handle)
+        except OSError as error:
+            raise CommandError(_("%(file)s lässt sich nicht lesen: %(error)s")
+                               % {"file": file, "error": error.strerror}, returncode=2) from None
+        except (json.JSONDecodeError, UnicodeDecodeError) as error:
+            raise CommandError(_("%(file)s ist kein gültiges JSON: %(error)s") % {"file": file, "error": error},
+                               returncode=2) from None
+        try:
+            tournament = import_tournament(data, slug=slug)
+        except ImportProblems as error:
+            for line in error.lines:
+                self.stderr.write(line)
+            raise CommandError(_("Nichts importiert: %(n)s Problem(e) in %(file)s.")
+                               % {"n": len(error.lines), "file": file}, returncode=2) from None
+        except UserError as error:
+            raise CommandError(str(error.message), returncode=2) from None
+        self.stdout.write(tournament.slug)

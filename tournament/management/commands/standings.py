@@ -1,0 +1,49 @@
+"""`manage.py standings SLUG [--round N] [--format json|csv|text]`: the standings, for scripts or a terminal.
+
+json: a list of {"rank", "player", "points", "games", "won"}, best first (tied players share a rank);
+csv: the same with a header row; text: an aligned table.
+"""
+import csv
+import json
+
+from django.core.management.base import BaseCommand, CommandError
+from django.utils.translation import gettext as _
+
+from tournament.models import Tournament
+from tournament.selectors import standings
+
+FIELDS = ("rank", "player", "points", "games", "won")
+
+
+class Command(BaseCommand):
+    help = "Gibt den Tabellenstand eines Turniers aus (json, csv oder text)."
+
+    def add_arguments(self, parser):
+        parser.add_argument("slug", help="Kurzname des Turniers")
+        parser.add_argument("--round", type=int, help="Stand nach dieser Runde (sonst nach allen)")
+        parser.add_argument("--format", choices=("json", "csv", "text"), default="text")
+
+    def handle(self, *args, slug, round=None, format="text", **options):
+        tournament = Tournament.objects.filter(slug=slug).first()
+        if tournament is None:
+            raise CommandError(_("Ein Turnier mit dem Kurznamen %(slug)s gibt es nicht.") % {"slug": slug})
+        rows = [{"rank": row.rank, "player": row.name, "points": row.points, "games": row.games, "won": row.won}
+                for row in standings(tournament, up_to_round=round)]
+        if format == "json":
+            self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
+        elif format == "csv":
+            writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
+            writer.writeheader()
+            writer.writerows(rows)
+        else:
+            self.write_text(rows)
+
+    def write_text(self, rows):
+        header = [_("Platz"), _("Spieler"), _("Punkte"), _("Spiele"), _("gewonnen")]
+        lines = [[f"{row['rank']}.", row["player"], str(row["points"]), str(row["games"]), str(row["won"])]
+                 for row in rows]
+        widths = [max(len(cells[i]) for cells in [header] + lines) for i in range(len(header))]
+        for cells in [header] + lines:
+            # the name column is left-aligned, the numbers right-aligned
+            self.stdout.write("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
+                                        for i, (cell, w) in enumerate(zip(cells, widths))).rstrip())
