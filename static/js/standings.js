@@ -49,6 +49,7 @@
       })
       .catch(function () { /* offline for a moment: try again next time */ });
   }
+  window.dokoRefreshStandings = refresh;  // for the browser tests
   document.documentElement.classList.add("js");
   apply();
   var seconds = parseInt(live.dataset.refresh, 10) || 30;

@@ -52,6 +52,8 @@ def round_detail(request, tournament, round_number):
         "tournament": tournament, "round": round, "is_director": director, "tables": rows,
         "tables_of_4": sum(1 for t in tables if t.size == 4), "tables_of_5": sum(1 for t in tables if t.size == 5),
         "players": sum(t.size for t in tables),
+        "by_name": sorted(((entry.player.name, t.table.number, position) for t in tables
+                           for position, entry in enumerate(t.entries, start=1)), key=lambda item: item[0].casefold()),
     }
     if director and round.is_draft:
         seated = {entry.id for t in tables for entry in t.entries}

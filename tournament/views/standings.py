@@ -9,7 +9,8 @@ from django.http import HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.html import format_html
+from django.utils.html import escape
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
@@ -22,45 +23,58 @@ SECONDARY = {"td": {"class": "num secondary"}, "th": {"class": "num secondary"}}
 
 
 class StandingsTable(tables.Table):
+    """django-tables2 orders the rows and draws the sortable headers; the body is written in Python
+    (`body_html`), because a 1,000-player list through the per-cell template machinery takes a
+    second and the standings must come in well under that."""
+
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
-    movement = tables.Column(verbose_name=gettext_lazy("±"), accessor="movement", orderable=False,
-                             attrs={"td": {"class": "movement"}, "th": {"class": "movement"}})
-    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"), attrs={"th": {"scope": "col"}})
+    movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
+                             attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
+    name = tables.Column(verbose_name=gettext_lazy("Spieler"))
     points = tables.Column(verbose_name=gettext_lazy("Punkte"), attrs=NUMBER)
     games = tables.Column(verbose_name=gettext_lazy("Spiele"), attrs=SECONDARY)
-    won = tables.Column(verbose_name=pgettext_lazy("games won, column", "gewonnen"), attrs=SECONDARY)
+    won = tables.Column(verbose_name=gettext_lazy("gewonnen"), attrs=SECONDARY)
     solos = tables.Column(verbose_name=gettext_lazy("Soli"), attrs=SECONDARY)
 
     class Meta:
         attrs = {"class": "standings", "id": "standings-table"}
-        row_attrs = {
-            "data-entry": lambda record: record.entry_id,
-            "data-name": lambda record: record.name,
-            "class": lambda record: "withdrawn" if record.withdrawn else "",
-        }
+        template_name = "tournament/_standings_table.html"
         order_by = ("rank",)
 
     def __init__(self, *args, player_url, **kwargs):
         self.player_url = player_url
         super().__init__(*args, **kwargs)
 
-    def render_movement(self, value):
-        if value is None or value == 0:
-            return format_html('<span class="same" aria-label="{}">–</span>', _("unverändert"))
-        if value > 0:
-            return format_html('<span class="up" aria-label="{}">▲{}</span>', _("%(n)s Plätze besser") % {"n": value},
-                               value)
-        return format_html('<span class="down" aria-label="{}">▼{}</span>',
-                           _("%(n)s Plätze schlechter") % {"n": -value}, -value)
-
-    def render_name(self, value, record):
-        marker = " *" if record.totals_only else ""
-        link = self.player_url(record.entry_id)
-        name = format_html('<a href="{}">{}</a>{}', link, value, marker) if link else format_html("{}{}", value, marker)
-        return format_html('{} <button type="button" class="me-toggle" aria-pressed="false" title="{}">'
-                           '<span aria-hidden="true">☆</span><span class="visually-hidden">{}</span></button>'
-                           '{}', name, _("Das bin ich: markieren"), _("Das bin ich"),
-                           format_html('<span class="club">{}</span>', record.club) if record.club else "")
+    def body_html(self) -> str:
+        same = escape(_("unverändert"))
+        me_title, me_text = escape(_("Das bin ich: markieren")), escape(_("Das bin ich"))
+        parts = []
+        for bound in self.rows:
+            row = bound.record
+            if not row.movement:
+                movement = f'<span class="same" title="{same}">–</span>'
+            elif row.movement > 0:
+                movement = (f'<span class="up" title="{escape(_("%(n)s Plätze besser") % {"n": row.movement})}">'
+                            f"▲{row.movement}</span>")
+            else:
+                movement = (f'<span class="down" title="{escape(_("%(n)s Plätze schlechter") % {"n": -row.movement})}">'
+                            f"▼{-row.movement}</span>")
+            name = escape(row.name)
+            link = self.player_url(row.entry_id)
+            if link:
+                name = f'<a href="{escape(link)}">{name}</a>'
+            if row.totals_only:
+                name += " *"
+            club = f'<span class="club">{escape(row.club)}</span>' if row.club else ""
+            withdrawn = ' class="withdrawn"' if row.withdrawn else ""
+            parts.append(
+                f'<tr data-entry="{row.entry_id}" data-name="{escape(row.name)}"{withdrawn}>'
+                f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
+                f'<td>{name} <button type="button" class="me-toggle" aria-pressed="false" title="{me_title}">'
+                f'<span aria-hidden="true">☆</span><span class="visually-hidden">{me_text}</span></button>{club}</td>'
+                f'<td class="num">{row.points}</td><td class="num secondary">{row.games}</td>'
+                f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
+        return mark_safe("".join(parts))
 
 
 def visible_history(request, tournament):
