@@ -30,10 +30,10 @@ class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
     movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
                              attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
-    name = tables.Column(verbose_name=gettext_lazy("Spieler"))
+    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"))
     points = tables.Column(verbose_name=gettext_lazy("Punkte"), attrs=NUMBER)
     games = tables.Column(verbose_name=gettext_lazy("Spiele"), attrs=SECONDARY)
-    won = tables.Column(verbose_name=gettext_lazy("gewonnen"), attrs=SECONDARY)
+    won = tables.Column(verbose_name=pgettext_lazy("games won, column", "gewonnen"), attrs=SECONDARY)
     solos = tables.Column(verbose_name=gettext_lazy("Soli"), attrs=SECONDARY)
 
     class Meta:
@@ -54,11 +54,11 @@ class StandingsTable(tables.Table):
             if not row.movement:
                 movement = f'<span class="same" title="{same}">–</span>'
             elif row.movement > 0:
-                movement = (f'<span class="up" title="{escape(_("%(n)s Plätze besser") % {"n": row.movement})}">'
-                            f"▲{row.movement}</span>")
+                title = escape(_("%(n)s Plätze besser") % {"n": row.movement})
+                movement = f'<span class="up" title="{title}">▲{row.movement}</span>'
             else:
-                movement = (f'<span class="down" title="{escape(_("%(n)s Plätze schlechter") % {"n": -row.movement})}">'
-                            f"▼{-row.movement}</span>")
+                title = escape(_("%(n)s Plätze schlechter") % {"n": -row.movement})
+                movement = f'<span class="down" title="{title}">▼{-row.movement}</span>'
             name = escape(row.name)
             link = self.player_url(row.entry_id)
             if link:
