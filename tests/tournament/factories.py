@@ -49,3 +49,10 @@ def normal_game(table, number=None, *, re_augen=130, re_seats=(0, 1), **extra):
             "announcements": {"re": None, "kontra": None}, "extras": {}}
     data.update(extra)
     return data
+
+
+def message_texts(response):
+    """The django.contrib.messages a response set, as text."""
+    from django.contrib.messages import get_messages
+
+    return [str(m) for m in get_messages(response.wsgi_request)]

@@ -1,7 +1,6 @@
 """The player list: registering one or many, the seating check, withdrawing and returning."""
 
 import pytest
-from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -9,27 +8,13 @@ from django.urls import reverse
 from tournament.models import Entry
 from tournament.services import tournaments
 
-from .factories import make_director, make_tournament, seated_round
+from .factories import message_texts, make_director, make_tournament, seated_round
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director():
-    return make_director()
-
-
-@pytest.fixture
-def tournament(director):
-    return make_tournament(players=8, director=director, slug="herbst")
-
-
 def url(name, tournament, *extra):
     return reverse(f"tournament:{name}", args=[tournament.slug, *extra])
-
-
-def texts(response):
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 def test_player_pages_are_for_directors_only(client, tournament):
@@ -64,7 +49,7 @@ def test_adding_one_player(client, director, tournament):
     response = client.post(url("players", tournament), {"one-name": " Zora  Zett ", "one-club": "Kreuz Ass",
                                                         "one-start_number": ""})
     assert response.status_code == 302 and response["Location"] == url("players", tournament)
-    assert texts(response) == ["Zora Zett ist angemeldet, Startnummer 9."]
+    assert message_texts(response) == ["Zora Zett ist angemeldet, Startnummer 9."]
     entry = tournament.entries.get(start_number=9)
     assert (entry.player.name, entry.player.club) == ("Zora Zett", "Kreuz Ass")
 
@@ -92,7 +77,7 @@ def test_adding_many_players(client, director, tournament):
     client.force_login(director)
     response = client.post(url("players", tournament), {"many-lines": "Ole; Pik Dame\n\nPia\nQuentin, Karo 10\n"})
     assert response.status_code == 302
-    assert texts(response) == ["3 Spieler angemeldet."]
+    assert message_texts(response) == ["3 Spieler angemeldet."]
     added = list(tournament.entries.filter(start_number__gt=8).values_list("start_number", "player__name",
                                                                            "player__club"))
     assert added == [(9, "Ole", "Pik Dame"), (10, "Pia", ""), (11, "Quentin", "Karo 10")]
@@ -130,7 +115,7 @@ def test_withdrawing_and_returning(client, director, tournament):
     client.force_login(director)
     response = client.post(url("player_withdraw", tournament, entry.id))
     assert response.status_code == 302 and response["Location"] == url("players", tournament)
-    assert texts(response) == [f"{entry.player.name} hat sich zurückgezogen und wird ab Runde 2 nicht mehr gesetzt; "
+    assert message_texts(response) == [f"{entry.player.name} hat sich zurückgezogen und wird ab Runde 2 nicht mehr gesetzt; "
                                "die Ergebnisse bleiben."]
     entry.refresh_from_db()
     assert entry.withdrawn_from_round == 2
@@ -140,7 +125,7 @@ def test_withdrawing_and_returning(client, director, tournament):
     assert "Für Runde 2: 7 Spieler lassen sich nicht" in page
 
     response = client.post(url("player_return", tournament, entry.id))
-    assert texts(response) == [f"{entry.player.name} spielt wieder mit, ab der nächsten Auslosung."]
+    assert message_texts(response) == [f"{entry.player.name} spielt wieder mit, ab der nächsten Auslosung."]
     entry.refresh_from_db()
     assert entry.withdrawn_from_round is None
 

@@ -111,6 +111,17 @@ def test_english_when_the_browser_asks_for_it(client, tournament):
     assert "Points" in page and "Punkte" not in page
 
 
+def test_dates_follow_the_language(client, tournament):
+    assert "21.11.2026" in client.get(standings_url(tournament)).content.decode()
+    assert "11/21/2026" in client.get(standings_url(tournament), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+
+def test_public_round_page_says_who_sits_where(client, tournament):
+    page = client.get(reverse("tournament:round", args=[tournament.slug, 1])).content.decode()
+    assert "Wer sitzt wo? (alphabetisch)" in page and "Platz 1 gibt das erste Spiel" in page
+    assert "Auslosen" not in page  # no director forms for the public
+
+
 def test_player_page_lists_every_game_with_points_and_breakdown(client, tournament):
     table = tournament.rounds.get(number=1).tables.first()
     entry_id = seat_ids(table)[0]

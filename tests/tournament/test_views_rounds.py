@@ -1,7 +1,6 @@
 """A round's seating page: the draw, swaps, moves, publishing, closing, and who may do what."""
 
 import pytest
-from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -9,16 +8,11 @@ from django.urls import reverse
 from tournament.models import Round, Seat
 from tournament.services import results, seating, tournaments
 
-from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+from .factories import message_texts, make_director, make_tournament, normal_game, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
 POSTS = ["round_draw", "round_swap", "round_move", "round_status"]
-
-
-@pytest.fixture
-def director():
-    return make_director()
 
 
 @pytest.fixture
@@ -33,10 +27,6 @@ def draft(tournament):
 
 def url(name, round, *extra):
     return reverse(f"tournament:{name}", args=[round.tournament.slug, round.number, *extra])
-
-
-def texts(response):
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 def seating_of(round):
@@ -142,7 +132,7 @@ def test_drawing(client, director, tournament):
     client.force_login(director)
     response = client.post(url("round_draw", round), {"mode": "random", "seed": "abc"})
     assert response.status_code == 302 and response["Location"] == url("round", round)
-    assert texts(response) == ["Runde 1 ausgelost: 2 Tische, 0 Wiederbegegnungen."]
+    assert message_texts(response) == ["Runde 1 ausgelost: 2 Tische, 0 Wiederbegegnungen."]
     round.refresh_from_db()
     assert round.seed == "abc" and round.tables.count() == 2
     first = seating_of(round)
@@ -187,7 +177,7 @@ def test_round_one_cannot_be_drawn_by_standings(client, director, tournament):
     round = seating.create_round(tournament=tournament)
     client.force_login(director)
     response = client.post(url("round_draw", round), {"mode": "standings"})
-    assert response.status_code == 302 and len(texts(response)) == 1
+    assert response.status_code == 302 and len(message_texts(response)) == 1
     assert not round.tables.exists()
 
 
@@ -197,7 +187,7 @@ def test_swapping_two_players(client, director, draft):
     (a, *rest_a), (b, *rest_b) = seating_of(draft)
     client.force_login(director)
     response = client.post(url("round_swap", draft), {"first": a, "second": b})
-    assert texts(response) == ["Plätze getauscht."]
+    assert message_texts(response) == ["Plätze getauscht."]
     assert seating_of(draft) == [[b, *rest_a], [a, *rest_b]]
 
 
@@ -205,7 +195,7 @@ def test_swapping_a_player_with_himself_is_refused(client, director, draft):
     a = seating_of(draft)[0][0]
     client.force_login(director)
     response = client.post(url("round_swap", draft), {"first": a, "second": a})
-    assert texts(response) == ["Bitte zwei verschiedene Spieler wählen."]
+    assert message_texts(response) == ["Bitte zwei verschiedene Spieler wählen."]
 
 
 def test_swapping_in_a_published_round_is_refused(client, director, tournament):
@@ -222,7 +212,7 @@ def test_moving_a_player_from_the_table_of_five(client, director, draft):
     mover = seat_ids(five)[2]
     client.force_login(director)
     response = client.post(url("round_move", draft), {"entry": mover, "table": four.number})
-    assert texts(response) == [f"Spieler an Tisch {four.number} gesetzt."]
+    assert message_texts(response) == [f"Spieler an Tisch {four.number} gesetzt."]
     assert Seat.objects.get(round=draft, entry_id=mover).table == four and four.seats.count() == 5
 
 
@@ -232,7 +222,7 @@ def test_moving_is_offered_only_from_a_table_of_five(client, director, draft):
     assert len(form.fields["entry"].choices) == 1 + 5 and len(form.fields["table"].choices) == 1 + 1
     four = table_with(draft, 4)
     response = client.post(url("round_move", draft), {"entry": seat_ids(four)[0], "table": four.number})
-    assert len(texts(response)) == 1 and four.seats.count() == 4
+    assert len(message_texts(response)) == 1 and four.seats.count() == 4
 
 
 def test_moving_in_a_published_round_is_refused(client, director, tournament):
@@ -255,7 +245,7 @@ def test_publish_close_and_reopen(client, director, draft):
     ]:
         response = client.post(url("round_status", draft), {"action": action})
         assert response.status_code == 302 and response["Location"] == url("round", draft)
-        assert texts(response)[-1] == text  # (messages pile up until a page shows them)
+        assert message_texts(response)[-1] == text  # (messages pile up until a page shows them)
         draft.refresh_from_db()
         assert draft.status == status
     page = client.get(url("round", draft)).content.decode()
@@ -265,13 +255,13 @@ def test_publish_close_and_reopen(client, director, draft):
 def test_status_errors_are_shown(client, director, tournament):
     round = seating.create_round(tournament=tournament)
     client.force_login(director)
-    assert texts(client.post(url("round_status", round), {"action": "publish"})) == [
+    assert message_texts(client.post(url("round_status", round), {"action": "publish"})) == [
         "Runde 1 hat noch keine Tische: erst auslosen."]
-    assert texts(client.post(url("round_status", round), {"action": "close"}))[-1] == \
+    assert message_texts(client.post(url("round_status", round), {"action": "close"}))[-1] == \
         "Nur eine veröffentlichte Runde kann abgeschlossen werden."
-    assert texts(client.post(url("round_status", round), {"action": "reopen"}))[-1] == \
+    assert message_texts(client.post(url("round_status", round), {"action": "reopen"}))[-1] == \
         "Die Runde ist nicht abgeschlossen."
-    assert texts(client.post(url("round_status", round), {"action": "explode"}))[-1] == "Unbekannte Aktion."
+    assert message_texts(client.post(url("round_status", round), {"action": "explode"}))[-1] == "Unbekannte Aktion."
     round.refresh_from_db()
     assert round.is_draft
 

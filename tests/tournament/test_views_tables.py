@@ -15,11 +15,6 @@ pytestmark = pytest.mark.django_db
 
 
 @pytest.fixture
-def director():
-    return make_director()
-
-
-@pytest.fixture
 def table(director):
     tournament = make_tournament(players=8, director=director, slug="herbst")
     return seated_round(tournament).tables.get(number=1)

@@ -3,7 +3,6 @@
 import datetime
 
 import pytest
-from django.contrib.messages import get_messages
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -11,27 +10,13 @@ from django.urls import reverse
 from tournament.models import Round, Score, Tournament
 from tournament.services import results, seating
 
-from .factories import make_director, make_tournament, normal_game, seated_round
+from .factories import message_texts, make_director, make_tournament, normal_game, seated_round
 
 pytestmark = pytest.mark.django_db
 
 
-@pytest.fixture
-def director():
-    return make_director()
-
-
-@pytest.fixture
-def tournament(director):
-    return make_tournament(players=8, director=director, slug="herbst")
-
-
 def url(name, tournament, *extra):
     return reverse(f"tournament:{name}", args=[tournament.slug, *extra])
-
-
-def texts(response):
-    return [str(m) for m in get_messages(response.wsgi_request)]
 
 
 # ---- start page ----------------------------------------------------------------------------------
@@ -86,7 +71,7 @@ def test_creator_becomes_director(client, director):
     assert tournament.date == datetime.date(2026, 12, 12) and tournament.place == "Bremen"
     assert (tournament.rounds_planned, tournament.games_at_table_of_4, tournament.games_at_table_of_5) == (4, 12, 15)
     assert list(tournament.directors.all()) == [director]
-    assert texts(response) == ["Turnier „Winterturnier“ angelegt. Als Nächstes: Spieler anmelden."]
+    assert message_texts(response) == ["Turnier „Winterturnier“ angelegt. Als Nächstes: Spieler anmelden."]
 
 
 def test_taken_or_reserved_slug_is_refused_next_to_the_field(client, director, tournament):
@@ -218,7 +203,7 @@ def test_saving_settings(client, director, tournament):
         tie_breakers=["best_round", "won"]))
     tournament.refresh_from_db()
     assert response.status_code == 302 and response["Location"] == "/t/herbst-2026/settings/"
-    assert texts(response) == ["Einstellungen gespeichert."]
+    assert message_texts(response) == ["Einstellungen gespeichert."]
     assert (tournament.name, tournament.slug, tournament.place, tournament.rounds_planned) == (
         "Herbstturnier 2026", "herbst-2026", "Lübeck", 5)
     assert (tournament.games_at_table_of_4, tournament.games_at_table_of_5) == (12, 15)
@@ -281,7 +266,7 @@ def test_creating_rounds(client, director, tournament):
     client.force_login(director)
     response = client.post(url("round_create", tournament))
     assert response.status_code == 302 and response["Location"] == url("round", tournament, 1)
-    assert texts(response) == ["Runde 1 angelegt. Jetzt die Tische auslosen."]
+    assert message_texts(response) == ["Runde 1 angelegt. Jetzt die Tische auslosen."]
     response = client.post(url("round_create", tournament), follow=True)
     assert response.redirect_chain[-1][0] == url("overview", tournament)
     assert "Runde 1 ist noch ein Entwurf: erst veröffentlichen, dann die nächste Runde anlegen." in \

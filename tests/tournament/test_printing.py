@@ -1,0 +1,346 @@
+"""PDF printouts: score sheets (blank and filled), a round's sheets, seating plan, standings; who may
+print them; the PDF cache and the process pool. PDFs are read back with pypdf."""
+
+import re
+from io import BytesIO
+
+import pytest
+from django.template.loader import render_to_string
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tournament.dealing import game_players
+from tournament.models import Round
+from tournament.printing import documents, render
+from tournament.services import results, tournaments
+
+from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+
+pytestmark = pytest.mark.django_db
+
+NAMES = ["Jürgen Größ", "Änne Özdemir", "Björn Weiß", "Anna Bäcker", "Bernd Müller", "Carla Jäger", "Dieter Schäfer",
+         "Emil Köhler", "Frieda Fuß"]
+
+
+@pytest.fixture(autouse=True)
+def pdf_cache(settings, tmp_path):
+    """Every test gets an empty PDF cache and renders in-process unless it asks for the pool."""
+    settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"
+    settings.PDF_WORKERS = 1
+    return settings.PDF_CACHE_DIR
+
+
+@pytest.fixture
+def director():
+    return make_director()
+
+
+@pytest.fixture
+def tournament(director):
+    tournament = make_tournament(players=0, director=director, slug="herbst", name="Herbstturnier Münster",
+                                 place="Köln")
+    for name in NAMES:  # 9 players: a table of 5 and a table of 4
+        tournaments.register_player(tournament=tournament, name=name, club="DK Süd")
+    return tournament
+
+
+@pytest.fixture
+def round(tournament):
+    return seated_round(tournament)
+
+
+def table_of(round, size):
+    return next(t for t in round.tables.order_by("number") if t.seats.count() == size)
+
+
+def play(table, games, penalties=()):
+    for number in range(1, games + 1):
+        results.save_game(table=table, data=normal_game(table, number))
+    for number in penalties:
+        _dealer, _out, players = game_players(seat_ids(table), number)
+        results.add_penalty(table=table, offender_id=players[0], game_number=number, note="Farbe nicht bedient")
+
+
+def pages(response) -> list[str]:
+    assert response.status_code == 200 and response["Content-Type"] == "application/pdf"
+    # reading a streamed response to its end closes it (and its file); closing it by hand would also
+    # close the test's database connection
+    data = b"".join(response.streaming_content) if response.streaming else response.content
+    return [page.extract_text() for page in PdfReader(BytesIO(data)).pages]
+
+
+def get_pdf(client, director, name, *args, query=""):
+    client.force_login(director)
+    return pages(client.get(reverse(f"tournament:{name}", args=args) + query))
+
+
+def sheet_rows(text: str) -> str:
+    """The part of a sheet's text between the column heads and the totals row."""
+    return text.split("Pkt. Stand\n")[-1].split("Summe")[0]
+
+
+# ---- score sheets --------------------------------------------------------------------------------
+
+def test_filled_sheet_fits_one_page_at_a_table_of_five_with_ten_games_and_penalties(client, director, round):
+    table = table_of(round, 5)
+    play(table, 10, penalties=(2, 5, 9, 10))
+    texts = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)
+    assert len(texts) == 1
+    assert sheet_rows(texts[0]).count("Strafe: ") == 4 and "10 von 10 Spielen eingetragen" in texts[0]
+
+
+def test_sheet_prints_players_with_umlauts_and_start_numbers(client, director, round):
+    table = table_of(round, 4)
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
+    for position, seat in enumerate(table.seats.select_related("entry__player").order_by("position"), start=1):
+        assert f"{position} · {seat.entry.player.name}" in text
+        assert f"Nr. {seat.entry.start_number}" in text
+    assert any(name in text for name in ("Jürgen Größ", "Änne Özdemir", "Björn Weiß", "Frieda Fuß", "Emil Köhler"))
+
+
+def test_blank_sheet_prints_the_dealer_on_every_row(client, director, round):
+    table = table_of(round, 4)
+    names = [s.entry.player.name for s in table.seats.select_related("entry__player").order_by("position")]
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
+    rows = sheet_rows(text).splitlines()
+    assert rows[:8] == [f"{n} {(n - 1) % 4 + 1} {names[(n - 1) % 4]}" for n in range(1, 9)]
+    assert rows[8:] == ["Strafe:", "Strafe:"]
+
+
+def test_table_of_five_shows_who_sits_out(client, director, round):
+    five, four = table_of(round, 5), table_of(round, 4)
+    rows = sheet_rows(get_pdf(client, director, "table_pdf", "herbst", 1, five.number)[0])
+    assert rows.count("sitzt aus") == 10  # one per game: the dealer
+    assert "sitzt aus" not in get_pdf(client, director, "table_pdf", "herbst", 1, four.number)[0]
+
+
+def test_filled_sheet_shows_points_running_totals_and_a_zero_sum(client, director, round):
+    table = table_of(round, 4)
+    play(table, 2)  # Re (the first two players) wins 1 point twice
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
+    rows = sheet_rows(text).splitlines()
+    assert rows[0].endswith("+1 1 +1 1 −1 −1 −1 −1")
+    assert rows[1].endswith("+1 2 +1 2 −1 −2 −1 −2")
+    assert "alle Spieler zusammen: 0 ✓" in text
+    assert re.search(r"Summe .*\n?.*2 2 −2 −2", text)
+
+
+def test_filled_sheet_prints_penalties_with_their_points(client, director, round):
+    table = table_of(round, 4)
+    play(table, 1, penalties=(1,))
+    rows = sheet_rows(get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]).splitlines()
+    assert rows[1].startswith("Strafe: ") and "(Farbe nicht bedient)" in rows[1]
+    assert "−6" in rows[1] and rows[1].count("+2") == 3
+
+
+def test_signed_sheet_prints_that_it_is_signed_and_locked(client, director, round):
+    table = table_of(round, 4)
+    play(table, 8)
+    assert "Noch nicht unterschrieben" in get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
+    results.sign_table(table=table, user=director, note="alle vier")
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
+    assert "Unterschrieben und gesperrt am" in text and "alle vier" in text
+    assert text.count("Unterschrift ") == 4  # a signature line per player
+
+
+def test_blank_sheet_on_request_has_no_points(client, director, round):
+    table = table_of(round, 4)
+    play(table, 3, penalties=(2,))
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number, query="?blank=1")[0]
+    assert "Spielzettel (leer)" in text
+    assert not re.search(r"[+−]\d", sheet_rows(text))
+    assert "eingetragen" not in text and "Normalspiel" not in sheet_rows(text)
+
+
+def test_sheet_has_the_legend_and_the_zero_sum_reminder(client, director, round):
+    text = " ".join(get_pdf(client, director, "table_pdf", "herbst", 1, table_of(round, 4).number)[0].split())
+    assert "die Summen aller Spieler ergeben zusammen 0" in text
+    assert "k90/k60/k30 = keine 90/60/30" in text and "F Fuchs gefangen" in text and "×2 Bock" in text
+
+
+def test_fonts_are_embedded(client, director, round):
+    client.force_login(director)
+    response = client.get(reverse("tournament:table_pdf", args=["herbst", 1, 1]))
+    reader = PdfReader(BytesIO(response.content))
+    fonts = reader.pages[0]["/Resources"]["/Font"]
+    assert fonts
+    for font in fonts.values():
+        descendant = font.get_object()["/DescendantFonts"][0].get_object()
+        assert "/FontFile2" in descendant["/FontDescriptor"].get_object()
+
+
+# ---- a round's sheets ----------------------------------------------------------------------------
+
+def test_round_pdf_has_one_page_per_table_in_table_order(client, director, round):
+    play(table_of(round, 5), 3)
+    texts = get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    assert len(texts) == round.tables.count() == 2
+    for number, text in enumerate(texts, start=1):
+        assert f"Runde 1 · Tisch {number}\n" in text
+    played = table_of(round, 5).number
+    assert "3 von 10 Spielen eingetragen" in texts[played - 1]
+    assert "Spielzettel (leer)" in texts[2 - played]
+
+
+def test_tournament_name_and_footer_on_every_page(client, director, tournament, round):
+    seated_round(tournament)  # a second round, so the standings have two columns
+    footer = "Herbstturnier Münster · 21. November 2026 · Köln "
+    sheets = get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    for number, text in enumerate(sheets, start=1):
+        assert text.endswith(footer + f"Runde 1 · Tisch {number} von 2 Spielzettel · Doko-Turnier")
+    seating = get_pdf(client, director, "round_seating_pdf", "herbst", 1)
+    standings = get_pdf(client, director, "standings_pdf", "herbst")
+    for texts, title in ((seating, "Sitzplan Runde 1"), (standings, "Rangliste")):
+        for number, text in enumerate(texts, start=1):
+            assert text.endswith(footer + f"{title} Seite {number} von {len(texts)}")
+    assert len(seating) == 2  # the tables, then the alphabetical list
+
+
+# ---- seating plan and standings ------------------------------------------------------------------
+
+def test_seating_plan_lists_tables_and_everyone_alphabetically(client, director, round):
+    text = "\n".join(get_pdf(client, director, "round_seating_pdf", "herbst", 1))
+    by_table, alphabetical = text.split("Wer sitzt wo?")
+    for table in round.tables.all():
+        assert f"Tisch {table.number}" in by_table
+        for position, seat in enumerate(table.seats.select_related("entry__player").order_by("position"), start=1):
+            assert f"{position} {seat.entry.player.name}" in by_table
+            assert f"{seat.entry.player.name} Nr. {seat.entry.start_number} Tisch {table.number} · Platz {position}" \
+                in alphabetical
+    order = [alphabetical.index(name) for name in
+             ("Anna Bäcker", "Änne Özdemir", "Bernd Müller", "Björn Weiß", "Carla Jäger", "Jürgen Größ")]
+    assert order == sorted(order)  # Ä files under A
+
+
+def test_standings_overall_and_after_a_round(client, director, tournament, round):
+    play(table_of(round, 4), 1)
+    second = seated_round(tournament)
+    play(table_of(second, 4), 2)
+    overall = "\n".join(get_pdf(client, director, "standings_pdf", "herbst"))
+    after_one = "\n".join(get_pdf(client, director, "standings_pdf", "herbst", query="?round=1"))
+    assert "Rangliste\n" in overall and "R1 R2" in overall
+    assert "Rangliste nach Runde 1" in after_one and "R2" not in after_one
+    assert "Summe aller Punkte: 0" in overall
+    for name in NAMES:
+        assert name in overall and name in after_one
+
+
+def test_standings_ignore_an_unknown_round(client, director, round):
+    text = get_pdf(client, director, "standings_pdf", "herbst", query="?round=7")[0]
+    assert "Rangliste\n" in text and "nach Runde" not in text
+
+
+# ---- who may print -------------------------------------------------------------------------------
+
+PDF_URLS = [("table_pdf", ["herbst", 1, 1]), ("round_sheets_pdf", ["herbst", 1]),
+            ("round_seating_pdf", ["herbst", 1]), ("standings_pdf", ["herbst"])]
+
+
+@pytest.mark.parametrize("name, args", PDF_URLS)
+def test_printouts_need_the_tournaments_director(client, round, name, args):
+    url = reverse(f"tournament:{name}", args=args)
+    response = client.get(url)
+    assert response.status_code == 302 and "/accounts/login/" in response["Location"]
+    client.force_login(make_director("fremd"))
+    assert client.get(url).status_code == 403
+
+
+def test_unknown_table_is_404(client, director, round):
+    client.force_login(director)
+    assert client.get(reverse("tournament:table_pdf", args=["herbst", 1, 9])).status_code == 404
+    assert client.get(reverse("tournament:round_sheets_pdf", args=["herbst", 5])).status_code == 404
+
+
+# ---- speed: cache and pool -----------------------------------------------------------------------
+
+@pytest.fixture
+def layouts(monkeypatch):
+    """Counts the documents WeasyPrint lays out."""
+    calls = []
+    real = render.html_to_pdf
+
+    def counting(html):
+        calls.append(html)
+        return real(html)
+
+    monkeypatch.setattr(render, "html_to_pdf", counting)
+    return calls
+
+
+def test_an_unchanged_sheet_is_laid_out_once(client, director, round, layouts):
+    first = get_pdf(client, director, "table_pdf", "herbst", 1, 1)
+    second = get_pdf(client, director, "table_pdf", "herbst", 1, 1)
+    assert first == second and len(layouts) == 1
+
+
+def test_a_round_lays_out_again_only_the_changed_table(client, director, round, layouts):
+    get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    assert len(layouts) == 2
+    get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    assert len(layouts) == 2
+    play(table_of(round, 4), 1)
+    texts = get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    assert len(layouts) == 3 and any("1 von 8 Spielen eingetragen" in text for text in texts)
+    get_pdf(client, director, "table_pdf", "herbst", 1, table_of(round, 4).number)  # the same sheet: cached
+    assert len(layouts) == 3
+
+
+def test_the_pool_renders_the_same_pages_as_in_process(settings, tmp_path, tournament):
+    rounds = [seated_round(tournament) for _ in range(2)]
+    play(table_of(rounds[0], 5), 4, penalties=(3,))
+    htmls = [html for round in rounds for html in documents.round_sheet_htmls(round)]
+    htmls.append(documents.round_sheet_htmls(rounds[0], blank=True)[0])
+
+    def texts(paths):
+        return [PdfReader(path).pages[0].extract_text() for path in paths]
+
+    settings.PDF_CACHE_DIR = tmp_path / "serial"
+    serial = texts(render.pdf_files(htmls, workers=1))
+    settings.PDF_CACHE_DIR = tmp_path / "pool"
+    pooled = texts(render.pdf_files(htmls, workers=2, parallel_min=1))
+    assert len(pooled) == 5 and pooled == serial
+
+
+def test_a_round_is_merged_from_per_table_pdfs_in_order(tournament):
+    round = seated_round(tournament)
+    htmls = documents.round_sheet_htmls(round)
+    merged = PdfReader(render.merged_pdf_file(htmls))
+    singles = [PdfReader(path).pages[0].extract_text() for path in render.pdf_files(htmls)]
+    assert [page.extract_text() for page in merged.pages] == singles
+    assert [item.title for item in merged.outline] == ["Runde 1 · Tisch 1", "Runde 1 · Tisch 2"]
+
+
+def test_draft_round_seating_plan_says_draft(client, director, tournament):
+    draft = seated_round(tournament, publish=False)
+    assert draft.status == Round.Status.DRAFT
+    text = get_pdf(client, director, "round_seating_pdf", "herbst", draft.number)[0]
+    assert "Entwurf" in text
+
+
+def test_print_buttons_link_to_the_pdfs(tournament, round):
+    table = round.tables.get(number=1)
+    context = {"tournament": tournament, "round": round, "table": table, "after_round": 1}
+    html = "".join(render_to_string(f"print/_buttons_{kind}.html", context) for kind in ("round", "table", "standings"))
+    for name, args, query in [("round_sheets_pdf", ["herbst", 1], ""), ("round_sheets_pdf", ["herbst", 1], "?blank=1"),
+                              ("round_seating_pdf", ["herbst", 1], ""), ("table_pdf", ["herbst", 1, 1], ""),
+                              ("table_pdf", ["herbst", 1, 1], "?blank=1"), ("standings_pdf", ["herbst"], "?round=1")]:
+        assert f'href="{reverse(f"tournament:{name}", args=args)}{query}"' in html
+
+
+def test_a_new_version_of_a_round_pdf_replaces_the_old_merged_copy(client, director, round, pdf_cache):
+    get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    play(table_of(round, 4), 1)
+    get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
+    get_pdf(client, director, "round_sheets_pdf", "herbst", 1, query="?blank=1")
+    assert sorted(path.name.rsplit("-", 1)[0] for path in pdf_cache.glob("merged-*.pdf")) == [
+        "merged-herbst-r1-blank", "merged-herbst-r1-sheets"]
+
+
+def test_filled_sheet_prints_a_doubling_after_a_nullspiel(client, director, round):
+    table = table_of(round, 4)
+    # game 1: Re wins 1, Kontra's Fuchs takes it back: a Nullspiel, so game 2 counts double
+    results.save_game(table=table, data=normal_game(table, 1, extras={"kontra": {"fuchs": 1}}))
+    results.save_game(table=table, data=normal_game(table, 2))
+    rows = sheet_rows(get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]).splitlines()
+    assert "Ko F Re 0" in rows[0] and "×2" not in rows[0]
+    assert "Re 2 ×2 Null +2 2 +2 2 −2 −2 −2 −2" in rows[1]
