@@ -163,18 +163,36 @@ class TableSheet:
 
 def table_sheet(table: Table) -> TableSheet:
     """A table's sheet: one line per game of the round (entered or not), with per-seat points and
-    running totals. A fixed number of queries."""
-    tournament = table.round.tournament
-    entries = [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
-    ids = [e.id for e in entries]
-    by_id = {e.id: e for e in entries}
-    games = {g.number: g for g in table.games.all()}
-    penalties = list(table.penalties.select_related("offender__player").order_by("id"))
-    scores: dict[tuple, dict[int, int]] = {}
-    for score in Score.objects.filter(table=table).values("game_id", "penalty_id", "entry_id", "points", "kind"):
+    running totals. Four queries."""
+    return table_sheets([table], table.round.tournament)[table.id]
+
+
+def table_sheets(tables: list[Table], tournament: Tournament) -> dict[int, TableSheet]:
+    """The sheets of several tables (a whole round for printing), by table id: four queries
+    whatever the number of tables."""
+    ids = [t.id for t in tables]
+    seats: dict[int, list[Entry]] = {i: [] for i in ids}
+    for seat in Seat.objects.filter(table__in=ids).select_related("entry__player").order_by("position"):
+        seats[seat.table_id].append(seat.entry)
+    games: dict[int, dict[int, Game]] = {i: {} for i in ids}
+    for game in Game.objects.filter(table__in=ids):
+        games[game.table_id][game.number] = game
+    penalties: dict[int, list[Penalty]] = {i: [] for i in ids}
+    for penalty in Penalty.objects.filter(table__in=ids).select_related("offender__player").order_by("id"):
+        penalties[penalty.table_id].append(penalty)
+    scores: dict[int, dict[tuple, dict[int, int]]] = {i: {} for i in ids}
+    for score in Score.objects.filter(table__in=ids).values("table_id", "game_id", "penalty_id", "entry_id",
+                                                            "points"):
         key = ("game", score["game_id"]) if score["game_id"] else ("penalty", score["penalty_id"]) \
             if score["penalty_id"] else ("total", None)
-        scores.setdefault(key, {})[score["entry_id"]] = score["points"]
+        scores[score["table_id"]].setdefault(key, {})[score["entry_id"]] = score["points"]
+    return {t.id: _sheet(t, tournament, seats[t.id], games[t.id], penalties[t.id], scores[t.id]) for t in tables}
+
+
+def _sheet(table: Table, tournament: Tournament, entries: list[Entry], games: dict[int, Game],
+           penalties: list[Penalty], scores: dict[tuple, dict[int, int]]) -> TableSheet:
+    ids = [e.id for e in entries]
+    by_id = {e.id: e for e in entries}
 
     def per_seat(points: dict[int, int], sitting_out: int | None = None) -> list[int | None]:
         return [None if e == sitting_out else points.get(e, 0) for e in ids]

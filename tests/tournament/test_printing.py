@@ -31,12 +31,7 @@ def pdf_cache(settings, tmp_path):
 
 
 @pytest.fixture
-def director():
-    return make_director()
-
-
-@pytest.fixture
-def tournament(director):
+def tournament(director):  # `director` from conftest.py
     tournament = make_tournament(players=0, director=director, slug="herbst", name="Herbstturnier Münster",
                                  place="Köln")
     for name in NAMES:  # 9 players: a table of 5 and a table of 4
@@ -190,17 +185,18 @@ def test_tournament_name_and_footer_on_every_page(client, director, tournament, 
         assert text.endswith(footer + f"Runde 1 · Tisch {number} von 2 Spielzettel · Doko-Turnier")
     seating = get_pdf(client, director, "round_seating_pdf", "herbst", 1)
     standings = get_pdf(client, director, "standings_pdf", "herbst")
-    for texts, title in ((seating, "Sitzplan Runde 1"), (standings, "Rangliste")):
-        for number, text in enumerate(texts, start=1):
-            assert text.endswith(footer + f"{title} Seite {number} von {len(texts)}")
-    assert len(seating) == 2  # the tables, then the alphabetical list
+    assert len(seating) == 2  # the tables, then the alphabetical list, each numbered on its own
+    assert seating[0].endswith(footer + "Sitzplan Runde 1 – nach Tischen Seite 1 von 1")
+    assert seating[1].endswith(footer + "Sitzplan Runde 1 – alphabetisch Seite 1 von 1")
+    for number, text in enumerate(standings, start=1):
+        assert text.endswith(footer + f"Rangliste Seite {number} von {len(standings)}")
 
 
 # ---- seating plan and standings ------------------------------------------------------------------
 
 def test_seating_plan_lists_tables_and_everyone_alphabetically(client, director, round):
-    text = "\n".join(get_pdf(client, director, "round_seating_pdf", "herbst", 1))
-    by_table, alphabetical = text.split("Wer sitzt wo?")
+    by_table, alphabetical = get_pdf(client, director, "round_seating_pdf", "herbst", 1)
+    assert "nach Tischen" in by_table and "Wer sitzt wo? (alphabetisch)" in alphabetical
     for table in round.tables.all():
         assert f"Tisch {table.number}" in by_table
         for position, seat in enumerate(table.seats.select_related("entry__player").order_by("position"), start=1):
@@ -344,3 +340,29 @@ def test_filled_sheet_prints_a_doubling_after_a_nullspiel(client, director, roun
     rows = sheet_rows(get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]).splitlines()
     assert "Ko F Re 0" in rows[0] and "×2" not in rows[0]
     assert "Re 2 ×2 Null +2 2 +2 2 −2 −2 −2 −2" in rows[1]
+
+
+def test_totals_only_sheet_prints_the_entered_totals(client, director, round):
+    table = table_of(round, 4)
+    ids = seat_ids(table)
+    results.enter_totals(table=table, totals=dict(zip(ids, [12, 3, -5, -10])))
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
+    assert "Nur Endstände eingetragen." in text
+    assert re.search(r"alle Spieler zusammen: 0 ✓ \(Nullsumme\)\s+12 3 −5 −10", text)
+
+
+def test_a_round_reads_its_sheets_in_a_fixed_number_of_queries(director):
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    counts = []
+    for players, slug in ((9, "neun"), (37, "siebenunddreissig")):
+        tournament = make_tournament(players=players, director=director, slug=slug, name=slug)
+        round = seated_round(tournament)
+        for table in round.tables.all():
+            play(table, 2)
+        with CaptureQueriesContext(connection) as captured:
+            htmls = documents.round_sheet_htmls(round)
+        assert len(htmls) == round.tables.count()
+        counts.append(len(captured))
+    assert counts[0] == counts[1]

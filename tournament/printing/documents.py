@@ -1,0 +1,295 @@
+"""What goes on paper: the HTML of each printout, read from the database, for `render.py`.
+
+Everything a page shows is worked out here in plain Python (rows, cells, texts), so the templates in
+templates/print/ only lay it out, and rendering 250 sheets' HTML stays cheap. The HTML holds no
+clock time: the same data gives the same HTML, which is the cache key of its PDF.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.template.loader import render_to_string
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import get_language, gettext as _
+
+from scoring.sheet import BOCK_LABEL, NULLSPIEL_LABEL
+
+from .. import selectors
+from ..dealing import game_players
+from ..models import Entry, Game, Round, Table, Tournament
+from ..templatetags.doko import game_type
+
+# Abbreviations on the sheet, explained in its legend.
+ANNOUNCE_ABBR = {"keine90": "k90", "keine60": "k60", "keine30": "k30", "schwarz": "sw"}
+SONDERPUNKT_ABBR = {"fuchs": "F", "doppelkopf": "D", "karlchen": "K", "karlchen_gefangen": "KG", "herzstich": "H"}
+WINNER_ABBR = {"re": "Re", "kontra": "Ko", "": "–"}
+
+# Room for the rows of a sheet (A4 landscape, after header, column heads, totals, signatures, legend).
+SHEET_ROWS_MM = 104
+ROW_MM_MAX = 10.0  # roomy enough to write in by hand
+ROW_MM_MIN = 5.0  # one line of 8pt text
+BLANK_PENALTY_ROWS = 2
+
+
+def signed_text(value: int | None) -> str:
+    if value is None:
+        return ""
+    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def number_text(value: int) -> str:
+    """A total as printed: with a real minus sign."""
+    return f"−{-value}" if value < 0 else str(value)
+
+
+def sort_key(name: str) -> str:
+    """Alphabetical the German way (DIN 5007-1): Ä like A, ß like ss."""
+    folded = name.casefold()
+    for umlaut, plain in (("ä", "a"), ("ö", "o"), ("ü", "u"), ("ß", "ss")):
+        folded = folded.replace(umlaut, plain)
+    return folded
+
+
+def footer(tournament: Tournament) -> str:
+    parts = [tournament.name, date_format(tournament.date, "DATE_FORMAT")]
+    if tournament.place:
+        parts.append(tournament.place)
+    return " · ".join(parts)
+
+
+# ---- score sheets --------------------------------------------------------------------------------
+
+@dataclass
+class Cell:
+    points: str = ""
+    running: str = ""
+    out: bool = False  # this player sits out the game (table of 5) or was not in it (penalty)
+
+
+@dataclass
+class Row:
+    kind: str  # "game" (entered), "open" (not entered: ruled for writing), "penalty"
+    number: str = ""
+    dealer: str = ""
+    type: str = ""
+    re: str = ""
+    augen: str = ""
+    announcements: str = ""
+    sonderpunkte: str = ""
+    value: str = ""
+    multiplier: str = ""
+    label: str = ""  # a penalty's text
+    cells: list[Cell] = field(default_factory=list)
+
+
+def announcements_text(game: Game) -> str:
+    parts = []
+    if game.announce_re:
+        parts.append("Re" + (" " + ANNOUNCE_ABBR[game.announce_re] if game.announce_re in ANNOUNCE_ABBR else ""))
+    if game.announce_kontra:
+        parts.append("Ko" + (" " + ANNOUNCE_ABBR[game.announce_kontra]
+                             if game.announce_kontra in ANNOUNCE_ABBR else ""))
+    return ", ".join(parts)
+
+
+def sonderpunkte_text(game: Game) -> str:
+    parts = []
+    for party, name in (("re", "Re"), ("kontra", "Ko")):
+        items = [(f"{count}×" if count > 1 else "") + SONDERPUNKT_ABBR.get(kind, kind)
+                 for kind, count in (game.extras.get(party) or {}).items() if count]
+        if items:
+            parts.append(f"{name} {' '.join(items)}")
+    return ", ".join(parts)
+
+
+def augen_text(game: Game, rules) -> str:
+    """Re's Augen; the tricks only where the Augen do not tell them (0 Augen with a trick, schwarz)."""
+    tricks = game.re_tricks
+    if tricks is not None and (game.re_augen in (0, 240) or tricks in (0, rules.tricks)):
+        return _("%(augen)s (%(tricks)s St.)") % {"augen": game.re_augen, "tricks": tricks}
+    return str(game.re_augen)
+
+
+def multiplier_text(game: Game) -> str:
+    if game.multiplier <= 1:
+        return ""
+    labels = {item[0] for item in game.breakdown}
+    reason = _("Bock") if BOCK_LABEL in labels else _("Null") if NULLSPIEL_LABEL in labels else ""
+    return f"×{game.multiplier} {reason}".strip()
+
+
+def _seat_label(position: int, entry: Entry) -> str:
+    return f"{position} {entry.player.name}"
+
+
+def _open_row(number: int, dealer_pos: int, dealer: Entry, out_id: int | None, entries: list[Entry]) -> Row:
+    return Row(kind="open", number=str(number), dealer=_seat_label(dealer_pos, dealer),
+               cells=[Cell(out=e.id == out_id) for e in entries])
+
+
+def _penalty_row(penalty, points: list[int], running: list[int], entries: list[Entry]) -> Row:
+    label = _("Strafe: %(name)s") % {"name": penalty.offender.player.name}
+    if penalty.note:
+        label += f" ({penalty.note})"
+    players = set(penalty.players)
+    return Row(kind="penalty", label=label, cells=[
+        Cell(points=signed_text(p), running=number_text(r), out=e.id not in players)
+        for e, p, r in zip(entries, points, running)])
+
+
+def blank_rows(tournament: Tournament, entries: list[Entry]) -> list[Row]:
+    ids = [e.id for e in entries]
+    by_id = {e.id: e for e in entries}
+    rows = []
+    for number in range(1, tournament.games_at_table(len(entries)) + 1):
+        dealer, out, _players = game_players(ids, number)
+        rows.append(_open_row(number, ids.index(dealer) + 1, by_id[dealer], out, entries))
+    rows += [Row(kind="penalty", label=_("Strafe:"), cells=[Cell() for _e in entries])
+             for _i in range(BLANK_PENALTY_ROWS)]
+    return rows
+
+
+def filled_rows(sheet: selectors.TableSheet, rules) -> list[Row]:
+    entries = sheet.entries
+    position = {e.id: i + 1 for i, e in enumerate(entries)}
+    rows = []
+    for line in sheet.lines:
+        out_id = line.sitting_out.id if line.sitting_out else None
+        game = line.game
+        if game is None:
+            rows.append(_open_row(line.number, position[line.dealer.id], line.dealer, out_id, entries))
+        else:
+            rows.append(Row(
+                kind="game", number=str(line.number), dealer=_seat_label(position[line.dealer.id], line.dealer),
+                type=game_type(game), re="+".join(str(position[e]) for e in game.re if e in position),
+                augen=augen_text(game, rules),
+                announcements=announcements_text(game), sonderpunkte=sonderpunkte_text(game),
+                value=f"{WINNER_ABBR.get(game.winner, game.winner)} {game.value}", multiplier=multiplier_text(game),
+                cells=[Cell(out=True) if p is None else Cell(points=signed_text(p), running=number_text(r))
+                       for p, r in zip(line.points, line.running)]))
+        rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in line.penalties]
+    rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in sheet.loose_penalties]
+    return rows
+
+
+def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None) -> str:
+    """One table's sheet: blank (`sheet` None) or filled from its `table_sheet`."""
+    round = table.round
+    tournament = round.tournament
+    rules = tournament.scoring_rules()
+    rows = blank_rows(tournament, entries) if sheet is None else filled_rows(sheet, rules)
+    row_mm = max(ROW_MM_MIN, min(ROW_MM_MAX, SHEET_ROWS_MM / max(len(rows), 1)))
+    status = {}
+    if sheet is not None:
+        status = {
+            "games_entered": sheet.games_entered, "entered_totals": sheet.entered_totals,
+            "signed_at": date_format(timezone.localtime(table.signed_at), "SHORT_DATETIME_FORMAT")
+            if table.signed_at else "",
+            "signed_note": table.signed_note,
+        }
+    return render_to_string("print/sheet.html", {
+        "lang": get_language() or "de",
+        "footer_left": footer(tournament),
+        "footer_center": _("Runde %(round)s · Tisch %(table)s von %(count)s")
+        % {"round": round.number, "table": table.number, "count": table_count},
+        "tournament": tournament, "round": round, "table": table, "rules": rules, "blank": sheet is None,
+        "players": [{"position": i + 1, "name": e.player.name, "start_number": e.start_number, "club": e.player.club}
+                    for i, e in enumerate(entries)],
+        "size": len(entries), "games_expected": tournament.games_at_table(len(entries)),
+        "rows": rows, "row_mm": f"{row_mm:.2f}",
+        "totals": None if sheet is None else [number_text(t) for t in sheet.totals],
+        "total_sum": None if sheet is None else sheet.total_sum,
+        "status": status,
+        "penalty_offender": 3 * rules.penalty_points,
+        "sonderpunkte": [(SONDERPUNKT_ABBR[k], k) for k in SONDERPUNKT_ABBR if k in rules.sonderpunkte],
+    })
+
+
+def _has_results(sheet: selectors.TableSheet) -> bool:
+    return bool(sheet.games_entered or sheet.loose_penalties or sheet.entered_totals
+                or any(line.penalties for line in sheet.lines))
+
+
+def table_sheet_html(table: Table, *, blank: bool = False) -> str:
+    """A table's sheet: filled once anything is entered, else (or with `blank`) blank."""
+    table_count = table.round.tables.count()
+    sheet = selectors.table_sheet(table)
+    if blank or not _has_results(sheet):
+        return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=None)
+    return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=sheet)
+
+
+def round_sheet_htmls(round: Round, *, blank: bool = False) -> list[str]:
+    """Every table's sheet in table order (blank ones for tables without results, or all with
+    `blank`). Six queries whatever the number of tables."""
+    seated = selectors.round_tables(round)
+    for item in seated:
+        item.table.round = round
+    sheets = {} if blank else selectors.table_sheets([item.table for item in seated], round.tournament)
+    htmls = []
+    for item in seated:
+        sheet = sheets.get(item.table.id)
+        if sheet is not None and not _has_results(sheet):
+            sheet = None
+        htmls.append(sheet_html(table=item.table, entries=item.entries, table_count=len(seated), sheet=sheet))
+    return htmls
+
+
+# ---- seating plan --------------------------------------------------------------------------------
+
+def seating_htmls(round: Round) -> list[str]:
+    """For the wall, two documents (laid out side by side on both cores, then merged): every table
+    with its players in seat order, and everyone A–Z with their table and seat."""
+    tournament = round.tournament
+    seated = selectors.round_tables(round)
+    people = sorted(
+        ({"name": e.player.name, "start_number": e.start_number, "club": e.player.club,
+          "table": item.table.number, "position": position}
+         for item in seated for position, e in enumerate(item.entries, start=1)),
+        key=lambda p: (sort_key(p["name"]), p["start_number"]))
+    letter = None
+    for person in people:
+        first = sort_key(person["name"])[:1].upper()
+        person["letter"] = first if first != letter else ""
+        letter = first
+    title = _("Sitzplan Runde %(round)s") % {"round": round.number}
+    context = {"lang": get_language() or "de", "footer_left": footer(tournament), "title": title,
+               "tournament": tournament, "round": round}
+    by_table = _("nach Tischen")
+    by_name = _("Wer sitzt wo? (alphabetisch)")
+    return [
+        render_to_string("print/seating.html", {
+            **context, "part": "tables", "subtitle": by_table, "footer_center": f"{title} – {by_table}",
+            "tables": [{"number": item.table.number,
+                        "players": [{"position": i, "name": e.player.name, "start_number": e.start_number}
+                                    for i, e in enumerate(item.entries, start=1)]}
+                       for item in seated]}),
+        render_to_string("print/seating.html", {
+            **context, "part": "people", "subtitle": by_name, "footer_center": f"{title} – {_('alphabetisch')}",
+            "people": people}),
+    ]
+
+
+# ---- standings -----------------------------------------------------------------------------------
+
+def standings_html(tournament: Tournament, *, up_to_round: int | None = None) -> str:
+    """The ranking overall (or after round `up_to_round`), with each round's points in a column."""
+    history = selectors.standings_history(tournament)
+    rounds = [n for n in history.rounds if up_to_round is None or n <= up_to_round]
+    rows = history.after[rounds[-1]] if rounds else selectors.standings(tournament, up_to_round=up_to_round)
+    totals_after = {n: {r.entry_id: r.points for r in history.after[n]} for n in rounds}
+    per_round = {n: {entry: points - (totals_after[rounds[i - 1]].get(entry, 0) if i else 0)
+                     for entry, points in totals_after[n].items()}
+                 for i, n in enumerate(rounds)}
+    title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
+             else _("Rangliste"))
+    return render_to_string("print/standings.html", {
+        "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
+        "tournament": tournament, "rounds": rounds,
+        "rows": [{"row": row, "rounds": [per_round[n].get(row.entry_id, 0) for n in rounds]} for row in rows],
+        "any_totals_only": any(r.totals_only for r in rows),
+        "sum": sum(r.points for r in rows),
+        "tie_breakers": [selectors.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in selectors.TIE_BREAKERS],
+    })

@@ -1,0 +1,208 @@
+"""HTML to PDF, fast: a disk cache keyed by the HTML, a process pool for many sheets, pypdf to merge.
+
+WeasyPrint lays out a score sheet in about a fifth of a second, so a 250-table round takes close to a
+minute on one core. Three things make that rare:
+
+1. **Cache.** A PDF is stored as `<sha256 of the HTML>.pdf` in `PDF_CACHE_DIR` (setting; default
+   `var/pdf-cache/`). The HTML holds everything printed (and the stylesheet), so the same HTML is
+   the same PDF: an unchanged sheet is never laid out again, a changed one gets a new key.
+2. **Per-table PDFs, merged.** A round's PDF is the per-table PDFs merged with pypdf, itself cached
+   under the hash of their keys: after one game is entered, one sheet is laid out again and merged.
+3. **Both cores.** Missing sheets are laid out in a pool of worker processes (`PDF_WORKERS`,
+   default 2) from HTML strings prepared in the main process; the workers need no database and no
+   Django settings. A few missing sheets are rendered in-process (a pool costs a second to start).
+
+This module imports nothing from Django at the top: the workers import it on their own.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+import threading
+import time
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from multiprocessing import get_context
+from pathlib import Path
+
+import weasyprint
+
+# Bump to drop every cached PDF when the rendering (not the HTML) changes.
+RENDER_VERSION = f"weasyprint-{weasyprint.__version__}/1"
+# Fewer missing PDFs than this are rendered in-process: starting the pool costs more.
+PARALLEL_MIN = 8
+
+
+# ---- one document --------------------------------------------------------------------------------
+
+def html_to_pdf(html: str) -> bytes:
+    """The one call into WeasyPrint. Fonts come from fontconfig (DejaVu) and are embedded as subsets."""
+    return weasyprint.HTML(string=html).write_pdf()
+
+
+def cache_key(html: str) -> str:
+    return hashlib.sha256(f"{RENDER_VERSION}\n{html}".encode()).hexdigest()
+
+
+def cache_dir() -> Path:
+    from django.conf import settings
+
+    path = Path(getattr(settings, "PDF_CACHE_DIR", Path(settings.BASE_DIR) / "var" / "pdf-cache"))
+    path.mkdir(parents=True, exist_ok=True)
+    return path
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """Readers see the old file or the whole new one, never half of it."""
+    handle, temp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".pdf")
+    try:
+        with os.fdopen(handle, "wb") as file:
+            file.write(data)
+        os.replace(temp, path)
+    except BaseException:
+        Path(temp).unlink(missing_ok=True)
+        raise
+
+
+def _render_job(job: tuple[str, str]) -> str:
+    """Lays out one document into its cache file; runs in the main process or a pool worker."""
+    html, path = job
+    _write_atomically(Path(path), html_to_pdf(html))
+    return path
+
+
+def pdf_file(html: str) -> Path:
+    """The cached PDF of `html`, rendered first if it is not in the cache."""
+    path = cache_dir() / f"{cache_key(html)}.pdf"
+    if not path.exists():
+        _render_job((html, str(path)))
+    return path
+
+
+def pdf_bytes(html: str) -> bytes:
+    return pdf_file(html).read_bytes()
+
+
+# ---- many documents ------------------------------------------------------------------------------
+
+def _exit_with_parent(parent: int) -> None:
+    """Runs in each worker: a worker whose web server process was killed (no clean shutdown) would
+    wait for work forever; this ends it within a few seconds instead."""
+    def watch():
+        while os.getppid() == parent:
+            time.sleep(2)
+        os._exit(0)
+
+    threading.Thread(target=watch, daemon=True, name="exit-with-parent").start()
+
+
+_pool: ProcessPoolExecutor | None = None
+_pool_workers = 0
+_pool_lock = threading.Lock()
+
+
+def _get_pool(workers: int) -> ProcessPoolExecutor:
+    """One pool per process, kept between requests. "spawn": safe in a threaded web server (no fork
+    of a process holding locks), and the workers start clean without Django."""
+    global _pool, _pool_workers
+    with _pool_lock:
+        if _pool is None or _pool_workers != workers:
+            if _pool is not None:
+                _pool.shutdown(wait=False, cancel_futures=True)
+            _pool = ProcessPoolExecutor(max_workers=workers, mp_context=get_context("spawn"),
+                                        initializer=_exit_with_parent, initargs=(os.getpid(),))
+            _pool_workers = workers
+        return _pool
+
+
+def _drop_pool() -> None:
+    global _pool
+    with _pool_lock:
+        if _pool is not None:
+            _pool.shutdown(wait=False, cancel_futures=True)
+        _pool = None
+
+
+def default_workers() -> int:
+    from django.conf import settings
+
+    return max(1, int(getattr(settings, "PDF_WORKERS", min(2, os.cpu_count() or 1))))
+
+
+def pdf_files(htmls: list[str], *, workers: int | None = None, parallel_min: int = PARALLEL_MIN) -> list[Path]:
+    """The cached PDFs of `htmls`, in order; the missing ones are rendered, in a pool of `workers`
+    processes when there are at least `parallel_min` of them."""
+    folder = cache_dir()
+    paths = [folder / f"{cache_key(html)}.pdf" for html in htmls]
+    missing = {}
+    for html, path in zip(htmls, paths):
+        if path not in missing and not path.exists():
+            missing[path] = html
+    jobs = [(html, str(path)) for path, html in missing.items()]
+    workers = default_workers() if workers is None else workers
+    if workers > 1 and len(jobs) >= max(parallel_min, 2):
+        try:
+            pool = _get_pool(workers)
+            # a few chunks per worker: little messaging, yet the workers finish at about the same time
+            chunk = max(1, len(jobs) // (workers * 4))
+            for _done in pool.map(_render_job, jobs, chunksize=chunk):
+                pass
+        except (BrokenProcessPool, OSError):  # no pool here, or a worker died: finish in-process
+            _drop_pool()
+    for html, path in jobs:
+        if not Path(path).exists():
+            _render_job((html, path))
+    return paths
+
+
+def merged_pdf_file(htmls: list[str], *, name: str = "round", workers: int | None = None,
+                    parallel_min: int = PARALLEL_MIN) -> Path:
+    """One PDF of all `htmls` in order (their pages one after the other), from the per-document
+    PDFs; cached under the hash of their keys, so an unchanged round costs one file read. `name`
+    says which printout it is (e.g. "herbst-r1-sheets"): writing a new version of it removes the
+    older ones, so a busy evening does not pile up merged copies."""
+    keys = [cache_key(html) for html in htmls]
+    prefix = f"merged-{name}-"
+    folder = cache_dir()
+    path = folder / (prefix + hashlib.sha256("\n".join(keys).encode()).hexdigest() + ".pdf")
+    if path.exists():
+        return path
+    parts = pdf_files(htmls, workers=workers, parallel_min=parallel_min)
+    _write_atomically(path, merge(parts))
+    for old in folder.glob(prefix + "*.pdf"):
+        if old != path and len(old.name) == len(path.name):
+            old.unlink(missing_ok=True)
+    return path
+
+
+def open_merged_pdf(htmls: list[str], **options):
+    """The merged PDF as an open file (for streaming): retried should another request replace the
+    file between finding and opening it."""
+    for _attempt in range(3):
+        try:
+            return open(merged_pdf_file(htmls, **options), "rb")
+        except FileNotFoundError:
+            continue
+    return open(merged_pdf_file(htmls, **options), "rb")
+
+
+def merge(paths: list[Path]) -> bytes:
+    """The pages of `paths` in order, with their bookmarks ("Runde 1 · Tisch 3")."""
+    from pypdf import PdfReader, PdfWriter
+
+    writer = PdfWriter()
+    for part in paths:
+        reader = PdfReader(part)
+        first = len(writer.pages)
+        for page in reader.pages:
+            writer.add_page(page)
+        for item in reader.outline:
+            if not isinstance(item, list):  # top-level bookmarks only
+                writer.add_outline_item(title=item.title,
+                                        page_number=first + reader.get_destination_page_number(item))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
