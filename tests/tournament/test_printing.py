@@ -366,3 +366,25 @@ def test_a_round_reads_its_sheets_in_a_fixed_number_of_queries(director):
         assert len(htmls) == round.tables.count()
         counts.append(len(captured))
     assert counts[0] == counts[1]
+
+
+def test_pdfs_of_a_generated_tournament_have_the_right_pages_and_text(client, director):
+    from tournament.services.generate import generate_tournament
+
+    tournament = generate_tournament(players=41, rounds=2, seed="druck", slug="generiert")
+    tournament.directors.add(director)
+    round = tournament.rounds.get(number=2)
+    tables = list(round.tables.order_by("number"))
+    assert len(tables) == 10  # 41 players: nine tables of 4, one of 5
+    sheets = get_pdf(client, director, "round_sheets_pdf", "generiert", 2)
+    assert len(sheets) == len(tables)
+    for table, text in zip(tables, sheets):
+        assert f"Tisch {table.number}" in text
+        assert "alle Spieler zusammen: 0 ✓" in text  # filled, and zero-sum
+        for seat in table.seats.select_related("entry__player"):
+            assert seat.entry.player.name in text
+    names = list(tournament.entries.values_list("player__name", flat=True))
+    standings_text = "\n".join(get_pdf(client, director, "standings_pdf", "generiert"))
+    assert all(name in standings_text for name in names)
+    seating_text = "\n".join(get_pdf(client, director, "round_seating_pdf", "generiert", 2))
+    assert all(name in seating_text for name in names)
