@@ -78,9 +78,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cannot_read": ("cannot read {path}: {error}", "{path} kann nicht gelesen werden: {error}"),
 }
 
-PARTY = {"en": {"re": "Re", "kontra": "Kontra"}, "de": {"re": "Re", "kontra": "Kontra"}}
-
-
 def text(code: str, params: dict, lang: str = "en") -> str:
     english, german = MESSAGES[code]
     template = german if lang == "de" else english

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from . import messages
-from .game import ABSAGEN, Game
+from .game import ABSAGEN, PARTY_NAME, Game
 from .presets import Rules, RulesError, rules_from
 from .sheet import Penalty, Sheet
 
@@ -182,7 +182,7 @@ def _parse_announcements(c: _Collector, data) -> dict:
             continue
         if not isinstance(value, str) or value not in allowed:
             c.add(f"announcements.{party}", "announcement_not_allowed", value=value,
-                  party=messages.PARTY["en"][party], allowed=", ".join(allowed))
+                  party=PARTY_NAME[party], allowed=", ".join(allowed))
         else:
             result[party] = value
     return result
@@ -190,7 +190,7 @@ def _parse_announcements(c: _Collector, data) -> dict:
 
 def _check_augen_against_tricks(c: _Collector, re_augen: int, re_tricks: int, rules: Rules):
     for party, augen, tricks in (("re", re_augen, re_tricks), ("kontra", 240 - re_augen, rules.tricks - re_tricks)):
-        name = messages.PARTY["en"][party]
+        name = PARTY_NAME[party]
         if tricks == 0 and augen > 0:
             c.add("re_augen", "no_trick_augen", party=name, augen=augen)
         elif augen > MOST_AUGEN_PER_TRICK * tricks:
@@ -232,7 +232,7 @@ def _check_extras(c: _Collector, game: Game, rules: Rules):
     extras = game.extras
     solo = game.is_solo(rules)
     for party in ("re", "kontra"):
-        name = messages.PARTY["en"][party]
+        name = PARTY_NAME[party]
         for kind, count in extras[party].items():
             field_name = f"extras.{party}.{kind}"
             if solo and kind not in rules.sonderpunkte_in_solo:

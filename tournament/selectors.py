@@ -121,6 +121,11 @@ class SeatedTable:
         return len(self.entries)
 
 
+def seated_entries(table: Table) -> list[Entry]:
+    """A table's players in seat order, with their names: one query."""
+    return [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
+
+
 def round_tables(round: Round) -> list[SeatedTable]:
     """The round's tables with their players in seat order: two queries."""
     tables = {t.id: SeatedTable(t, []) for t in round.tables.order_by("number")}

@@ -19,7 +19,7 @@ from scoring.sheet import BOCK_LABEL, NULLSPIEL_LABEL
 from .. import selectors
 from ..dealing import game_players
 from ..models import Entry, Game, Round, Table, Tournament
-from ..templatetags.doko import game_type
+from ..templatetags.doko import game_type, signed
 
 # Abbreviations on the sheet, explained in its legend.
 ANNOUNCE_ABBR = {"keine90": "k90", "keine60": "k60", "keine30": "k30", "schwarz": "sw"}
@@ -31,12 +31,6 @@ SHEET_ROWS_MM = 104
 ROW_MM_MAX = 10.0  # roomy enough to write in by hand
 ROW_MM_MIN = 5.0  # one line of 8pt text
 BLANK_PENALTY_ROWS = 2
-
-
-def signed_text(value: int | None) -> str:
-    if value is None:
-        return ""
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
 
 
 def number_text(value: int) -> str:
@@ -135,7 +129,7 @@ def _penalty_row(penalty, points: list[int], running: list[int], entries: list[E
         label += f" ({penalty.note})"
     players = set(penalty.players)
     return Row(kind="penalty", label=label, cells=[
-        Cell(points=signed_text(p), running=number_text(r), out=e.id not in players)
+        Cell(points=signed(p), running=number_text(r), out=e.id not in players)
         for e, p, r in zip(entries, points, running)])
 
 
@@ -167,7 +161,7 @@ def filled_rows(sheet: selectors.TableSheet, rules) -> list[Row]:
                 augen=augen_text(game, rules),
                 announcements=announcements_text(game), sonderpunkte=sonderpunkte_text(game),
                 value=f"{WINNER_ABBR.get(game.winner, game.winner)} {game.value}", multiplier=multiplier_text(game),
-                cells=[Cell(out=True) if p is None else Cell(points=signed_text(p), running=number_text(r))
+                cells=[Cell(out=True) if p is None else Cell(points=signed(p), running=number_text(r))
                        for p, r in zip(line.points, line.running)]))
         rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in line.penalties]
     rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in sheet.loose_penalties]
@@ -278,7 +272,7 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
     """The ranking overall (or after round `up_to_round`), with each round's points in a column."""
     history = selectors.standings_history(tournament)
     rounds = [n for n in history.rounds if up_to_round is None or n <= up_to_round]
-    rows = history.after[rounds[-1]] if rounds else selectors.standings(tournament, up_to_round=up_to_round)
+    rows = history.after[rounds[-1]] if rounds else history.before
     totals_after = {n: {r.entry_id: r.points for r in history.after[n]} for n in rounds}
     per_round = {n: {entry: points - (totals_after[rounds[i - 1]].get(entry, 0) if i else 0)
                      for entry, points in totals_after[n].items()}

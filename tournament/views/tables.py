@@ -52,7 +52,7 @@ def game_form(request, tournament, round_number, table_number, number=None):
     except UserError as error:
         messages.error(request, error.message)
         return table_url(table)
-    entries = [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
+    entries = selectors.seated_entries(table)
     game_number = number or results.next_game_number(table)
     dealer_id, out_id, player_ids = game_players([e.id for e in entries], game_number)
     players = [e for e in entries if e.id in player_ids]
@@ -108,7 +108,7 @@ def game_delete(request, tournament, round_number, table_number, number):
 @director_required
 def penalty_add(request, tournament, round_number, table_number):
     table = get_table(tournament, round_number, table_number)
-    entries = [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
+    entries = selectors.seated_entries(table)
     form = PenaltyForm(request.POST, players=entries)
     if not form.is_valid():
         for field, errors in form.errors.items():
@@ -141,7 +141,7 @@ def penalty_delete(request, tournament, round_number, table_number, penalty_id):
 def table_totals(request, tournament, round_number, table_number):
     """Final totals of a paper sheet summed at the table, instead of game by game."""
     table = get_table(tournament, round_number, table_number)
-    entries = [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
+    entries = selectors.seated_entries(table)
     form = TotalsForm(request.POST or None, players=entries)
     if request.method == "POST":
         try:
