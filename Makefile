@@ -17,14 +17,20 @@ HOST ?= 127.0.0.1
 PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
-.PHONY: help setup setup-run system-deps system-deps-run venv messages makemessages migrate demo \
-        run test test-sqlite test-pg clean
+.PHONY: help setup setup-run system-deps system-deps-run venv venv-load messages makemessages migrate demo \
+        run serve bench bench-seating loadtest cluster-check test test-sqlite test-pg lint clean
 
 help:
 	@echo "make run          install what is missing, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
+	@echo "make serve        like run, then a production server (gunicorn, PDF worker) for the local network"
+	@echo "make bench        benchmarks at 1,000 players (figures, not tests; docs/performance.md)"
+	@echo "make bench-seating  seating schedules, 8-200 players x 3-8 rounds: repeats and seconds (docs/seating.md)"
+	@echo "make loadtest     500 phones and 3 directors against make serve for 2 minutes, SQLite and PostgreSQL"
+	@echo "make cluster-check  nginx, PostgreSQL, Redis and two app instances on loopback (docs/deploy.md)"
 	@echo "make test         install what is missing, run all tests on SQLite, then on a throwaway PostgreSQL"
 	@echo "make test-sqlite  only the SQLite pass    (ARGS='-k name -x' passes options to pytest)"
 	@echo "make test-pg      only the PostgreSQL pass (ARGS=... as above)"
+	@echo "make lint         ruff and mypy (part of make test)"
 	@echo "make setup        Debian packages + .venv + compiled translations"
 	@echo "make makemessages update locale/en/LC_MESSAGES/django.po from the sources"
 	@echo "make clean        remove .venv, db.sqlite3 and compiled translations"
@@ -52,6 +58,13 @@ venv:
 	  echo "$$want" > $(STAMP); \
 	fi
 
+# locust for the load test and the cluster check (not needed by make test)
+venv-load: venv
+	@if ! $(PY) -c 'import locust' >/dev/null 2>&1; then \
+	  echo "venv: pip install -e '.[test,load]'"; \
+	  $(PY) -m pip install --quiet -e '.[test,load]'; \
+	fi
+
 messages: venv
 	@if [ -d locale ]; then $(MANAGE) compilemessages --ignore '$(VENV)' --ignore 'node_modules' -v 0; fi
 
@@ -66,25 +79,62 @@ setup-run: system-deps-run venv messages
 
 migrate: setup-run
 	$(MANAGE) migrate --noinput
+	$(MANAGE) createcachetable
 
 demo: migrate
 	$(MANAGE) load_demo --base-url http://$(HOST):$(PORT)
 
+# the development server, and the worker that builds large PDFs in the background (stopped with it)
 run: demo
+	@mkdir -p var/log; $(MANAGE) db_worker --no-reload >var/log/worker.log 2>&1 & worker=$$!; \
+	trap 'kill $$worker 2>/dev/null || true' EXIT; \
 	$(MANAGE) runserver $(HOST):$(PORT)
+
+# gunicorn on all interfaces (SERVE_HOST, PORT), debug off, the PDF worker: scripts/serve.sh
+SERVE_HOST ?= 0.0.0.0
+serve: demo
+	HOST=$(SERVE_HOST) PORT=$(PORT) bash scripts/serve.sh
+
+# on SQLite, then on a throwaway PostgreSQL (ARGS="--no-pdf --repeat 10" for a quicker run)
+bench: setup
+	@echo "==== benchmarks 1/2: SQLite ===="; env -u DATABASE_URL $(PY) scripts/bench.py $(ARGS)
+	@echo "==== benchmarks 2/2: PostgreSQL (throwaway server) ===="; \
+	bash scripts/with-postgres.sh $(PY) scripts/bench.py $(ARGS)
+
+bench-seating: venv
+	$(PY) scripts/bench_seating.py $(ARGS)
+
+# on SQLite, then on a throwaway PostgreSQL; LOADTEST_ARGS="--users 50 --run-time 30" for a short run
+LOADTEST_ARGS ?=
+loadtest: setup venv-load
+	@rc_sqlite=0; rc_pg=0; \
+	echo "==== load test 1/2: SQLite ===="; \
+	env -u DATABASE_URL $(PY) scripts/loadtest.py $(LOADTEST_ARGS) || rc_sqlite=$$?; \
+	echo "==== load test 2/2: PostgreSQL (throwaway server) ===="; \
+	bash scripts/with-postgres.sh $(PY) scripts/loadtest.py $(LOADTEST_ARGS) || rc_pg=$$?; \
+	[ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
+
+cluster-check: setup venv-load
+	bash scripts/cluster-check.sh
 
 # ---- tests ------------------------------------------------------------------------------------
 # Both passes always run; the target fails if either does (pytest's exit 5, "no tests collected",
 # counts as a failure too).
 
 test: setup
-	@rc_sqlite=0; rc_pg=0; \
+	@rc_lint=0; rc_sqlite=0; rc_pg=0; \
+	echo "==== lint: ruff and mypy ===="; \
+	$(MAKE) --no-print-directory lint || rc_lint=$$?; \
 	echo "==== pass 1/2: SQLite ===="; \
 	env -u DATABASE_URL $(PYTEST) $(ARGS) || rc_sqlite=$$?; \
 	echo "==== pass 2/2: PostgreSQL (throwaway server) ===="; \
 	bash scripts/with-postgres.sh $(PYTEST) $(ARGS) || rc_pg=$$?; \
-	echo "SQLite pass: exit $$rc_sqlite; PostgreSQL pass: exit $$rc_pg (0 = passed, 5 = no tests collected)"; \
-	[ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
+	echo "lint: exit $$rc_lint; SQLite pass: exit $$rc_sqlite; PostgreSQL pass: exit $$rc_pg (0 = passed, 5 = no tests collected)"; \
+	[ "$$rc_lint" -eq 0 ] && [ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
+
+lint: venv
+	$(PY) -m ruff check .
+	$(PY) -m mypy
 
 test-sqlite: setup
 	env -u DATABASE_URL $(PYTEST) $(ARGS)

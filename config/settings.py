@@ -8,7 +8,29 @@ Everything that differs between a laptop and a server comes from the environment
 - DJANGO_CSRF_TRUSTED_ORIGINS  comma-separated origins (https://example.org) behind a proxy
 - DATABASE_URL             anything dj-database-url understands (postgres://user:pw@host/db,
                            sqlite:////abs/path.sqlite3); default: db.sqlite3 in the project folder
+- DJANGO_HTTPS             with DJANGO_DEBUG off: the site is served over HTTPS (default on), so
+                           cookies are secure, HTTP redirects to HTTPS and HSTS is sent. Off for a
+                           venue laptop that serves the local network over plain HTTP.
+- DJANGO_LOG_DIR           where errors are logged with their traceback (besides standard error);
+                           default var/log in the project folder
+- DJANGO_LOGIN_ATTEMPTS    failed logins before the account and the address are locked (default 5)
+- DJANGO_CONN_MAX_AGE      seconds a worker keeps its database connection (default 0: one per
+                           request; `make serve` and docs/deploy.md use 60)
+- DJANGO_REDIS_URL         redis://127.0.0.1:6379/0 or unix:///path/redis.sock: the shared cache lives
+                           in Redis; default: in the database (table doko_cache, made by `migrate`)
+- DJANGO_RELEASE           names the code's version in the cache keys and ETags; default: a digest of
+                           the templates, code, static files and translations (tournament/caching.py)
+- DJANGO_PDF_CACHE_DIR     laid-out PDFs (default var/pdf-cache); DJANGO_PDF_INLINE_TABLES (10) and
+                           DJANGO_PDF_INLINE_PLAYERS (120): larger printouts are built in the background
+- DJANGO_TASKS_BACKEND     "database" (default: PDFs are built by `manage.py db_worker`) or
+                           "immediate" (in the request, for a setup without a worker)
+- DJANGO_STATIC_MANIFEST   on after `collectstatic` (`make serve`, the Dockerfile): hashed static file
+                           names that browsers keep for a year
+- DJANGO_SITE_URL          the address players' phones use (http://192.168.1.20:8000), for the
+                           tables' entry links and their QR codes; default: the address a page was
+                           asked for
 """
+import datetime
 import os
 from pathlib import Path
 
@@ -55,6 +77,8 @@ INSTALLED_APPS = [
     "django.contrib.messages",
     "django.contrib.staticfiles",
     "django_tables2",
+    "simple_history",
+    "axes",
     "tournament",
 ]
 
@@ -67,6 +91,14 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # last, as its documentation asks: answers a locked-out login with the lockout page
+    "axes.middleware.AxesMiddleware",
+]
+
+AUTHENTICATION_BACKENDS = [
+    # first: counts failed logins and refuses a locked account or address (django-axes)
+    "axes.backends.AxesStandaloneBackend",
+    "django.contrib.auth.backends.ModelBackend",
 ]
 
 ROOT_URLCONF = "config.urls"
@@ -93,9 +125,23 @@ WSGI_APPLICATION = "config.wsgi.application"
 DATABASES = {
     "default": dj_database_url.parse(
         os.environ.get("DATABASE_URL") or f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
-        conn_max_age=0,
+        conn_max_age=int(os.environ.get("DJANGO_CONN_MAX_AGE", "0")),
     ),
 }
+if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
+    # Several writers (two laptops, several server workers): every transaction takes the write lock
+    # when it begins (IMMEDIATE), so two of them never both read and then both write; the second
+    # waits up to 20 s instead of failing with "database is locked"; WAL lets readers go on while
+    # one writes.
+    DATABASES["default"]["OPTIONS"] = {
+        "transaction_mode": "IMMEDIATE",
+        "timeout": 20,
+        "init_command": "PRAGMA journal_mode=WAL; PRAGMA synchronous=NORMAL;",
+    }
+    # tests run on a file too (not Django's shared in-memory database), so that the tests with
+    # several writers at once see the same locking as a real installation
+    (BASE_DIR / "var").mkdir(exist_ok=True)
+    DATABASES["default"]["TEST"] = {"NAME": str(BASE_DIR / "var" / f"test-{os.getpid()}.sqlite3")}
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -126,6 +172,101 @@ STATIC_URL = "static/"
 STATICFILES_DIRS = [BASE_DIR / "static"]
 STATIC_ROOT = BASE_DIR / "staticfiles"
 
+SITE_URL = os.environ.get("DJANGO_SITE_URL", "").strip()
+VAR_DIR = BASE_DIR / "var"
+BACKUP_DIR = Path(os.environ.get("DJANGO_BACKUP_DIR") or VAR_DIR / "backups")
+
+# ---- login rate limiting (django-axes) -------------------------------------------------------------
+# After DJANGO_LOGIN_ATTEMPTS failed logins the account is locked, and so is the address they came
+# from (each on its own), for 15 minutes; the page says so in the user's language.
+AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_ATTEMPTS", "5"))
+AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
+AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
+AXES_RESET_ON_SUCCESS = True
+AXES_VERBOSE = False
+# behind nginx (docs/deploy.md) the client's address is in X-Forwarded-For, one proxy deep
+AXES_IPWARE_PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0")) or None
+AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+
+# ---- errors are written down with their traceback -------------------------------------------------
+LOG_DIR = Path(os.environ.get("DJANGO_LOG_DIR") or VAR_DIR / "log")
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "formatters": {
+        "plain": {"format": "%(asctime)s %(levelname)s %(name)s [pid %(process)d] %(message)s"},
+    },
+    "handlers": {
+        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+    },
+    "loggers": {
+        # django.request logs every 500 with exc_info: the traceback goes with it
+        "django": {"handlers": ["console"], "level": "INFO"},
+        "tournament": {"handlers": ["console"], "level": "INFO"},
+    },
+}
+if env_bool("DJANGO_LOG_TO_FILE", not DEBUG):
+    LOG_DIR.mkdir(parents=True, exist_ok=True)
+    LOGGING["handlers"]["errors_file"] = {  # type: ignore[index]
+        "class": "logging.handlers.RotatingFileHandler", "formatter": "plain", "level": "ERROR",
+        "filename": str(LOG_DIR / "errors.log"), "maxBytes": 5_000_000, "backupCount": 5, "encoding": "utf-8",
+    }
+    for logger in LOGGING["loggers"].values():  # type: ignore[attr-defined]
+        logger["handlers"].append("errors_file")
+
+# ---- production ---------------------------------------------------------------------------------
 if not DEBUG:
-    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", True)
+    HTTPS = env_bool("DJANGO_HTTPS", True)
+    SESSION_COOKIE_SECURE = env_bool("DJANGO_SECURE_COOKIES", HTTPS)
     CSRF_COOKIE_SECURE = SESSION_COOKIE_SECURE
+    if HTTPS:
+        SECURE_SSL_REDIRECT = env_bool("DJANGO_SSL_REDIRECT", True)
+        SECURE_HSTS_SECONDS = int(os.environ.get("DJANGO_HSTS_SECONDS", "31536000"))
+        SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("DJANGO_HSTS_SUBDOMAINS", True)
+        SECURE_HSTS_PRELOAD = env_bool("DJANGO_HSTS_PRELOAD", True)
+        # nginx terminates TLS and says so in X-Forwarded-Proto (docs/deploy.md)
+        SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+    else:
+        # a venue laptop serves the hall's network over plain HTTP: there is no certificate to
+        # redirect to, so the HTTPS checks of `check --deploy` do not apply
+        SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
+
+# ---- serving: static files, the shared cache, background jobs (docs/deploy.md) --------------------
+# Everything several worker processes or machines must agree on lives in the database or in Redis,
+# never in a process's memory: the cache of rendered pages (keyed by the tournament's change
+# counter, tournament/caching.py), the state and result of PDF jobs, sessions, login lockouts.
+# "config": its only migration makes the database cache's table (config/migrations/)
+INSTALLED_APPS += ["django_tasks", "django_tasks_db", "config"]
+# WhiteNoise serves /static/ from the app server itself (a venue laptop has no nginx), compressed
+MIDDLEWARE.insert(MIDDLEWARE.index("django.middleware.security.SecurityMiddleware") + 1,
+                  "whitenoise.middleware.WhiteNoiseMiddleware")
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "staticfiles": {"BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
+                    if env_bool("DJANGO_STATIC_MANIFEST", False)
+                    else "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
+STATIC_ROOT.mkdir(exist_ok=True)  # WhiteNoise looks there first (filled by `collectstatic`)
+REDIS_URL = os.environ.get("DJANGO_REDIS_URL", "").strip()
+if REDIS_URL:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
+                          "KEY_PREFIX": "doko", "TIMEOUT": 6 * 3600}}
+else:
+    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "doko_cache",
+                          "TIMEOUT": 6 * 3600, "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4}}}
+_TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
+                  "immediate": "django_tasks.backends.immediate.ImmediateBackend"}
+_tasks_backend = os.environ.get("DJANGO_TASKS_BACKEND", "database").strip() or "database"
+if _tasks_backend not in _TASK_BACKENDS:
+    raise ImproperlyConfigured(f"DJANGO_TASKS_BACKEND must be one of {sorted(_TASK_BACKENDS)}, not {_tasks_backend!r}")
+TASKS = {"default": {"BACKEND": _TASK_BACKENDS[_tasks_backend], "QUEUES": ["default"]},
+         "immediate": {"BACKEND": _TASK_BACKENDS["immediate"]}}  # for `task.using(backend="immediate")`
+if os.environ.get("DJANGO_PDF_CACHE_DIR"):  # default var/pdf-cache (docs/printing.md)
+    PDF_CACHE_DIR = Path(os.environ["DJANGO_PDF_CACHE_DIR"])
+# a round's sheets (more tables than this) and the standings (more players) are built by a
+# background job with a progress page; smaller ones right in the request, as before
+PDF_INLINE_TABLES = int(os.environ.get("DJANGO_PDF_INLINE_TABLES", "10"))
+PDF_INLINE_PLAYERS = int(os.environ.get("DJANGO_PDF_INLINE_PLAYERS", "120"))
+# the public standings show this many places (plus the reader's own row); the rest on demand
+STANDINGS_TOP = 50

@@ -1,11 +1,21 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from tournament.views import table_link
+
 urlpatterns = [
     path("admin/", admin.site.urls),
     # login/, logout/, password_change/, ... (names "login", "logout", ...)
     path("accounts/", include("django.contrib.auth.urls")),
     # set_language (POST) for the language switch in base.html
     path("i18n/", include("django.conf.urls.i18n")),
+    # a table's entry link (short: it is printed as a QR code on the score sheet)
+    path("e/<str:token>/", table_link.entry_page, name="table_link"),
+    path("e/<str:token>/state.json", table_link.state, name="table_link_state"),
+    path("e/<str:token>/preview.json", table_link.preview, name="table_link_preview"),
+    path("e/<str:token>/games.json", table_link.enter, name="table_link_enter"),
+    path("e/<str:token>/drafts/<int:draft_id>/decide.json", table_link.decide, name="table_link_decide"),
+    path("e/<str:token>/approve.json", table_link.approve, name="table_link_approve"),
+    path("e/<str:token>/sw.js", table_link.service_worker, name="table_link_sw"),
     path("", include("tournament.urls")),
 ]

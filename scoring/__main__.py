@@ -11,7 +11,7 @@ import json
 import re
 import sys
 
-from . import messages
+from . import vocabulary
 from .game import score_game
 from .presets import PRESETS
 from .sheet import score_sheet
@@ -67,13 +67,13 @@ def main(argv=None) -> int:
         else:
             text = sys.stdin.read()
     except OSError as error:
-        print(f"input: {messages.text('cannot_read', {'path': args.file, 'error': error.strerror}, args.lang)}",
+        print(f"input: {vocabulary.text('cannot_read', {'path': args.file, 'error': error.strerror}, args.lang)}",
               file=sys.stderr)
         return 2
     try:
         data = json.loads(text)
     except json.JSONDecodeError as error:
-        print(f"input: {messages.text('invalid_json', {'error': error}, args.lang)}", file=sys.stderr)
+        print(f"input: {vocabulary.text('invalid_json', {'error': error}, args.lang)}", file=sys.stderr)
         return 2
     try:
         output = score_input(data, args.rules)

@@ -10,23 +10,16 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from .presets import Rules
+from .vocabulary import Label
 
 ABSAGEN = ("keine90", "keine60", "keine30", "schwarz")
 # The opponents must stay below this many Augen for the Absage to be fulfilled (schwarz: no trick).
 ABSAGE_LIMIT = {"keine90": 90, "keine60": 60, "keine30": 30}
 # additive scheme: Augen a party needs to "reach" against the opponents' Absage
 REACHED_AGAINST = {"keine90": 120, "keine60": 90, "keine30": 60, "schwarz": 30}
-ABSAGE_LABEL = {"keine90": "keine 90", "keine60": "keine 60", "keine30": "keine 30", "schwarz": "schwarz"}
-BELOW_LABEL_ADDITIVE = {"keine90": "unter 90", "keine60": "unter 60", "keine30": "unter 30", "schwarz": "schwarz"}
-SONDERPUNKT_LABEL = {
-    "fuchs": "Fuchs gefangen",
-    "doppelkopf": "Doppelkopf",
-    "karlchen": "Karlchen",
-    "karlchen_gefangen": "Karlchen gefangen",
-    "herzstich": "Herzstich",
-}
+# the Sonderpunkte in the order the breakdown lists them, and what each is worth
+SONDERPUNKT_KINDS = ("fuchs", "doppelkopf", "karlchen", "karlchen_gefangen", "herzstich")
 SONDERPUNKT_POINTS = {"fuchs": 1, "doppelkopf": 1, "karlchen": 1, "karlchen_gefangen": 1, "herzstich": 0}
-PARTY_NAME = {"re": "Re", "kontra": "Kontra"}
 
 
 @dataclass(frozen=True)
@@ -41,6 +34,9 @@ class Game:
     re_tricks: int | None = None
     announcements: dict = field(default_factory=lambda: {"re": None, "kontra": None})
     extras: dict = field(default_factory=lambda: {"re": {}, "kontra": {}})
+    # in a list with Pflichtsoli (tournament/dealing.py) a solo is marked as the soloist's Pflichtsolo
+    # (True) or as a Lustsolo (False); None: not marked. It does not change the score.
+    pflichtsolo: bool | None = None
 
     @property
     def kontra(self) -> tuple[str, ...]:
@@ -151,7 +147,7 @@ def reached_against(game: Game, party: str) -> list[str]:
 
 def counted_sonderpunkte(game: Game, rules: Rules) -> list[str]:
     kinds = rules.sonderpunkte_in_solo if game.is_solo(rules) else rules.sonderpunkte
-    return [k for k in SONDERPUNKT_LABEL if k in kinds and k in rules.sonderpunkte and SONDERPUNKT_POINTS[k]]
+    return [k for k in SONDERPUNKT_KINDS if k in kinds and k in rules.sonderpunkte and SONDERPUNKT_POINTS[k]]
 
 
 def sonderpunkte_items(game: Game, rules: Rules, party: str) -> list:
@@ -161,7 +157,8 @@ def sonderpunkte_items(game: Game, rules: Rules, party: str) -> list:
         for kind in counted_sonderpunkte(game, rules):
             count = game.extra(side, kind)
             if count:
-                items.append((f"{SONDERPUNKT_LABEL[kind]} ({PARTY_NAME[side]})", sign * count * SONDERPUNKT_POINTS[kind]))
+                points = sign * count * SONDERPUNKT_POINTS[kind]
+                items.append((Label("sonderpunkt", kind=kind, party=side), points))
     return items
 
 
@@ -170,47 +167,47 @@ def absage_angesagt_items(game: Game) -> list:
     items = []
     for party in ("re", "kontra"):
         for absage in game.absagen(party):
-            suffix = f" ({PARTY_NAME[party]})" if both else ""
-            items.append((f"{ABSAGE_LABEL[absage]} angesagt{suffix}", 1))
+            label = Label("absage_said_by", absage=absage, party=party) if both else Label("absage_said", absage=absage)
+            items.append((label, 1))
     return items
 
 
 def winner_breakdown(game: Game, rules: Rules, winner: str) -> list:
     loser = opponent(winner)
     additive = rules.scheme == "additive"
-    items = [("gewonnen" if additive else "keine 120", 1)]
+    items: list[tuple[str, int | str]] = [(Label("gewonnen" if additive else "keine120"), 1)]
     for level in below_levels(game, loser, rules):
-        items.append(((BELOW_LABEL_ADDITIVE if additive else ABSAGE_LABEL)[level], 1))
+        items.append((Label("below", level=level, additive=additive), 1))
     if rules.lost_absage_levels:
         for absage in game.absagen(loser):
-            items.append((f"{ABSAGE_LABEL[absage]} (verlorene Absage)", 1))
+            items.append((Label("lost_absage", absage=absage), 1))
     items += absage_angesagt_items(game)
     if rules.reached_against_absage:
         for absage in reached_against(game, winner):
-            items.append((f"{REACHED_AGAINST[absage]} gegen {ABSAGE_LABEL[absage]}", 1))
+            items.append((Label("reached_against", augen=REACHED_AGAINST[absage], absage=absage), 1))
     if winner == "kontra" and game.category(rules) in rules.gegen_die_alten:
-        items.append(("gegen die Alten", 1))
+        items.append((Label("gegen_die_alten"), 1))
     for party in ("re", "kontra"):
         if game.announced(party):
-            items.append((f"{PARTY_NAME[party]} angesagt", 2 if additive else "x2"))
+            items.append((Label("announced", party=party), 2 if additive else "x2"))
     items += sonderpunkte_items(game, rules, winner)
     if rules.solo_lost_point and winner == "kontra" and game.is_solo(rules):
-        items.append(("Solo verloren", rules.solo_lost_point))
+        items.append((Label("solo_lost"), rules.solo_lost_point))
     return items
 
 
 def nobody_wins_breakdown(game: Game, rules: Rules) -> list:
     """Both parties missed their Absagen. Seen from Re's side."""
-    items = [("keine Partei gewinnt", 0)]
+    items: list[tuple[str, int | str]] = [(Label("nobody_wins"), 0)]
     if rules.nobody_wins == "zero":
         return items
     if rules.nobody_wins == "levels":
         for party, sign in (("re", 1), ("kontra", -1)):
-            name = PARTY_NAME[party]
             for level in below_levels(game, opponent(party), rules):
-                items.append((f"{BELOW_LABEL_ADDITIVE[level]} ({name})", sign))
+                items.append((Label("below_by", level=level, additive=True, party=party), sign))
             for absage in reached_against(game, party):
-                items.append((f"{REACHED_AGAINST[absage]} gegen {ABSAGE_LABEL[absage]} ({name})", sign))
+                items.append((Label("reached_against_by", augen=REACHED_AGAINST[absage], absage=absage, party=party),
+                              sign))
     return items + sonderpunkte_items(game, rules, "re")
 
 

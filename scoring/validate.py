@@ -6,14 +6,16 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+from dataclasses import dataclass
 
-from . import messages
-from .game import ABSAGEN, PARTY_NAME, Game
+from . import vocabulary
+from .game import ABSAGEN, Game
 from .presets import Rules, RulesError, rules_from
 from .sheet import Penalty, Sheet
 
-GAME_FIELDS = ("rules", "players", "type", "solo", "re", "re_augen", "re_tricks", "announcements", "extras")
+GAME_FIELDS = ("rules", "players", "type", "solo", "pflichtsolo", "re", "re_augen", "re_tricks", "announcements",
+               "extras")
 PENALTY_FIELDS = ("penalty", "players")
 SHEET_FIELDS = ("rules", "players", "rows")
 # how many players the Re party has, by game type
@@ -29,12 +31,16 @@ LEAST_AUGEN_PER_TRICK_40 = 8  # four Buben: with 40 cards there are no nines
 @dataclass(frozen=True)
 class Problem:
     field: str  # the field as named in the input: "re_augen", "extras.kontra.fuchs"
-    code: str  # a key of scoring.messages.MESSAGES
-    params: dict = field(default_factory=dict)
+    code: str  # a key of scoring.vocabulary.MESSAGES
+    params: dict = dataclasses.field(default_factory=dict)
     where: str = ""  # which game of a list or row of a sheet: "[3] ", "rows[2] "
 
     def text(self, lang: str = "en") -> str:
-        return messages.text(self.code, self.params, lang)
+        return vocabulary.text(self.code, self.params, lang)
+
+    def sentence(self, lang: str = "en") -> str:
+        """The problem as a sentence for people (the web app puts it next to the field)."""
+        return vocabulary.sentence(self.code, self.params, lang)
 
     def line(self, lang: str = "en") -> str:
         return f"{self.where}{self.field}: {self.text(lang)}"
@@ -102,16 +108,22 @@ def parse_game(data, rules: Rules, *, where: str = "", default_players: list | N
     game_type = data.get("type")
     type_ok = isinstance(game_type, str) and game_type in RE_SIZE
     if not type_ok:
-        c.add("type", "required" if game_type is None else "not_one_of", value=game_type, allowed=", ".join(RE_SIZE))
+        c.add("type", "required" if game_type is None else "type_not_one_of", value=game_type, types=list(RE_SIZE))
 
     solo = data.get("solo")
     if game_type == "solo":
         if solo is None:
-            c.add("solo", "solo_missing", allowed=", ".join(sorted(rules.solo_kinds)))
+            c.add("solo", "solo_missing", solos=sorted(rules.solo_kinds))
         elif not isinstance(solo, str) or solo not in rules.solo_kinds:
-            c.add("solo", "not_one_of", value=solo, allowed=", ".join(sorted(rules.solo_kinds)))
+            c.add("solo", "solo_not_one_of", value=solo, solos=sorted(rules.solo_kinds))
     elif solo is not None:
         c.add("solo", "solo_without_type")
+
+    pflichtsolo = data.get("pflichtsolo")
+    if pflichtsolo is not None and not isinstance(pflichtsolo, bool):
+        c.add("pflichtsolo", "not_boolean", value=pflichtsolo)
+    elif pflichtsolo is not None and type_ok and game_type != "solo":
+        c.add("pflichtsolo", "pflichtsolo_without_solo", type=game_type)
 
     re = data.get("re")
     re_ok = False
@@ -124,7 +136,7 @@ def parse_game(data, rules: Rules, *, where: str = "", default_players: list | N
         if len(set(re)) != len(re):
             c.add("re", "players_names")
         elif not strangers and type_ok and len(re) not in RE_SIZE[game_type]:
-            c.add("re", "re_size", type=game_type, expected=" or ".join(map(str, RE_SIZE[game_type])), got=len(re))
+            c.add("re", "re_size", type=game_type, expected=" / ".join(map(str, RE_SIZE[game_type])), got=len(re))
         else:
             re_ok = not strangers
 
@@ -162,6 +174,7 @@ def parse_game(data, rules: Rules, *, where: str = "", default_players: list | N
         re_tricks=re_tricks,
         announcements=announcements,
         extras=extras,
+        pflichtsolo=pflichtsolo if isinstance(pflichtsolo, bool) else None,
     )
     _check_extras(c, game, rules)
     c.raise_if_any()
@@ -169,7 +182,7 @@ def parse_game(data, rules: Rules, *, where: str = "", default_players: list | N
 
 
 def _parse_announcements(c: _Collector, data) -> dict:
-    result = {"re": None, "kontra": None}
+    result: dict[str, str | None] = {"re": None, "kontra": None}
     if data is None:
         return result
     if not isinstance(data, dict):
@@ -181,8 +194,8 @@ def _parse_announcements(c: _Collector, data) -> dict:
         if value is None:
             continue
         if not isinstance(value, str) or value not in allowed:
-            c.add(f"announcements.{party}", "announcement_not_allowed", value=value,
-                  party=PARTY_NAME[party], allowed=", ".join(allowed))
+            c.add(f"announcements.{party}", "announcement_not_allowed", value=value, party=party,
+                  announcements=list(allowed))
         else:
             result[party] = value
     return result
@@ -190,7 +203,7 @@ def _parse_announcements(c: _Collector, data) -> dict:
 
 def _check_augen_against_tricks(c: _Collector, re_augen: int, re_tricks: int, rules: Rules):
     for party, augen, tricks in (("re", re_augen, re_tricks), ("kontra", 240 - re_augen, rules.tricks - re_tricks)):
-        name = PARTY_NAME[party]
+        name = party
         if tricks == 0 and augen > 0:
             c.add("re_augen", "no_trick_augen", party=name, augen=augen)
         elif augen > MOST_AUGEN_PER_TRICK * tricks:
@@ -201,7 +214,7 @@ def _check_augen_against_tricks(c: _Collector, re_augen: int, re_tricks: int, ru
 
 def _parse_extras_shape(c: _Collector, data, rules: Rules) -> dict:
     """Checks the form of `extras` and the kinds the preset knows; returns the non-zero counts."""
-    result = {"re": {}, "kontra": {}}
+    result: dict[str, dict[str, int]] = {"re": {}, "kontra": {}}
     if data is None:
         return result
     if not isinstance(data, dict):
@@ -218,7 +231,8 @@ def _parse_extras_shape(c: _Collector, data, rules: Rules) -> dict:
         for kind, count in counts.items():
             name = f"extras.{party}.{kind}"
             if kind not in rules.sonderpunkte:
-                c.add(name, "extra_unknown_kind", kind=kind, known=", ".join(sorted(rules.sonderpunkte)))
+                c.add(name, "extra_unknown_kind", value=kind, kinds=[k for k in vocabulary.TERMS["sonderpunkt"]
+                                                                    if k in rules.sonderpunkte])
             elif not is_int(count):
                 c.add(name, "not_integer", value=count)
             elif count < 0 or count > MOST_PER_GAME[kind]:
@@ -232,7 +246,7 @@ def _check_extras(c: _Collector, game: Game, rules: Rules):
     extras = game.extras
     solo = game.is_solo(rules)
     for party in ("re", "kontra"):
-        name = PARTY_NAME[party]
+        name = party
         for kind, count in extras[party].items():
             field_name = f"extras.{party}.{kind}"
             if solo and kind not in rules.sonderpunkte_in_solo:
@@ -240,16 +254,19 @@ def _check_extras(c: _Collector, game: Game, rules: Rules):
             elif game.took_no_trick(party, rules):
                 c.add(field_name, "extra_no_trick", party=name, kind=kind)
             elif kind == "doppelkopf" and count > game.augen(party) // 40:
-                c.add(field_name, "doppelkopf_augen", party=name, augen=game.augen(party), limit=game.augen(party) // 40)
+                augen = game.augen(party)
+                c.add(field_name, "doppelkopf_augen", party=name, augen=augen, limit=augen // 40)
     for kind, limit in MOST_PER_GAME.items():
         total = extras["re"].get(kind, 0) + extras["kontra"].get(kind, 0)
         if total > limit:
             c.add(f"extras.kontra.{kind}", "too_many_per_game", limit=limit, kind=kind, got=total)
+    # Karlchen (Re) and Karlchen gefangen (Kontra), say, both claim the last trick; the same kind twice
+    # is too_many_per_game above
     last_trick = [(party, kind) for party in ("re", "kontra") for kind in ("karlchen", "karlchen_gefangen")
                   if extras[party].get(kind)]
-    if len(last_trick) > 1:
-        party, kind = last_trick[-1]
-        c.add(f"extras.{party}.{kind}", "last_trick_twice")
+    if len({kind for _party, kind in last_trick}) > 1:
+        (_first_party, first), (party, kind) = last_trick[0], last_trick[-1]
+        c.add(f"extras.{party}.{kind}", "last_trick_twice", first=first, second=kind)
 
 
 def parse_penalty(data: dict, sheet_players: list, *, where: str = "") -> Penalty:
@@ -268,7 +285,7 @@ def parse_penalty(data: dict, sheet_players: list, *, where: str = "") -> Penalt
         if offender not in players:
             c.add("penalty", "penalty_not_player", name=offender)
     c.raise_if_any()
-    return Penalty(offender=data["penalty"], players=tuple(players))
+    return Penalty(offender=data["penalty"], players=tuple(players or ()))
 
 
 def parse_sheet(data, *, rules_override=None) -> Sheet:
@@ -289,6 +306,8 @@ def parse_sheet(data, *, rules_override=None) -> Sheet:
     if not isinstance(rows, list):
         c.add("rows", "required" if rows is None else "not_list")
     c.raise_if_any()
+    if rules is None or not isinstance(rows, list) or not isinstance(players, list):
+        raise InvalidInput(c.problems)  # (reported above)
     parsed = []
     for index, row in enumerate(rows):
         try:

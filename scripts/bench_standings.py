@@ -44,8 +44,9 @@ def main():
     slug = f"bench-{args.players}"
     if not Tournament.objects.filter(slug=slug).exists():
         started = time.perf_counter()
-        call_command("generate_tournament", players=args.players, rounds=args.rounds, seed=1, slug=slug,
-                     stdout=open(os.devnull, "w"), stderr=open(os.devnull, "w"))
+        with open(os.devnull, "w") as quiet:
+            call_command("generate_tournament", players=args.players, rounds=args.rounds, seed=1, slug=slug,
+                         stdout=quiet, stderr=quiet)
         print(f"generated {args.players} players, {args.rounds} rounds in {time.perf_counter() - started:.1f} s")
     tournament = Tournament.objects.get(slug=slug)
     entry = tournament.entries.order_by("start_number").first()

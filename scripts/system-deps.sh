@@ -2,11 +2,13 @@
 # Install the Debian packages the project needs -- only those that are missing.
 #   scripts/system-deps.sh run    gettext + WeasyPrint's libraries (enough for `make run`)
 #   scripts/system-deps.sh test   the above + chromium (browser tests) + postgresql (PG pass)
+#                                 + poppler-utils and zbar-tools (the browser test reads the QR code
+#                                 of a printed score sheet)
 # A machine that has everything does nothing (no apt-get update).
 set -euo pipefail
 
 run_pkgs=(gettext libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
-test_pkgs=(chromium postgresql)
+test_pkgs=(chromium postgresql poppler-utils zbar-tools)
 
 case "${1:-test}" in
   run) wanted=("${run_pkgs[@]}") ;;

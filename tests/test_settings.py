@@ -42,7 +42,8 @@ def test_database_url_postgres_socket_is_parsed(monkeypatch):
 
 def test_environment_switches_debug_hosts_and_key(monkeypatch):
     loaded = load_settings(
-        monkeypatch, DJANGO_DEBUG="false", DJANGO_SECRET_KEY="s3cret", DJANGO_ALLOWED_HOSTS="doko.example, www.doko.example"
+        monkeypatch, DJANGO_DEBUG="false", DJANGO_SECRET_KEY="s3cret",
+        DJANGO_ALLOWED_HOSTS="doko.example, www.doko.example"
     )
     assert loaded.DEBUG is False
     assert loaded.SECRET_KEY == "s3cret"

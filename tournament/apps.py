@@ -6,3 +6,8 @@ class TournamentConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "tournament"
     verbose_name = _("Turniere")
+
+    def ready(self):
+        # audit: connects audit.fill_record to django-simple-history's signal; caching: counts up
+        # the change counter for writes outside the services
+        from . import audit, caching  # noqa: F401

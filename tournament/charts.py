@@ -23,10 +23,15 @@ class Series:
 
 
 def _nice_step(span: int) -> int:
-    for step in (1, 2, 5, 10, 20, 25, 50, 100, 200, 250, 500, 1000, 2000, 5000):
-        if span / step <= 6:
-            return step
-    return 10000
+    """A round grid step (1, 2, 2.5 or 5 times a power of ten) that gives at most 6 grid lines,
+    whatever the span: a chart never draws more than a handful of lines."""
+    magnitude = 1
+    while True:
+        for factor in (1, 2, 5, 10, 20, 25, 50):
+            step = factor * magnitude
+            if span / step <= 6:
+                return step
+        magnitude *= 100
 
 
 def progression_svg(series: list[Series], x_labels: list[str], *, title: str, width: int = 640,

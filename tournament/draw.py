@@ -38,6 +38,12 @@ Random draw (:func:`draw_random`)
     3. as a tie-break, how often those repeat pairs have met (a pair that met
        twice weighs more than a pair that met once).
 
+    With ``apart`` pairs, keeping them apart comes before 1 (a pair to keep
+    apart at one table costs more than any second tables of 5 and repeats:
+    the director asked for it); with ``clubs`` in
+    the first round (no history), each pair of one club at one table costs
+    the least of all.
+
     This is one integer cost with weights chosen so that a lower priority can
     never outweigh a higher one.  The search is a seeded local search
     ("min-conflicts" with swaps):
@@ -62,7 +68,40 @@ Random draw (:func:`draw_random`)
     random order of the search) and the seats at each table are shuffled.
     The search cannot prove that a draw with repeats is the best possible; it
     reports the repeats of the draw it found (in tests on 8-13 players it
-    always found the exact optimum).
+    always found the exact optimum) and, beside them, ``lower_bound``
+    (:func:`repeat_lower_bound`): no seating of these players has fewer.
+
+Planned draw (``draw_random(..., rounds_planned=R)``)
+    Drawing round by round cannot look ahead: 16 players can play 5 rounds
+    in which nobody meets twice, but a random round 2 or 3 usually makes the
+    fifth round impossible.  So when there is a repeat-free schedule for all
+    ``R`` planned rounds (:func:`tournament.schedules.plan` for the number
+    of players and ``R``: computed the same in every process, from
+    constructions where they exist), the draw follows it:
+
+    - first round (no history): the schedule's round 1, each of its seats
+      given to a player by a labelling seeded from the seed
+      (``"plan/str:abc"``); with ``clubs`` or ``apart`` the labelling is
+      improved so that pairs to keep apart meet in no planned round (if
+      that cannot be, in as late a round as possible) and clubs are spread
+      over the tables of round 1 (:func:`tournament.schedules.labelling`).
+      Tables and seats are in the schedule's order, and that order is what
+      later rounds read the labelling from;
+    - later rounds: the labelling is read back from round 1 in the history
+      (its tables of 4 first, seat by seat; so the director may swap players
+      in round 1), and the draw is the schedule's next round if every round
+      played had exactly these players and every round after the first was
+      the schedule's round.  Only the table order and the seats come from
+      the round's own seed: a new seed gives the same groups of players.
+
+    It falls back to the round-by-round draw above (exactly as without
+    ``rounds_planned``) when the plan has repeats (then the rounds are
+    minimised one by one, as before), players joined or withdrew, an earlier round
+    left the plan (drawn otherwise, or players swapped in a round after the
+    first), all
+    planned rounds have been played, the history holds no rounds (only
+    counts), or the schedule's round would seat a pair to keep apart at one
+    table.  ``Draw.planned`` says which of the two drew the round.
 
 Standings draw (:func:`draw_by_standings`)
     Players are given best first.  Places are cut into consecutive groups:
@@ -85,6 +124,7 @@ import random
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import combinations
+from typing import Any
 
 __all__ = [
     "Draw",
@@ -93,6 +133,9 @@ __all__ = [
     "count_repeats",
     "draw_by_standings",
     "draw_random",
+    "fewest_pairs",
+    "pigeonhole_bound",
+    "repeat_lower_bound",
     "table_sizes",
 ]
 
@@ -155,35 +198,52 @@ class History:
 
     ``met``: ``frozenset({a, b})`` -> how often a and b shared a table.
     ``at_five``: player -> how often the player sat at a table of 5.
+    ``rounds``: the earlier rounds themselves, in order (tables in table order, players in seat
+    order), as :meth:`from_rounds` got them; empty when the history was built from the mappings
+    alone.  The lower bound uses them, and a planned draw reads its schedule from them.
     Players that are no longer playing may appear; they are ignored.
     """
 
     met: Mapping[frozenset, int] = field(default_factory=dict)
     at_five: Mapping[Hashable, int] = field(default_factory=dict)
+    rounds: tuple[tuple[tuple[Hashable, ...], ...], ...] = ()
 
     @classmethod
     def from_rounds(cls, rounds: Iterable[Iterable[Sequence[Hashable]]]) -> History:
         """Build the history from earlier rounds: rounds -> tables -> players."""
         met: dict[frozenset, int] = {}
         at_five: dict[Hashable, int] = {}
+        kept = []
         for tables in rounds:
-            for table in tables:
+            kept.append(tuple(tuple(table) for table in tables))
+            for table in kept[-1]:
                 for a, b in combinations(table, 2):
                     pair = frozenset((a, b))
                     met[pair] = met.get(pair, 0) + 1
                 if len(table) == 5:
                     for player in table:
                         at_five[player] = at_five.get(player, 0) + 1
-        return cls(met=met, at_five=at_five)
+        return cls(met=met, at_five=at_five, rounds=tuple(kept))
 
 
 @dataclass(frozen=True)
 class Draw:
-    """A seating: ``tables[0]`` is table 1, each table in seat order."""
+    """A seating: ``tables[0]`` is table 1, each table in seat order.
+
+    ``lower_bound``: no seating of these players has fewer repeat meetings, given the history
+    (:func:`repeat_lower_bound`).  ``apart_together``: pairs to keep apart who sit at one table
+    anyway (only when that cannot be avoided); ``club_pairs``: pairs of players of one club at one
+    table (counted when the draw was asked to separate clubs).  ``planned``: the draw follows the
+    schedule planned for all rounds (see the module doc).
+    """
 
     tables: tuple[tuple[Hashable, ...], ...]
     repeat_meetings: int  # pairs at one table in this draw who met before
     repeated_five: int  # players at a table of 5 who had been at one before
+    lower_bound: int = 0
+    apart_together: int = 0
+    club_pairs: int = 0
+    planned: bool = False
 
 
 def count_repeats(tables: Iterable[Sequence[Hashable]], history: History | None) -> tuple[int, int]:
@@ -198,14 +258,84 @@ def count_repeats(tables: Iterable[Sequence[Hashable]], history: History | None)
     return repeat_meetings, repeated_five
 
 
+def fewest_pairs(items: int, capacities: Sequence[int]) -> int:
+    """Fewest pairs sharing a bin when ``items`` go into bins of these capacities (spread evenly)."""
+    counts = [0] * len(capacities)
+    for _ in range(items):
+        open_bins = [j for j in range(len(capacities)) if counts[j] < capacities[j]]
+        if not open_bins:
+            raise ValueError("more items than room")
+        counts[min(open_bins, key=lambda j: counts[j])] += 1
+    return sum(c * (c - 1) // 2 for c in counts)
+
+
+def pigeonhole_bound(sizes: Sequence[int], earlier: Sequence[int]) -> int:
+    """Fewest pairs who sat together at one of the tables ``earlier`` (an earlier round's table
+    sizes; players who did not play then count as tables of 1) and sit together again at the
+    tables ``sizes``: a table of s players drawn from fewer than s earlier tables must bring two
+    of them together again.  The larger of two relaxations (each new table on its own, each old
+    table on its own), so a bound, not always reached."""
+    if len(earlier) >= max(sizes) and len(sizes) >= max(earlier):
+        return 0
+    by_new = sum(fewest_pairs(s, earlier) for s in sizes)
+    by_old = sum(fewest_pairs(g, sizes) for g in earlier)
+    return max(by_new, by_old)
+
+
+def repeat_lower_bound(players: Sequence[Hashable], history: History | None) -> int:
+    """No seating of ``players`` has fewer repeat meetings, given ``history``.
+
+    The larger of two counts.  *Partners*: a player at a table of 4 needs 3 table mates, at a
+    table of 5 four; a player who has not met only ``u`` of the others brings at least ``3 - u``
+    (``4 - u``) players met before to the table, and a repeat pair is counted by both players (the
+    seats at tables of 5 going to the players who lose least by them).  *Pigeonhole* against each
+    earlier round (:func:`pigeonhole_bound`; needs ``history.rounds``).
+    """
+    players = list(players)
+    sizes = table_sizes(len(players))
+    if history is None:
+        return 0
+    n = len(players)
+    present = set(players)
+    met = dict.fromkeys(players, 0)
+    for pair, times in history.met.items():
+        if times > 0 and len(pair) == 2:
+            a, b = pair
+            if a in present and b in present:
+                met[a] += 1
+                met[b] += 1
+    unmet = [n - 1 - met[p] for p in players]
+    short = sum(max(0, 3 - u) for u in unmet)
+    short += max(0, 5 * sizes.count(5) - sum(1 for u in unmet if u >= 4))
+    bound = (short + 1) // 2
+    for tables in history.rounds:
+        earlier = [k for table in tables if (k := sum(1 for p in table if p in present))]
+        earlier += [1] * (n - sum(earlier))  # players who did not play in that round
+        bound = max(bound, pigeonhole_bound(sizes, earlier))
+    return bound
+
+
 def _check_unique(players: Sequence[Hashable]) -> None:
     if len(set(players)) != len(players):
         raise ValueError("a player appears more than once")
 
 
-def _make_draw(tables: list[list[Hashable]], history: History | None) -> Draw:
+def _make_draw(tables: list[list[Hashable]], history: History | None, *, apart: Iterable[frozenset] = (),
+               clubs: Mapping[Hashable, int] | None = None, planned: bool = False) -> Draw:
+    """The draw of ``tables`` with its counts; ``clubs``: player -> club number (players without a
+    club left out), when clubs were to be separated."""
     repeat_meetings, repeated_five = count_repeats(tables, history)
-    return Draw(tuple(tuple(t) for t in tables), repeat_meetings, repeated_five)
+    players = [p for table in tables for p in table]
+    apart_together = club_pairs = 0
+    apart = set(apart)
+    for table in tables:
+        for a, b in combinations(table, 2):
+            apart_together += frozenset((a, b)) in apart
+            if clubs is not None and a in clubs and b in clubs:
+                club_pairs += clubs[a] == clubs[b]
+    return Draw(tuple(tuple(t) for t in tables), repeat_meetings, repeated_five,
+                lower_bound=repeat_lower_bound(players, history), apart_together=apart_together,
+                club_pairs=club_pairs, planned=planned)
 
 
 # --------------------------------------------------------------------------
@@ -226,19 +356,38 @@ def _seeded_rng(seed: int | str) -> random.Random:
     return random.Random(f"{type(seed).__name__}:{seed}")
 
 
-def draw_random(players: Sequence[Hashable], *, seed: int | str, history: History | None = None) -> Draw:
-    """Seeded random draw, avoiding repeats and second tables of 5 (see module doc)."""
+def draw_random(players: Sequence[Hashable], *, seed: int | str, history: History | None = None,
+                rounds_planned: int | None = None, clubs: Mapping[Any, str | None] | None = None,
+                apart: Iterable[Iterable[Hashable]] = ()) -> Draw:
+    """Seeded random draw, avoiding repeats and second tables of 5 (see module doc).
+
+    ``rounds_planned``: follow the schedule planned for that many rounds while the earlier rounds
+    did.  ``clubs``: player -> club; players of one club are spread over the tables in the first
+    round (no earlier rounds), as far as possible.  ``apart``: pairs of players who never sit at
+    one table when it can be avoided.  See the module doc.
+    """
     players = list(players)
     _check_unique(players)
     sizes = table_sizes(len(players))
     rng = _seeded_rng(seed)
     index = {p: i for i, p in enumerate(players)}
     n = len(players)
+    apart_pairs = _apart_pairs(apart, index)
+    first_round = history is None or not history.met
+    club_of = _club_numbers(clubs, players) if clubs is not None and first_round else None
+
+    if rounds_planned is not None:
+        planned = _planned_draw(players, seed, history, rounds_planned, club_of, apart_pairs)
+        if planned is not None:
+            return planned
 
     # Penalties on player indices, weighted so that the search minimises the
     # priorities of the module doc lexicographically:
     #   pair weight  = pair_weight + times met   (for pairs that met before)
+    #                + apart_weight              (for pairs to keep apart)
+    #                + 1                         (same club, first round only)
     #   at-five      = five_weight               (for players already at a 5)
+    # (apart_weight is above every five and pair cost together)
     neighbours: list[dict[int, int]] = [{} for _ in range(n)]
     max_met = 0
     if history is not None:
@@ -252,22 +401,34 @@ def draw_random(players: Sequence[Hashable], *, seed: int | str, history: Histor
                 max_met = max(max_met, times)
     pairs_in_draw = sum(s * (s - 1) // 2 for s in sizes)
     pair_weight = 1 + pairs_in_draw * max_met  # > any sum of "times met"
-    five_weight = 1 + pairs_in_draw * (pair_weight + max_met)  # > any pair cost
     for weights in neighbours:
         for q in weights:
             weights[q] += pair_weight
+    top_pair = pair_weight + max_met  # the most one pair can cost so far
+    club_bound = 0
+    if club_of is not None:  # no history here: a club pair costs 1
+        for i, j in combinations(range(n), 2):
+            if club_of[i] >= 0 and club_of[i] == club_of[j]:
+                neighbours[i][j] = neighbours[j][i] = neighbours[i].get(j, 0) + 1
+        club_bound = _club_bound(club_of, sizes)
+    five_weight = 1 + pairs_in_draw * top_pair  # > any sum of repeat and club costs
     five_penalty = [0] * n
     if history is not None:
         for p, times in history.at_five.items():
             if times > 0 and p in index:
                 five_penalty[index[p]] = five_weight
-
     seats_at_five = 5 * sizes.count(5)
+    if apart_pairs:  # the director asked for it: > any sum of five, repeat and club costs
+        apart_weight = 1 + pairs_in_draw * top_pair + seats_at_five * five_weight
+        for i, j in apart_pairs:
+            neighbours[i][j] = neighbours[j][i] = neighbours[i].get(j, 0) + apart_weight
+
     never_at_five = sum(1 for pen in five_penalty if pen == 0)
-    lower_bound = max(0, seats_at_five - never_at_five) * five_weight
+    lower_bound = max(0, seats_at_five - never_at_five) * five_weight + club_bound
 
     search = _Search(sizes, neighbours, five_penalty, rng)
-    best_tables, best_cost = None, None
+    best_tables: list[list[int]] = []
+    best_cost: int | None = None
     restarts = max(1, min(10, 4000 // n))
     budget = _MAX_EVALUATIONS
     for _ in range(restarts):
@@ -283,7 +444,101 @@ def draw_random(players: Sequence[Hashable], *, seed: int | str, history: Histor
     for table in best_tables:
         rng.shuffle(table)  # seat order
         result.append([players[i] for i in table])
-    return _make_draw(result, history)
+    return _make_draw(result, history, apart=_as_player_pairs(apart_pairs, players),
+                      clubs=_as_player_clubs(club_of, players))
+
+
+def _apart_pairs(apart: Iterable[Iterable[Hashable]], index: Mapping[Hashable, int]) -> list[tuple[int, int]]:
+    """The pairs to keep apart as sorted index pairs; pairs with a player not playing are dropped."""
+    pairs = set()
+    for pair in apart:
+        a, b = pair
+        if a in index and b in index and a != b:
+            pairs.add((min(index[a], index[b]), max(index[a], index[b])))
+    return sorted(pairs)
+
+
+def _club_numbers(clubs: Mapping[Any, str | None], players: Sequence[Hashable]) -> list[int]:
+    """Each player's club as a number (in order of first appearance), -1 for none.  Club names are
+    compared without case and surrounding spaces."""
+    numbers: dict[str, int] = {}
+    result = []
+    for p in players:
+        name = str(clubs.get(p) or "").strip().casefold()
+        result.append(numbers.setdefault(name, len(numbers)) if name else -1)
+    return result
+
+
+def _club_bound(club_of: Sequence[int], sizes: Sequence[int]) -> int:
+    """Fewest pairs of one club at one table: every club spread over the tables on its own."""
+    members: dict[int, int] = {}
+    for club in club_of:
+        if club >= 0:
+            members[club] = members.get(club, 0) + 1
+    return sum(fewest_pairs(k, sizes) for k in members.values())
+
+
+def _as_player_pairs(pairs: Iterable[tuple[int, int]], players: Sequence[Hashable]) -> set[frozenset]:
+    return {frozenset((players[i], players[j])) for i, j in pairs}
+
+
+def _as_player_clubs(club_of: Sequence[int] | None, players: Sequence[Hashable]) -> dict[Hashable, int] | None:
+    if club_of is None:
+        return None
+    return {p: club for p, club in zip(players, club_of, strict=True) if club >= 0}
+
+
+def _planned_draw(players: list[Hashable], seed: int | str, history: History | None, rounds_planned: int,
+                  club_of: list[int] | None, apart_pairs: list[tuple[int, int]]) -> Draw | None:
+    """This round of the schedule planned for ``rounds_planned`` rounds, or None when the draw
+    cannot follow it (see the module doc)."""
+    from . import schedules  # schedules builds on this module
+
+    played = history.rounds if history is not None else ()
+    if history is not None and not played and (history.met or history.at_five):
+        return None  # earlier rounds known only as counts: nothing to follow
+    if not len(played) < rounds_planned <= 255:
+        return None
+    plan = schedules.plan(len(players), rounds_planned)
+    if plan.repeats:
+        return None  # no repeat-free plan: minimise round by round, as without a plan
+    if not played:
+        rng = random.Random(f"plan/{type(seed).__name__}:{seed}")
+        label = schedules.labelling(plan, rng, clubs=club_of, apart=apart_pairs)
+        tables = [[players[label[i]] for i in table] for table in plan.rows[0]]
+    else:
+        player_of = _follows(plan.rows, played, set(players))
+        if player_of is None:
+            return None
+        tables = [[player_of[i] for i in table] for table in plan.rows[len(played)]]
+        rng = _seeded_rng(seed)
+        rng.shuffle(tables)
+        tables.sort(key=len)  # tables of 4 first; stable, so otherwise random order
+        for table in tables:
+            rng.shuffle(table)  # seat order
+    apart = _as_player_pairs(apart_pairs, players)
+    if any(frozenset(pair) in apart for table in tables for pair in combinations(table, 2)):
+        return None  # the round-by-round draw keeps them apart
+    return _make_draw(tables, history, apart=apart, clubs=_as_player_clubs(club_of, players), planned=True)
+
+
+def _follows(rows: Sequence[Sequence[Sequence[int]]], played: Sequence[Sequence[Sequence[Hashable]]],
+             players: set[Hashable]) -> dict[int, Hashable] | None:
+    """Which player plays which player of the schedule ``rows``, read from the first round played
+    (its tables of 4 first, else in table order; seat by seat), if every round played has exactly
+    ``players`` and the rounds after the first are the schedule's rows; else None."""
+    if any({p for table in tables for p in table} != players or sum(map(len, tables)) != len(players)
+           for tables in played):
+        return None
+    first = sorted(played[0], key=len)
+    if [len(t) for t in first] != [len(t) for t in rows[0]]:
+        return None
+    player_of = {i: p for plan_table, table in zip(rows[0], first, strict=True)
+                 for i, p in zip(plan_table, table, strict=True)}
+    for row, tables in zip(rows[1:], played[1:], strict=False):
+        if {frozenset(t) for t in tables} != {frozenset(player_of[i] for i in t) for t in row}:
+            return None
+    return player_of
 
 
 class _Search:
@@ -404,7 +659,8 @@ class _Search:
                 to_a[q] = to_a.get(q, 0) + w
         five_a = len(table_a) == 5
         base = -own[p] - self._five_cost(p, a)
-        best_delta, best = None, []
+        best_delta: int | None = None
+        best: list[int] = []
         for b, table_b in enumerate(self.tables):
             if b == a:
                 continue
@@ -418,7 +674,7 @@ class _Search:
                     best_delta, best = delta, [q]
                 elif delta == best_delta:
                     best.append(q)
-        return best_delta, self.rng.choice(best)
+        return (best_delta or 0), self.rng.choice(best)
 
 
 # --------------------------------------------------------------------------

@@ -3,6 +3,11 @@
 Scores are a cache of the scoring engine's output (`scoring/`): `services.results` recomputes a
 table's `Score` rows in the same transaction whenever one of its games or penalties changes, and
 every table of a tournament when its ruleset changes (`manage.py recompute_scores` rebuilds all).
+
+What a person enters carries a `version` (games, tables, rounds, the tournament's settings): a form
+sends the version it was loaded from, and a service that finds another version saves nothing
+(`errors.Conflict`). Every change of the models with `history = HistoricalRecords(...)` is kept by
+django-simple-history; `LoggedChange` adds where it happened and who did it (see `audit.py`).
 """
 
 from django.conf import settings
@@ -10,8 +15,36 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
+from simple_history.models import HistoricalRecords
 
 import scoring
+
+from .vocabulary import GAME_TYPES
+
+
+class LoggedChange(models.Model):
+    """What every historical record (django-simple-history) holds besides the row itself: the
+    tournament, round and table it belongs to, what was done, by whom and from which device, and
+    the row in the words of the tournament file (player names, not database ids), so that the
+    change log reads the same after a backup is restored into another database. Filled in by
+    `audit.fill_record` from the service that made the change."""
+
+    log_tournament = models.IntegerField(null=True, db_index=True)
+    log_round = models.PositiveSmallIntegerField(null=True)
+    log_table = models.PositiveSmallIntegerField(null=True)
+    log_action = models.CharField(max_length=32, blank=True)
+    log_user = models.CharField(max_length=150, blank=True)
+    log_device = models.CharField(max_length=64, blank=True)
+    log_detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+def kept_history(*excluded: str) -> HistoricalRecords:
+    """django-simple-history for a model, with the `LoggedChange` fields; `excluded`: fields not kept
+    (the cache of the engine's output)."""
+    return HistoricalRecords(bases=[LoggedChange], excluded_fields=list(excluded), cascade_delete_history=False)
 
 
 def default_rules():
@@ -28,15 +61,38 @@ class Tournament(models.Model):
     rounds_planned = models.PositiveSmallIntegerField(_("Runden"), default=3)
     games_at_table_of_4 = models.PositiveSmallIntegerField(_("Spiele am 4er-Tisch"), default=8)
     games_at_table_of_5 = models.PositiveSmallIntegerField(_("Spiele am 5er-Tisch"), default=10)
+    # the round timer: how long a round lasts; 0: no timer
+    round_minutes = models.PositiveSmallIntegerField(_("Spielzeit je Runde (Minuten)"), default=100)
+    class Pflichtsoli(models.TextChoices):
+        NONE = "", _("ohne Pflichtsoli")
+        SAME_DEALER = "same_dealer", _("mit Pflichtsoli; nach einem gibt derselbe Geber noch einmal (DDV)")
+        NEXT_DEALER = "next_dealer", _("mit Pflichtsoli; nach einem gibt der Nächste")
+
+    # each round a list with one Pflichtsolo per player, and who deals after one (dealing.py,
+    # docs/pflichtsolo.md); "": no Pflichtsoli
+    pflichtsoli = models.CharField(_("Pflichtsoli"), max_length=12, choices=Pflichtsoli.choices, blank=True,
+                                   default=Pflichtsoli.NONE)
     # secondary ordering of the standings, in order, from selectors.TIE_BREAKERS; ties left share a rank
     tie_breakers = models.JSONField(_("Gleichstand-Regeln"), default=list, blank=True)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True)
+    # "Turnierhelfer": enter and correct games, penalties and totals, nothing else
+    helpers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="helped_tournaments", blank=True)
+    class Confirmation(models.TextChoices):
+        IMMEDIATE = "immediate", _("sofort, ohne Bestätigung")
+        SECOND_PLAYER = "second_player", _("von einem zweiten Spieler des Tisches, auf einem anderen Gerät")
+        DIRECTOR = "director", _("von der Turnierleitung")
+
+    # how a game entered at the table through its link becomes a game (see services/table_links.py)
+    confirmation = models.CharField(_("Eingaben vom Tisch bestätigt"), max_length=16, choices=Confirmation.choices,
+                                    default=Confirmation.SECOND_PLAYER)
     # which pages the public (players on their phones) may see without logging in
     public_overview = models.BooleanField(_("Übersicht öffentlich"), default=True)
     public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
     public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
     created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)  # of the settings
+    history = kept_history("created_at")
 
     class Meta:
         ordering = ["-date", "name"]
@@ -77,6 +133,7 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(_("dabei ab Runde"), default=1)
     # withdrawn: not seated from this round on; null while active
     withdrawn_from_round = models.PositiveSmallIntegerField(_("zurückgezogen ab Runde"), null=True, blank=True)
+    history = kept_history()
 
     class Meta:
         ordering = ["start_number"]
@@ -118,6 +175,10 @@ class Round(models.Model):
     repeated_five = models.PositiveIntegerField(default=0)  # players at a table of 5 a second time
     # results of this round stay off the public pages until the director announces them
     results_hidden = models.BooleanField(_("Ergebnisse verborgen"), default=False)
+    # when the director started the round's clock (null: not started); it ends `round_minutes` later
+    started_at = models.DateTimeField(_("Runde gestartet um"), null=True, blank=True)
+    version = models.PositiveIntegerField(default=1)  # of the seating and the status
+    history = kept_history()
 
     class Meta:
         ordering = ["tournament", "number"]
@@ -140,6 +201,19 @@ class Table(models.Model):
     signed_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True,
                                   related_name="+")
     signed_note = models.CharField(_("Unterschriften"), max_length=300, blank=True)
+    # the totals of a totals-only table, {entry id (str): points}; the Score rows are made from them
+    entered_totals = models.JSONField(_("Endstände"), null=True, blank=True)
+    # of the whole sheet: any change of its games, penalties, totals or signature counts it up
+    version = models.PositiveIntegerField(default=1)
+    # the secret of the table's entry link (/e/<token>/) for the players' phones; null: no link
+    link_token = models.CharField(max_length=64, unique=True, null=True, blank=True)
+    # players who tapped "stimmt" on the table's page: {entry id (str): the sheet version they saw}
+    approvals = models.JSONField(default=dict, blank=True)
+    # a table that stopped before its last game (a player had to leave): the games up to this one
+    # count, no more are expected (docs/tournament.md, "Wenn jemand gehen muss"); null: plays on
+    ended_after = models.PositiveSmallIntegerField(_("beendet nach Spiel"), null=True, blank=True)
+    ended_note = models.CharField(_("Grund"), max_length=300, blank=True)
+    history = kept_history("link_token")
 
     class Meta:
         ordering = ["round", "number"]
@@ -151,6 +225,11 @@ class Table(models.Model):
     @property
     def is_locked(self) -> bool:
         return self.signed_at is not None
+
+    def expected_games(self, per_table: int) -> int:
+        """The games this table plays: `per_table` (the tournament's number for its size), fewer when
+        it ended early."""
+        return per_table if self.ended_after is None else min(self.ended_after, per_table)
 
 
 class Seat(models.Model):
@@ -168,14 +247,17 @@ class Seat(models.Model):
             models.CheckConstraint(condition=Q(position__gte=1, position__lte=5), name="seat_position_1_to_5"),
         ]
 
+    def __str__(self):
+        return _("Platz %(position)s an %(table)s") % {"position": self.position, "table": self.table}
+
 
 class Game(models.Model):
     class Type(models.TextChoices):
-        NORMAL = "normal", _("Normalspiel")
-        HOCHZEIT = "hochzeit", _("Hochzeit")
-        STILLE_HOCHZEIT = "stille_hochzeit", _("Stille Hochzeit")
-        ARMUT = "armut", _("Armut")
-        SOLO = "solo", _("Solo")
+        NORMAL = "normal", GAME_TYPES["normal"]
+        HOCHZEIT = "hochzeit", GAME_TYPES["hochzeit"]
+        STILLE_HOCHZEIT = "stille_hochzeit", GAME_TYPES["stille_hochzeit"]
+        ARMUT = "armut", GAME_TYPES["armut"]
+        SOLO = "solo", GAME_TYPES["solo"]
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="games")
     number = models.PositiveSmallIntegerField(_("Spiel"))
@@ -183,6 +265,8 @@ class Game(models.Model):
     sitting_out = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="+", null=True, blank=True)
     type = models.CharField(_("Spielart"), max_length=16, choices=Type.choices, default=Type.NORMAL)
     solo = models.CharField(_("Solo"), max_length=12, blank=True)
+    # a solo in a list with Pflichtsoli: True the soloist's Pflichtsolo, False a Lustsolo; None otherwise
+    pflichtsolo = models.BooleanField(_("Pflichtsolo"), null=True, blank=True)
     re = models.JSONField(_("Re"))  # entry ids of the Re party
     re_augen = models.PositiveSmallIntegerField(_("Augen Re"))
     re_tricks = models.PositiveSmallIntegerField(_("Stiche Re"), null=True, blank=True)
@@ -194,6 +278,8 @@ class Game(models.Model):
     value = models.IntegerField(default=0)
     multiplier = models.PositiveSmallIntegerField(default=1)
     breakdown = models.JSONField(default=list)
+    version = models.PositiveIntegerField(default=1)
+    history = kept_history("winner", "value", "multiplier", "breakdown")
 
     class Meta:
         ordering = ["table", "number"]
@@ -201,6 +287,39 @@ class Game(models.Model):
 
     def __str__(self):
         return _("Spiel %(number)s") % {"number": self.number}
+
+
+class DraftGame(models.Model):
+    """A game entered at the table through its entry link, waiting to be confirmed (by a second
+    player of the table, or the director, as the tournament says). Confirming it saves the game
+    through `services.results.save_game`; until then it counts nowhere."""
+
+    class Status(models.TextChoices):
+        WAITING = "waiting", _("wartet auf Bestätigung")
+        CONFIRMED = "confirmed", _("bestätigt")
+        REJECTED = "rejected", _("abgelehnt")
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="drafts")
+    number = models.PositiveSmallIntegerField(_("Spiel"))
+    data = models.JSONField()  # the game as services take it (engine.GameData), checked by the engine
+    base_version = models.PositiveIntegerField(default=0)  # of the game it corrects; 0: a new game
+    key = models.CharField(max_length=64, unique=True)  # the phone's one-time key: sent twice, entered once
+    device = models.CharField(max_length=64)  # the random id the phone keeps for itself
+    entered_by = models.ForeignKey(Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+")
+    status = models.CharField(max_length=10, choices=Status.choices, default=Status.WAITING)
+    created_at = models.DateTimeField(auto_now_add=True)
+    decided_at = models.DateTimeField(null=True, blank=True)
+    decided_by = models.CharField(max_length=150, blank=True)  # a player's name or a director's account
+    decided_device = models.CharField(max_length=64, blank=True)
+    reason = models.CharField(_("Grund"), max_length=200, blank=True)
+    game = models.ForeignKey(Game, on_delete=models.SET_NULL, null=True, blank=True, related_name="+")
+    history = kept_history()
+
+    class Meta:
+        ordering = ["table", "number", "created_at"]
+
+    def __str__(self):
+        return _("Eingabe für Spiel %(number)s") % {"number": self.number}
 
 
 class Penalty(models.Model):
@@ -213,9 +332,13 @@ class Penalty(models.Model):
     # the 4 players of that game (entry ids): the whole table at a table of 4
     players = models.JSONField()
     note = models.CharField(_("Grund"), max_length=200, blank=True)
+    history = kept_history()
 
     class Meta:
         ordering = ["table", "id"]
+
+    def __str__(self):
+        return _("Strafe in Spiel %(number)s") % {"number": self.game_number or "–"}
 
 
 class Score(models.Model):
@@ -241,3 +364,35 @@ class Score(models.Model):
 
     class Meta:
         indexes = [models.Index(fields=["round", "entry"])]
+
+    def __str__(self):
+        return f"{self.kind} {self.points:+d}"
+
+
+class DataChange(models.Model):
+    """One row per write to a tournament (appended by `audit.recording`): the newest id is the
+    tournament's change counter, which tells a poll in one indexed query whether anything changed.
+    Appending instead of counting up a column keeps concurrent writers from waiting on one row."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tournament", "id"], name="datachange_tournament_id")]
+
+    def __str__(self):
+        return f"{self.tournament_id}#{self.pk}"
+
+
+class RequestKey(models.Model):
+    """A form's or a phone's one-time key: a request sent twice (double click, a retry after the
+    Wi-Fi dropped) finds its key here and is answered with the first result instead of being
+    carried out again."""
+
+    key = models.CharField(max_length=64, unique=True)
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    result = models.JSONField(default=dict, blank=True)  # what the first request made, e.g. {"game": 3}
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.key

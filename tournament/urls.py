@@ -1,8 +1,22 @@
-"""Director pages live under /t/<slug>/…; the public pages (issue 4) will share these URLs."""
+"""Every page of a tournament lives under /t/<slug>/…: the director's pages, the helpers' and the public ones."""
 
 from django.urls import path
 
-from .views import home, players, printing, public, rounds, standings, tables, tournaments
+from .views import (
+    backups,
+    board,
+    help,
+    home,
+    log,
+    players,
+    printing,
+    public,
+    round_clock,
+    rounds,
+    standings,
+    tables,
+    tournaments,
+)
 
 app_name = "tournament"
 
@@ -12,10 +26,12 @@ TABLE = ROUND + "tables/<int:table_number>/"
 
 urlpatterns = [
     path("", home.home, name="home"),
+    path("hilfe/", help.help_page, name="help"),
     path("t/new/", tournaments.tournament_create, name="tournament_create"),
     path(T, tournaments.tournament_overview, name="overview"),
     path(T + "settings/", tournaments.tournament_settings, name="settings"),
     path(T + "players/", players.player_list, name="players"),
+    path(T + "players/<int:entry_id>/edit/", players.player_edit, name="player_edit"),
     path(T + "players/<int:entry_id>/withdraw/", players.player_withdraw, name="player_withdraw"),
     path(T + "players/<int:entry_id>/return/", players.player_return, name="player_return"),
     path(T + "rounds/new/", rounds.round_create, name="round_create"),
@@ -24,14 +40,26 @@ urlpatterns = [
     path(ROUND + "swap/", rounds.round_swap, name="round_swap"),
     path(ROUND + "move/", rounds.round_move, name="round_move"),
     path(ROUND + "status/", rounds.round_status, name="round_status"),
+    path(ROUND + "clock/", round_clock.clock_action, name="round_clock"),
+    path(ROUND + "board/", board.board_page, name="board"),
+    path(ROUND + "links/", board.links_page, name="links"),
+    path(ROUND + "links/change/", board.links_action, name="links_action"),
+    path(TABLE + "drafts/<int:draft_id>/decide/", board.board_decide, name="board_decide"),
     path(TABLE, tables.table_sheet, name="table"),
-    path(TABLE + "games/new/", tables.game_form, name="game_new"),
+    path(TABLE + "games/new/", tables.game_new, name="game_new"),
     path(TABLE + "games/<int:number>/", tables.game_form, name="game_edit"),
     path(TABLE + "games/<int:number>/delete/", tables.game_delete, name="game_delete"),
+    path(TABLE + "games/<int:number>/preview/", tables.game_preview, name="game_preview"),
     path(TABLE + "penalties/", tables.penalty_add, name="penalty_add"),
     path(TABLE + "penalties/<int:penalty_id>/delete/", tables.penalty_delete, name="penalty_delete"),
     path(TABLE + "totals/", tables.table_totals, name="table_totals"),
     path(TABLE + "sign/", tables.table_sign, name="table_sign"),
+    path(TABLE + "end/", tables.table_end, name="table_end"),
+    path(TABLE + "log/<str:kind>/<int:history_id>/restore/", tables.restore, name="restore"),
+    path(T + "log/", log.log_page, name="log"),
+    path(T + "roles/", tournaments.tournament_roles, name="roles"),
+    path(T + "backup.json", backups.backup_download, name="backup"),
+    path("restore/", backups.restore_page, name="restore_backup"),
     path(T + "standings/", standings.standings_page, name="standings"),
     path(T + "standings.csv", standings.standings_csv, name="standings_csv"),
     path(T + "standings.json", standings.standings_json, name="standings_json"),

@@ -1,10 +1,20 @@
-// Standings that update themselves, a name search, and "that's me" kept in this browser only.
+// Pages that update themselves (the standings, a player's page), a name search, and "that's me"
+// kept in this browser only.
+//
+// A poll sends the ETag of what the page shows (If-None-Match): while nothing changed, the server
+// answers 304 Not Modified without a body, and only the time is brought forward. On the standings,
+// the server sends the first places plus the reader's own row (`me`); all places when the reader
+// asks for them or searches a name.
 (function () {
   "use strict";
-  var live = document.getElementById("standings-live");
+  var live = document.querySelector(".live[data-refresh]");
   if (!live) return;
+  var standings = live.id === "standings-live";
   var search = document.getElementById("standings-search");
   var key = "doko:" + location.pathname.split("/")[2] + ":me";
+  var showAll = new URL(location.href).searchParams.get("all") === "1";
+  var etag = live.dataset.etag || null;  // of what the page shows now, for the address `etagUrl`
+  var etagUrl = null;
 
   function fold(text) {
     return (text || "").toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
@@ -13,6 +23,7 @@
     try { return localStorage.getItem(key); } catch (e) { return null; }
   }
   function apply() {
+    if (!standings) return;
     var query = fold(search && search.value);
     var mine = me();
     live.querySelectorAll("tbody tr[data-entry]").forEach(function (row) {
@@ -25,8 +36,69 @@
         button.firstElementChild.textContent = isMe ? "★" : "☆";
       }
     });
+    live.querySelectorAll("tbody tr.gap").forEach(function (row) { row.hidden = query !== ""; });
   }
+  function truncated() {
+    return live.querySelector("[data-show-all]") !== null;
+  }
+  function pollUrl() {
+    var url = new URL(location.href);
+    url.searchParams.set("partial", "1");
+    url.searchParams.delete("me");
+    if (standings) {
+      var mine = me();
+      if (showAll) url.searchParams.set("all", "1");
+      else if (mine) url.searchParams.set("me", mine);
+    }
+    return url.toString();
+  }
+  function stamp() {
+    var now = live.querySelector(".updated .now");
+    if (now) {
+      now.textContent = new Date().toLocaleTimeString(document.documentElement.lang || undefined,
+                                                      { hour: "2-digit", minute: "2-digit" });
+    }
+  }
+  function replace(html) {
+    // keep the breakdowns a reader has opened
+    var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
+    live.innerHTML = html;
+    var details = live.querySelectorAll("details");
+    if (details.length === open.length) {
+      details.forEach(function (d, i) { d.open = open[i]; });
+    }
+    apply();
+  }
+  function refresh() {
+    var url = pollUrl();
+    var headers = { "X-Requested-With": "fetch" };
+    if (etag && etagUrl === url) headers["If-None-Match"] = etag;
+    // no-store: the browser's cache stays out of it, so that a 304 reaches this script as a 304
+    return fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 304) { stamp(); return null; }
+        if (!response.ok) return null;
+        return response.text().then(function (html) { return { html: html, etag: response.headers.get("ETag") }; });
+      })
+      .then(function (answer) {
+        if (answer === null) return;
+        if (document.activeElement && live.contains(document.activeElement)) return;  // in use: next time
+        replace(answer.html);
+        etag = answer.etag;
+        etagUrl = url;
+      })
+      .catch(function () { /* offline for a moment: try again next time */ });
+  }
+
   live.addEventListener("click", function (event) {
+    var more = event.target.closest("[data-show-all]");
+    if (more) {
+      event.preventDefault();
+      showAll = true;
+      try { history.replaceState(null, "", more.href); } catch (e) { /* keep the address */ }
+      refresh();
+      return;
+    }
     var button = event.target.closest(".me-toggle");
     if (!button) return;
     var entry = button.closest("tr").dataset.entry;
@@ -35,23 +107,27 @@
     } catch (e) { /* storage blocked: nothing to remember */ }
     apply();
   });
-  if (search) search.addEventListener("input", apply);
-
-  function refresh() {
-    var url = new URL(location.href);
-    url.searchParams.set("partial", "1");
-    fetch(url, { headers: { "X-Requested-With": "fetch" }, credentials: "same-origin" })
-      .then(function (response) { return response.ok ? response.text() : null; })
-      .then(function (html) {
-        if (html === null) return;
-        var focused = document.activeElement && live.contains(document.activeElement);
-        if (!focused) { live.innerHTML = html; apply(); }
-      })
-      .catch(function () { /* offline for a moment: try again next time */ });
+  if (search) {
+    search.addEventListener("input", function () {
+      if (search.value && !showAll && truncated()) {
+        showAll = true;  // a name may be further down: fetch every place once
+        refresh().then(apply);
+      } else {
+        apply();
+      }
+    });
   }
+
   window.dokoRefreshStandings = refresh;  // for the browser tests
   document.documentElement.classList.add("js");
   apply();
+  var mine = me();
+  if (standings && mine && !showAll && truncated() && !live.querySelector('tr[data-entry="' + mine + '"]')) {
+    etag = null;
+    refresh();  // the reader's own row is not among the first places: fetch it now
+  } else {
+    etagUrl = pollUrl();  // the page is what this poll would get: its ETag holds for it
+  }
   var seconds = parseInt(live.dataset.refresh, 10) || 30;
   setInterval(function () { if (!document.hidden) refresh(); }, seconds * 1000);
 })();

@@ -21,18 +21,18 @@ def login(page, live_server, username):
 
 
 def enter_game(page, names_re, augen, *, kontra_fuchs=0, announce_re=""):
-    """Fills the game form in the order a paper sheet is read, with the keyboard's Enter."""
+    """Fills the game form with the mouse where one would click (the names of the Re party) and the
+    keyboard elsewhere; the scores appear while typing, and Enter saves."""
     for name in names_re:
-        page.get_by_label(name, exact=True).check()
+        page.locator(".seat-button", has_text=name).click()  # a click adds the player's seat number
     if announce_re:
-        page.get_by_label("Ansage Re").select_option(announce_re)
+        page.get_by_label("Ansagen", exact=True).fill("r")
     page.get_by_label("Augen Re").fill(str(augen))
     if kontra_fuchs:
-        page.get_by_label("Fuchs gefangen Kontra").fill(str(kontra_fuchs))
-    page.get_by_label("Augen Re").press("Enter")  # shows the scores
-    expect(page.locator(".preview")).to_be_visible()
+        page.get_by_label("Sonderpunkte", exact=True).fill("k" + "f" * kontra_fuchs)
+    expect(page.locator(".preview")).to_be_visible()  # the scores, computed while typing
     number = page.locator("h1").inner_text().split()[1]
-    page.keyboard.press("Enter")  # the save button has the focus now
+    page.get_by_label("Augen Re").press("Enter")  # saves
     expect(page.get_by_text(f"Spiel {number} gespeichert.")).to_be_visible()
 
 

@@ -64,7 +64,7 @@ def test_bad_game_exits_2_with_one_line_per_problem():
     done = run(stdin=json.dumps(game_data(re_augen=250, re=("A", "Zoe"))))
     assert done.returncode == 2
     assert done.stdout == ""
-    assert done.stderr.splitlines() == ["re: 'Zoe' is not one of the players",
+    assert done.stderr.splitlines() == ["re: “Zoe” is not one of the players",
                                         "re_augen: must be between 0 and 240, got 250"]
     assert "Traceback" not in done.stderr
 
@@ -74,8 +74,8 @@ def test_bad_games_in_a_list_are_reported_with_their_index():
     assert done.returncode == 2
     assert done.stdout == ""
     assert done.stderr.splitlines() == [
-        "[1] announcements.re: 'kontra' is not an announcement of the Re party; "
-        "allowed: re, keine90, keine60, keine30, schwarz",
+        "[1] announcements.re: “Kontra” is not an announcement of Re; Re can announce: Re, no 90, no 60, no 30, "
+        "schwarz",
         "[2] game: must be a JSON object"]
 
 
@@ -86,7 +86,7 @@ def test_not_json_unknown_rules_and_missing_file():
     done = run("--rules", "skat", stdin=json.dumps(game_data(re_augen=130)))
     assert done.returncode == 2
     assert done.stderr.splitlines() == [
-        "rules: unknown preset 'skat'; known: turnier, ddv, spin, spin-haus, 40karten, standard"]
+        "rules: unknown preset “skat”; known: turnier, ddv, spin, spin-haus, 40karten, standard"]
     done = run("/nonexistent/game.json")
     assert done.returncode == 2 and done.stderr.startswith("input: cannot read /nonexistent/game.json")
     assert "Traceback" not in done.stderr

@@ -47,7 +47,8 @@ def valid_games(draw, rules, players=PLAYERS):
     else:  # without tricks, 0 Augen means no trick
         re_tricks = 0 if re_augen == 0 else max(re_tricks, 1)
         kontra_tricks = 0 if re_augen == 240 else max(kontra_tricks, 1)
-    data["announcements"] = {party: draw(st.sampled_from((None,) + allowed)) for party, allowed in ANNOUNCEMENTS.items()}
+    data["announcements"] = {party: draw(st.sampled_from((None,) + allowed))
+                             for party, allowed in ANNOUNCEMENTS.items()}
 
     probe = parse_game({**data, "extras": {}}, rules)
     kinds = rules.sonderpunkte_in_solo if probe.is_solo(rules) else rules.sonderpunkte
@@ -148,7 +149,7 @@ def test_sheet_of_five_sums_to_zero_and_sitting_out_scores_nothing(preset, data)
         rows.append(data.draw(valid_games(rules, players)))
     result = score_sheet(parse_sheet({"rules": preset, "players": table, "rows": rows}))
     assert sum(result.totals.values()) == 0
-    for row, scored in zip(rows, result.rows):
+    for row, scored in zip(rows, result.rows, strict=True):
         assert sum(scored.scores.values()) == 0
         assert set(scored.scores) == set(row["players"])  # the one sitting out gets no entry
         if "penalty" not in row:

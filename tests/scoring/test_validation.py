@@ -24,7 +24,7 @@ def test_augen_outside_0_to_240(augen):
 
 
 def test_augen_must_be_a_whole_number():
-    assert problems(game_data(re_augen="120")) == ["re_augen: must be a whole number, got '120'"]
+    assert problems(game_data(re_augen="120")) == ["re_augen: must be a whole number, got “120”"]
     assert problems(game_data(re_augen=True)) == ["re_augen: must be a whole number, got True"]
 
 
@@ -35,14 +35,14 @@ def test_tricks_outside_the_decks_range():
 
 
 def test_re_party_must_be_players():
-    assert problems(game_data(re=("A", "Zoe"), re_augen=130)) == ["re: 'Zoe' is not one of the players"]
+    assert problems(game_data(re=("A", "Zoe"), re_augen=130)) == ["re: “Zoe” is not one of the players"]
 
 
 @pytest.mark.parametrize("game_type, re, expected", [
-    ("normal", ("A",), "a normal game has 2 in the Re party, got 1"),
-    ("armut", ("A", "B", "C"), "a armut game has 2 in the Re party, got 3"),
-    ("solo", ("A", "B"), "a solo game has 1 in the Re party, got 2"),
-    ("stille_hochzeit", ("A", "B"), "a stille_hochzeit game has 1 in the Re party, got 2"),
+    ("normal", ("A",), "normal game: the Re party has 2 player(s), not 1"),
+    ("armut", ("A", "B", "C"), "Armut: the Re party has 2 player(s), not 3"),
+    ("solo", ("A", "B"), "solo: the Re party has 1 player(s), not 2"),
+    ("stille_hochzeit", ("A", "B"), "silent Hochzeit: the Re party has 1 player(s), not 2"),
 ])
 def test_re_party_size_by_game_type(game_type, re, expected):
     data = game_data(type=game_type, re=re, re_augen=130, solo="damen" if game_type == "solo" else None)
@@ -56,44 +56,44 @@ def test_hochzeit_has_one_or_two_re_players():
 
 
 def test_solo_kind_without_type_solo():
-    assert problems(game_data(re_augen=130, solo="damen")) == ["solo: a solo kind goes only with type solo"]
+    assert problems(game_data(re_augen=130, solo="damen")) == ["solo: a kind of solo goes only with a solo"]
 
 
 def test_solo_needs_its_kind():
     assert problems(game_data(type="solo", re=("A",), re_augen=130)) == [
-        "solo: type solo needs the kind of solo (buben, damen, fleischlos, herz, karo, kreuz, pik, trumpf)"]
+        "solo: a solo needs its kind: Jacks solo, Queens solo, fleischlos (no trumps), Hearts solo, Diamonds solo, "
+        "Clubs solo, Spades solo, trump solo"]
 
 
 def test_koehler_only_with_40_cards():
     data = game_data(type="solo", solo="koehler", re=("A",), re_augen=130)
-    assert problems(data)[0].startswith("solo: must be one of")
+    assert problems(data)[0].startswith("solo: this ruleset has these solos: ")
     assert parse_game(data, rules_from("40karten")).solo == "koehler"
 
 
 def test_announcement_not_allowed_for_that_party():
     assert problems(game_data(re_augen=130, re_says="kontra")) == [
-        "announcements.re: 'kontra' is not an announcement of the Re party; allowed: re, keine90, keine60, keine30, schwarz"]
+        "announcements.re: “Kontra” is not an announcement of Re; Re can announce: Re, no 90, no 60, no 30, schwarz"]
     assert problems(game_data(re_augen=130, kontra_says="re"))[0].startswith(
-        "announcements.kontra: 're' is not an announcement of the Kontra party")
+        "announcements.kontra: “Re” is not an announcement of Kontra")
 
 
 def test_more_than_two_fuechse():
     assert problems(game_data(re_augen=130, re_extras={"fuchs": 2}, kontra_extras={"fuchs": 1})) == [
-        "extras.kontra.fuchs: at most 2 fuchs in a game, got 3"]
+        "extras.kontra.fuchs: at most 2 × “Fuchs caught” in a game, not 3"]
 
 
 def test_more_than_one_karlchen():
     assert problems(game_data(re_augen=130, re_extras={"karlchen": 2}))[0] == (
         "extras.re.karlchen: must be between 0 and 1, got 2")
     assert problems(game_data(re_augen=130, re_extras={"karlchen": 1}, kontra_extras={"karlchen": 1})) == [
-        "extras.kontra.karlchen: at most 1 karlchen in a game, got 2",
-        "extras.kontra.karlchen: Karlchen and Karlchen gefangen both need the last trick, which only one party takes"]
+        "extras.kontra.karlchen: at most 1 × “Karlchen” in a game, not 2"]  # (not "Karlchen gefangen": not here)
 
 
 def test_karlchen_and_karlchen_gefangen_both_need_the_last_trick():
     assert problems(game_data(re_augen=130, re_extras={"karlchen": 1}, kontra_extras={"karlchen_gefangen": 1}),
                     "spin") == [
-        "extras.kontra.karlchen_gefangen: Karlchen and Karlchen gefangen both need the last trick, "
+        "extras.kontra.karlchen_gefangen: “Karlchen” and “Karlchen caught” both need the last trick, "
         "which only one party takes"]
 
 
@@ -108,23 +108,23 @@ def test_doppelkopf_tricks_the_augen_cannot_hold():
 
 def test_more_than_four_doppelkopf_tricks_in_a_game():
     assert problems(game_data(re_augen=160, re_extras={"doppelkopf": 4}, kontra_extras={"doppelkopf": 1})) == [
-        "extras.kontra.doppelkopf: at most 4 doppelkopf in a game, got 5"]
+        "extras.kontra.doppelkopf: at most 4 × “Doppelkopf” in a game, not 5"]
 
 
 def test_sonderpunkt_kind_the_preset_does_not_have():
     assert problems(game_data(re_augen=130, re_extras={"karlchen_gefangen": 1})) == [
-        "extras.re.karlchen_gefangen: 'karlchen_gefangen' is not a Sonderpunkt of these rules; "
-        "known: doppelkopf, fuchs, karlchen"]
+        "extras.re.karlchen_gefangen: “Karlchen caught” is not a bonus point of this ruleset; "
+        "it has: Fuchs caught, Doppelkopf, Karlchen"]
     assert problems(game_data(re_augen=130, re_extras={"herzstich": 1}), "spin")[0].startswith(
-        "extras.re.herzstich: 'herzstich' is not a Sonderpunkt")
+        "extras.re.herzstich: “Herzstich” is not a bonus point")
 
 
 def test_no_sonderpunkt_in_a_solo():
     data = game_data(type="solo", solo="damen", re=("A",), re_augen=130, re_extras={"doppelkopf": 1})
-    assert problems(data) == ["extras.re.doppelkopf: doppelkopf does not count in a solo"]
+    assert problems(data) == ["extras.re.doppelkopf: “Doppelkopf” does not count in a solo"]
     # a Hochzeit without partner scores as a solo
     data = game_data(type="hochzeit", re=("A",), re_augen=130, kontra_extras={"fuchs": 1})
-    assert problems(data) == ["extras.kontra.fuchs: fuchs does not count in a solo"]
+    assert problems(data) == ["extras.kontra.fuchs: “Fuchs caught” does not count in a solo"]
 
 
 def test_standard_counts_doppelkopf_in_a_solo():
@@ -151,7 +151,7 @@ def test_with_40_cards_a_trick_holds_at_least_8_augen():
 
 def test_a_party_without_trick_has_no_sonderpunkte():
     assert problems(game_data(re_augen=240, kontra_extras={"fuchs": 1})) == [
-        "extras.kontra.fuchs: Kontra took no trick, so it cannot have fuchs"]
+        "extras.kontra.fuchs: Kontra took no trick, so it cannot have the bonus point “Fuchs caught”"]
 
 
 def test_zero_augen_with_a_trick_is_not_schwarz():
@@ -185,7 +185,7 @@ def test_sheet_rows_are_reported_with_their_index():
         parse_sheet({"rules": "turnier", "players": ["A", "B", "C", "D"], "rows": rows})
     assert [p.line() for p in error.value.problems] == [
         "rows[1] re_augen: must be between 0 and 240, got 300",
-        "rows[2] penalty: 'Zoe' is not one of the players of this penalty"]
+        "rows[2] penalty: “Zoe” is not one of the players of this penalty"]
 
 
 def test_sheet_of_five_needs_the_players_of_each_row():

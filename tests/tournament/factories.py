@@ -22,7 +22,8 @@ def make_director(username="leitung"):
 
 
 def make_tournament(*, players=8, rules="turnier", director=None, slug="", **kwargs):
-    tournament = tournaments.create_tournament(name=kwargs.pop("name", "Herbstturnier"), date=datetime.date(2026, 11, 21),
+    tournament = tournaments.create_tournament(name=kwargs.pop("name", "Herbstturnier"),
+                                               date=datetime.date(2026, 11, 21),
                                                director=director, rules=rules, slug=slug, **kwargs)
     for name in player_names(players):
         tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
@@ -56,3 +57,11 @@ def message_texts(response):
     from django.contrib.messages import get_messages
 
     return [str(m) for m in get_messages(response.wsgi_request)]
+
+
+def re_seats(table, number, which=(0, 1)) -> str:
+    """The game form's Re party ("13": seat numbers) for the given players of game `number` (indexes
+    into the four who play it)."""
+    seats = seat_ids(table)
+    _dealer, _out, players = game_players(seats, number)
+    return "".join(str(seats.index(players[i]) + 1) for i in which)

@@ -14,7 +14,7 @@ from itertools import combinations
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from tournament.draw import (
@@ -24,6 +24,8 @@ from tournament.draw import (
     count_repeats,
     draw_by_standings,
     draw_random,
+    fewest_pairs,
+    repeat_lower_bound,
     table_sizes,
 )
 
@@ -385,3 +387,228 @@ def test_standings_draw_properties(n, seed, earlier_rounds):
     seated = [p for table in draw.tables for p in table]
     assert all(abs(seated.index(p) - place) <= 1 for place, p in enumerate(players))
     assert all(list(t) == sorted(t, key=players.index) for t in draw.tables)
+
+
+# ---- planned draws: following a schedule for all rounds ------------------------------------------
+
+
+def _play_planned(players, rounds, seed, planned=None, **options):
+    """Draw `rounds` rounds following the plan for `planned` rounds (default: `rounds`)."""
+    done, draws = [], []
+    for r in range(rounds):
+        draw = draw_random(players, seed=f"{seed}/{r}", history=History.from_rounds(done),
+                           rounds_planned=planned or rounds, **options)
+        done.append(draw.tables)
+        draws.append(draw)
+    return done, draws
+
+
+@pytest.mark.parametrize("n, rounds", [(16, 5), (20, 3), (20, 5), (28, 9), (32, 10), (36, 9), (37, 6), (101, 8)])
+def test_planned_draws_have_no_repeats_where_a_schedule_without_exists(n, rounds):
+    players = [f"Spieler {i}" for i in range(n)]
+    done, draws = _play_planned(players, rounds, "Plan")
+    for r, draw in enumerate(draws):
+        _assert_valid(draw, players)
+        assert draw.planned
+        assert (draw.repeat_meetings, draw.repeated_five) == _brute_counts(draw.tables, done[:r]) == (0, 0)
+        assert draw.lower_bound == 0
+
+
+def test_without_a_plan_round_five_of_16_players_may_repeat():
+    # the reason for the plan: drawing round by round, 5 rounds of 16 rarely stay without repeats
+    totals = [sum(d.repeat_meetings for d in _play_planned(list(range(16)), 5, seed, planned=None)[1])
+              for seed in range(5)]
+    unplanned = [sum(_brute_counts(rounds[r], rounds[:r])[0] for r in range(5))
+                 for rounds in (_play(list(range(16)), 5, seed) for seed in range(5))]
+    assert totals == [0] * 5 and max(unplanned) > 0
+
+
+def test_planned_draws_are_reproducible_and_depend_on_the_seed():
+    players = [f"p{i}" for i in range(32)]
+    first, _ = _play_planned(players, 3, "x", planned=10)
+    again, _ = _play_planned(players, 3, "x", planned=10)
+    other, _ = _play_planned(players, 3, "y", planned=10)
+    assert first == again and first[0] != other[0]
+
+
+def test_planned_draw_does_not_depend_on_string_hash_salt():
+    code = (
+        "from tournament.draw import History, draw_random\n"
+        "players = [f'Spieler {i}' for i in range(21)]\n"
+        "done = []\n"
+        "for r in range(4):\n"
+        "    d = draw_random(players, seed=f'Turnier/{r}', history=History.from_rounds(done), rounds_planned=4,\n"
+        "                    clubs={p: 'Verein ' + str(i % 3) for i, p in enumerate(players)}, apart=[players[:2]])\n"
+        "    done.append(d.tables)\n"
+        "print(done)\n"
+    )
+    outputs = set()
+    for salt in ("1", "2"):
+        env = {**os.environ, "PYTHONHASHSEED": salt}
+        result = subprocess.run([sys.executable, "-c", code], cwd=REPO_ROOT, env=env, capture_output=True, text=True,
+                                check=True)
+        outputs.add(result.stdout)
+    assert len(outputs) == 1
+
+
+def test_a_new_seed_in_a_later_round_only_changes_table_numbers_and_seats():
+    players = list(range(16))
+    done, _ = _play_planned(players, 2, "a", planned=5)
+    third = draw_random(players, seed="b", history=History.from_rounds(done), rounds_planned=5)
+    other = draw_random(players, seed="c", history=History.from_rounds(done), rounds_planned=5)
+    assert third.planned and other.planned and third.tables != other.tables
+    assert sorted(map(sorted, third.tables)) == sorted(map(sorted, other.tables))
+
+
+def test_the_plan_survives_swaps_in_round_one():
+    players = list(range(20))
+    first = draw_random(players, seed=1, rounds_planned=5)
+    tables = [list(t) for t in first.tables]
+    tables[0][0], tables[3][2] = tables[3][2], tables[0][0]  # the director swaps two players
+    done = [tables]
+    for r in range(1, 5):
+        draw = draw_random(players, seed=r, history=History.from_rounds(done), rounds_planned=5)
+        assert draw.planned and _brute_counts(draw.tables, done) == (0, 0)
+        done.append(draw.tables)
+
+
+@pytest.mark.parametrize("change", ["withdrawal", "late entry", "replaced", "round left the plan", "more rounds",
+                                    "counts only", "no repeat-free plan"])
+def test_the_draw_falls_back_to_minimising_round_by_round(change):
+    players = list(range(16))
+    done, _ = _play_planned(players, 2, "s", planned=5)
+    rounds_planned = 5
+    if change == "no repeat-free plan":  # 16 players cannot play 6 rounds without repeats
+        rounds_planned = 6
+        done = _play(players, 2, "s")
+    if change == "withdrawal":
+        players = players[:-4]
+    elif change == "late entry":
+        players = [*players, 16, 17, 18, 19]
+    elif change == "replaced":  # one withdrew, one joined: as many players as before
+        players = [*players[:-1], 99]
+    elif change == "round left the plan":
+        done.append(draw_random(players, seed="by hand", history=History.from_rounds(done)).tables)
+    elif change == "more rounds":
+        rounds_planned = 2
+    history = History.from_rounds(done)
+    if change == "counts only":
+        history = History(met=history.met, at_five=history.at_five)
+    planned = draw_random(players, seed="next", history=history, rounds_planned=rounds_planned)
+    unplanned = draw_random(players, seed="next", history=history)
+    assert not planned.planned and planned == unplanned  # exactly the draw as before
+
+
+def test_a_planned_round_that_would_seat_an_apart_pair_together_is_drawn_round_by_round():
+    players = list(range(16))
+    done, _ = _play_planned(players, 2, "t", planned=5)
+    plan_draw = draw_random(players, seed="n", history=History.from_rounds(done), rounds_planned=5)
+    pair = plan_draw.tables[0][:2]  # a pair the plan seats together in round 3
+    draw = draw_random(players, seed="n", history=History.from_rounds(done), rounds_planned=5, apart=[pair])
+    assert not draw.planned and draw.apart_together == 0
+    assert not any(set(pair) <= set(table) for table in draw.tables)
+
+
+# ---- clubs and pairs kept apart -----------------------------------------------------------------
+
+
+def _club_pairs(tables, clubs):
+    return sum(1 for table in tables for a, b in combinations(table, 2)
+               if clubs.get(a) and clubs.get(a) == clubs.get(b))
+
+
+@pytest.mark.parametrize("planned", [None, 3])
+@pytest.mark.parametrize("n", [8, 9, 10, 12, 13])
+def test_clubs_are_spread_over_the_tables_of_round_one_as_far_as_possible(n, planned):
+    players = [f"id{i}" for i in range(n)]
+    clubs = {p: ["Kreuz", "Pik", "Herz"][i % 3] if i < n - 1 else "" for i, p in enumerate(players)}
+    clubs[players[0]] = " kreuz "  # names compared without case and surrounding spaces
+    fewest = min(_club_pairs(split, {p: c.strip().casefold() for p, c in clubs.items()})
+                 for split in _all_splits(players, table_sizes(n)))
+    for seed in range(3):
+        draw = draw_random(players, seed=seed, clubs=clubs, rounds_planned=planned)
+        _assert_valid(draw, players)
+        assert draw.club_pairs == _club_pairs(draw.tables, {p: c.strip().casefold() for p, c in clubs.items()})
+        assert draw.club_pairs == fewest
+
+
+@pytest.mark.parametrize("n", [16, 20, 28, 37])
+def test_planned_draws_spread_clubs_as_far_as_possible(n):
+    players = [f"id{i}" for i in range(n)]
+    clubs = {p: ["Kreuz", "Pik", "Herz"][i % 3] for i, p in enumerate(players)}
+    # every club spread evenly over the tables on its own: no seating has fewer club pairs
+    fewest = sum(fewest_pairs(k, table_sizes(n)) for k in Counter(clubs.values()).values())
+    for seed in range(3):
+        draw = draw_random(players, seed=seed, clubs=clubs, rounds_planned=4)
+        assert draw.planned and draw.club_pairs == _club_pairs(draw.tables, clubs) == fewest
+
+
+def test_clubs_count_only_in_round_one():
+    players = list(range(12))
+    clubs = {p: "Einer" for p in players}
+    earlier = [[players[0:4], players[4:8], players[8:12]]]
+    with_clubs = draw_random(players, seed=4, history=History.from_rounds(earlier), clubs=clubs)
+    assert with_clubs == draw_random(players, seed=4, history=History.from_rounds(earlier))
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.integers(min_value=8, max_value=60).filter(lambda n: n not in (11,)), seed=seeds,
+       earlier_rounds=st.integers(min_value=0, max_value=3), pairs=st.integers(min_value=1, max_value=4),
+       planned=st.sampled_from([None, 6]))
+@example(n=9, seed=-1, earlier_rounds=1, pairs=1, planned=None)  # apart comes before the five rule
+def test_pairs_kept_apart_never_share_a_table_when_avoidable(n, seed, earlier_rounds, pairs, planned):
+    players = [f"id{i}" for i in range(n)]
+    earlier = _play(players, earlier_rounds, seed)
+    apart = [(players[2 * i], players[2 * i + 1]) for i in range(pairs)]  # disjoint pairs: always avoidable
+    draw = draw_random(players, seed=seed, history=History.from_rounds(earlier), apart=apart, rounds_planned=planned)
+    _assert_valid(draw, players)
+    assert draw.apart_together == 0
+    assert not any({a, b} <= set(table) for a, b in apart for table in draw.tables)
+    assert (draw.repeat_meetings, draw.repeated_five) == _brute_counts(draw.tables, earlier)
+
+
+def test_keeping_apart_comes_before_avoiding_repeats():
+    players = list(range(8))
+    earlier = [[[0, 1, 2, 3], [4, 5, 6, 7]]]
+    apart = [(0, 4), (0, 5), (0, 6), (0, 7)]  # 0 can only sit with 1, 2, 3 again: the old tables
+    draw = draw_random(players, seed=1, history=History.from_rounds(earlier), apart=apart)
+    assert draw.apart_together == 0 and draw.repeat_meetings == 12  # the old tables again
+    assert draw_random(players, seed=1, history=History.from_rounds(earlier)).repeat_meetings == 4
+
+
+def test_an_unavoidable_apart_pair_is_reported():
+    draw = draw_random([1, 2, 3, 4, 5], seed=1, apart=[(1, 2), (3, 99)])  # 99 does not play: ignored
+    assert draw.apart_together == 1
+
+
+# ---- lower bound of a round ----------------------------------------------------------------------
+
+
+def test_lower_bound_of_a_round():
+    assert repeat_lower_bound(list(range(8)), None) == 0
+    history = History.from_rounds([[[0, 1, 2, 3], [4, 5, 6, 7]]])
+    assert repeat_lower_bound(list(range(8)), history) == 4  # each table takes 2 + 2 of the old ones
+    # built from the counts alone (no rounds): only the partner count applies
+    assert repeat_lower_bound(list(range(8)), History(met=history.met, at_five=history.at_five)) == 0
+    assert draw_random(list(range(8)), seed=1, history=history).lower_bound == 4
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=st.sampled_from([4, 5, 8, 9, 10]), seed=seeds, earlier_rounds=st.integers(min_value=0, max_value=4))
+def test_lower_bound_of_a_round_is_at_most_the_exhaustive_optimum(n, seed, earlier_rounds):
+    players = list(range(n))
+    earlier = _play(players, earlier_rounds, seed)
+    fewest = min(_brute_counts(split, earlier)[0] for split in _all_splits(players, table_sizes(n)))
+    assert repeat_lower_bound(players, History.from_rounds(earlier)) <= fewest
+
+
+@settings(max_examples=40, deadline=None)
+@given(n=seatable_n, seed=seeds, earlier_rounds=st.integers(min_value=0, max_value=6),
+       leave=st.integers(min_value=0, max_value=3))
+def test_lower_bound_of_a_round_is_never_above_the_draws_repeats(n, seed, earlier_rounds, leave):
+    players = [f"id{i}" for i in range(n)]
+    earlier = _play(players, earlier_rounds, seed)
+    playing = players[leave:] if n - leave >= 4 and n - leave not in (6, 7, 11) else players  # withdrawals
+    for draw in (draw_random(playing, seed=seed, history=History.from_rounds(earlier)),
+                 draw_by_standings(playing, history=History.from_rounds(earlier))):
+        assert draw.lower_bound == repeat_lower_bound(playing, History.from_rounds(earlier)) <= draw.repeat_meetings

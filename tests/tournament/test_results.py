@@ -23,7 +23,7 @@ def test_game_is_scored_and_stored_with_breakdown():
     ids = seat_ids(table)
     assert game.number == 1 and game.dealer_id == ids[0] and game.sitting_out_id is None
     assert game.winner == "re" and game.value == 2
-    assert game.breakdown == [["keine 120", 1], ["Re angesagt", "x2"]]
+    assert game.breakdown == [["keine 120", 1, "keine120", {}], ["Re angesagt", "x2", "announced", {"party": "re"}]]
     points = dict(Score.objects.filter(game=game).values_list("entry_id", "points"))
     assert points == {ids[0]: 2, ids[1]: 2, ids[2]: -2, ids[3]: -2}
 
@@ -33,6 +33,8 @@ def test_table_of_five_dealer_sits_out():
     round = seated_round(tournament)
     table = next(t for t in round.tables.all() if t.seats.count() == 5)
     ids = seat_ids(table)
+    for number in (1, 2):
+        results.save_game(table=table, number=number, data=normal_game(table, number))
     game = results.save_game(table=table, number=3, data=normal_game(table, 3))
     assert game.dealer_id == ids[2] and game.sitting_out_id == ids[2]
     assert not Score.objects.filter(game=game, entry_id=ids[2]).exists()
@@ -43,7 +45,7 @@ def test_invalid_game_is_rejected_with_the_engines_messages_and_nothing_saved():
     table = seated_round(tournament).tables.get(number=1)
     with pytest.raises(EntryProblems) as error:
         results.save_game(table=table, data=normal_game(table, re_augen=250))
-    assert error.value.by_field("de") == {"re_augen": ["muss zwischen 0 und 240 liegen, nicht 250"]}
+    assert error.value.by_field("de") == {"re_augen": ["Muss zwischen 0 und 240 liegen, nicht 250."]}
     assert not table.games.exists()
 
 
@@ -97,7 +99,7 @@ def test_no_entries_before_publishing_or_after_signing():
         results.save_game(table=table, data=normal_game(table))
     seating.publish_round(round=round)
     table.refresh_from_db()
-    results.sign_table(table=table, user=None)
+    results.sign_table(table=table)
     table.refresh_from_db()
     with pytest.raises(UserError, match="gesperrt"):
         results.save_game(table=table, data=normal_game(table))
@@ -136,7 +138,8 @@ def test_rules_change_that_invalidates_a_game_rolls_back():
     results.save_game(table=table, data=normal_game(table, extras={"re": {"karlchen": 1}}))
     with pytest.raises(EntryProblems) as error:
         results.change_rules(tournament=tournament, rules={"preset": "turnier", "sonderpunkte": ["fuchs"]})
-    assert "Runde 1, Tisch 1, Spiel 1: extras.re.karlchen" in error.value.lines("de")[0]
+    assert error.value.lines("de")[0] == ("Runde 1, Tisch 1, Spiel 1: Re, Karlchen: „Karlchen“ ist in diesem Regelwerk "
+                                         "kein Sonderpunkt; es hat: Fuchs gefangen.")
     tournament.refresh_from_db()
     assert tournament.rules == "turnier"
 

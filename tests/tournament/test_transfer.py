@@ -10,10 +10,13 @@ from pathlib import Path
 import pytest
 
 import scoring
-from tournament.models import Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from tournament.changelog import KINDS, history_model
+from tournament.models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 from tournament.selectors import standings
 from tournament.services import generate, results, seating
-from tournament.services.transfer import ImportProblems, export_tournament, import_tournament
+from tournament.services.exporting import export_tournament
+from tournament.services.file_checks import ImportProblems
+from tournament.services.importing import import_tournament
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
 
@@ -75,8 +78,10 @@ def table_of(tournament, round_number, table_number):
 
 
 def row_counts():
-    return {model.__name__: model.objects.count()
-            for model in (Tournament, Player, Entry, Round, Table, Seat, Game, Penalty, Score)}
+    """The rows of every table an import writes to, the change log (historical records) included."""
+    models = (Tournament, Player, Entry, Round, Table, Seat, Game, Penalty, Score, DataChange,
+              *(history_model(kind) for kind in KINDS))
+    return {model.__name__: model.objects.count() for model in models}
 
 
 def problems_of(data, **kwargs):
@@ -88,6 +93,16 @@ def problems_of(data, **kwargs):
     return error.value.lines
 
 
+def without_links(data):
+    """The file without the tables' entry links (a copy imported next to its original gets new ones)."""
+    return {**data, "rounds": [{**r, "tables": [{k: v for k, v in t.items() if k != "link"} for t in r["tables"]]}
+                               for r in data["rounds"]]}
+
+
+def links(data):
+    return [t.get("link") for r in data["rounds"] for t in r["tables"]]
+
+
 def without_slug(data):
     return {key: value for key, value in data.items() if key not in ("slug", "name")}
 
@@ -96,7 +111,7 @@ def without_slug(data):
 
 def test_canonical_file_round_trips():
     tournament = import_tournament(canonical())
-    assert export_tournament(tournament) == CANONICAL
+    assert export_tournament(tournament, backup=False) == CANONICAL
 
 
 def test_minimal_file_round_trips():
@@ -104,13 +119,13 @@ def test_minimal_file_round_trips():
             "players": [{"name": name, "club": ""} for name in T1],
             "rounds": [{"number": 1, "tables": [{"number": 1, "players": T1, "rows": [
                 {"players": T1, "type": "normal", "re": ["Anna", "Bernd"], "re_augen": 121, **GAME}]}]}]}
-    assert export_tournament(import_tournament(copy.deepcopy(data))) == data
+    assert export_tournament(import_tournament(copy.deepcopy(data)), backup=False) == data
 
 
 def test_docs_example_round_trips():
     text = (Path(__file__).parents[2] / "docs" / "tournament-file.md").read_text(encoding="utf-8")
     example = json.loads(re.search(r"```json\n(.*?)```", text, re.S).group(1))
-    assert export_tournament(import_tournament(copy.deepcopy(example))) == example
+    assert export_tournament(import_tournament(copy.deepcopy(example)), backup=False) == example
 
 
 def test_generated_tournament_exports_imports_and_exports_the_same():
@@ -118,7 +133,8 @@ def test_generated_tournament_exports_imports_and_exports_the_same():
     first = export_tournament(generated)
     copy_ = import_tournament(copy.deepcopy(first), slug="kopie")
     second = export_tournament(copy_)
-    assert second == {**first, "slug": "kopie"}
+    assert without_links(second) == without_links({**first, "slug": "kopie"})
+    assert all(links(first)) and all(links(second)) and not set(links(first)) & set(links(second))
     assert [(r.points, r.games) for r in standings(copy_)] == [(r.points, r.games) for r in standings(generated)]
 
 
@@ -130,14 +146,14 @@ def test_deleted_game_late_penalty_note_and_signature_survive_export_and_import(
     results.delete_game(table=table, number=2)
     ids = seat_ids(table)
     results.add_penalty(table=table, offender_id=ids[1], game_number=6, note="Karte verworfen")
-    results.sign_table(table=table, user=None, note="alle vier")
+    results.sign_table(table=table, note="alle vier")
     exported = export_tournament(tournament)
     sheet = exported["rounds"][0]["tables"][0]
     assert sheet["game_numbers"] == [1, 3]
     assert sheet["penalty_details"] == [{"game": 6, "note": "Karte verworfen"}]
     assert sheet["signed"]["note"] == "alle vier"
     copied = import_tournament(copy.deepcopy(exported), slug="kopie")
-    assert export_tournament(copied) == {**exported, "slug": "kopie"}
+    assert without_links(export_tournament(copied)) == without_links({**exported, "slug": "kopie"})
 
 
 def test_exported_rows_are_sheets_the_scoring_engine_scores_like_the_app():
@@ -219,7 +235,7 @@ def test_import_of_a_draft_round_places_its_tables_unpublished():
         {"number": 2, "players": ["Carla", "Dieter", "Gustav", "Hanna", "Ida"], "rows": []}]})
     tournament = import_tournament(copy.deepcopy(data))
     assert tournament.rounds.get(number=3).is_draft
-    assert export_tournament(tournament) == data
+    assert export_tournament(tournament, backup=False) == data
 
 
 def test_place_tables_numbers_tables_in_order_and_counts_repeats():
@@ -249,8 +265,9 @@ def test_every_problem_of_the_file_is_reported_at_once():
     lines = problems_of(data)
     assert len(lines) == 3
     assert lines[0] == "Spieler 3: club: muss ein Text sein, nicht 5"
-    assert lines[1].startswith("Runde 1, Tisch 1, Spiel 1: type: muss eines von")
-    assert lines[2].startswith("Runde 2, Tisch 2, Spiel 1: re_augen: ")
+    assert lines[1] == ("Runde 1, Tisch 1, Spiel 1: type: muss eine der Spielarten Normalspiel, Hochzeit, "
+                        "stille Hochzeit, Armut, Solo sein, nicht „ramsch“")
+    assert lines[2].startswith("Runde 2, Tisch 2, Spiel 1: re_augen: muss zwischen")
 
 
 def test_unknown_player_at_a_table():
@@ -316,7 +333,7 @@ def test_penalty_offender_must_be_among_its_players():
     data = canonical()
     data["rounds"][0]["tables"][0]["rows"][2]["penalty"] = "Emil"
     assert problems_of(data) == [
-        "Runde 1, Tisch 1, Zeile 3 (Strafe): penalty: 'Emil' ist keiner der Spieler dieser Strafe"]
+        "Runde 1, Tisch 1, Zeile 3 (Strafe): penalty: „Emil“ ist keiner der Spieler dieser Strafe"]
 
 
 def test_slug_already_used():
@@ -342,7 +359,7 @@ def test_invalid_rules_are_reported_with_the_engines_message():
     data = canonical()
     data["rules"] = "skat"
     [line] = problems_of(data)
-    assert line.startswith("rules: unbekannte Regelvorlage 'skat'")
+    assert line.startswith("rules: unbekannte Regelvorlage „skat“")
 
 
 @pytest.mark.parametrize("change, line", [
@@ -356,7 +373,7 @@ def test_invalid_rules_are_reported_with_the_engines_message():
     (lambda d: d["rounds"][0]["tables"][0]["rows"].append(7),
      "Runde 1, Tisch 1, Zeile 5: row: muss ein JSON-Objekt sein"),
     (lambda d: d["rounds"][0].update(status="fertig"),
-     "Runde 1: status: muss eines von draft, published, closed sein, nicht 'fertig'"),
+     "Runde 1: status: muss eines von draft, published, closed sein, nicht „fertig“"),
     (lambda d: d.update(slug="Herbst Turnier"),
      'slug: "Herbst Turnier" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)'),
 ], ids=["name", "date", "rounds", "unknown-key", "player", "player-twice", "rows", "row", "status", "slug"])
@@ -364,6 +381,152 @@ def test_malformed_structure_is_reported_and_nothing_written(change, line):
     data = canonical()
     change(data)
     assert line in problems_of(data)
+
+
+# ---- import errors beyond the form: what the file must hold (file_checks) --------------------------
+# Each file below differs from CANONICAL (which imports) in one place, and each test expects exactly
+# the one line of the check that covers it, so it fails when that check is missing.
+
+def test_penalty_in_a_game_the_table_does_not_have():
+    data = canonical()
+    data["rounds"][0]["tables"][0]["penalty_details"] = [{"game": 999, "note": "zu spät"}]
+    assert problems_of(data) == [
+        "Runde 1, Tisch 1, Zeile 3 (Strafe): penalty_details.game: muss eine Spielnummer von 1 bis 8 (oder null) "
+        "sein, nicht 999"]
+
+
+def test_more_games_than_the_table_has():
+    data = canonical()
+    table = data["rounds"][0]["tables"][0]
+    table["rows"] = [copy.deepcopy(table["rows"][1]) for _ in range(500)]
+    assert problems_of(data) == [
+        "Runde 1, Tisch 1: rows: an einem 4er-Tisch gibt es die Spiele 1 bis 8, hier stehen 500 Spiele bis Spiel 500"]
+
+
+def test_game_numbers_beyond_the_tables_games():
+    data = canonical()
+    data["rounds"][0]["tables"][0]["game_numbers"] = [1, 2, 9]
+    assert problems_of(data) == [
+        "Runde 1, Tisch 1: rows: an einem 4er-Tisch gibt es die Spiele 1 bis 8, hier stehen 3 Spiele bis Spiel 9"]
+
+
+def test_player_seated_before_joining():
+    data = canonical()
+    data["players"][8]["joined_round"] = 3  # Ida sits at table 1 of round 2
+    assert problems_of(data) == [
+        "Runde 2, Tisch 1: players: Ida spielt laut Spielerliste in Runde 2 nicht mit (dabei ab Runde 3)"]
+
+
+def test_player_seated_in_the_round_they_withdrew_from():
+    data = canonical()
+    data["players"][0]["withdrawn_from_round"] = 2  # Anna sits at table 1 of round 2
+    assert problems_of(data) == [
+        "Runde 2, Tisch 1: players: Anna spielt laut Spielerliste in Runde 2 nicht mit "
+        "(dabei ab Runde 1, zurückgezogen ab Runde 2)"]
+
+
+def test_player_seated_after_the_round_they_withdrew_from():
+    data = canonical()
+    data["players"][0]["withdrawn_from_round"] = 2
+    data["players"].append({"name": "Jens", "club": ""})
+    data["rounds"][1]["tables"][0]["players"][0] = "Jens"  # Anna plays round 1 only ...
+    data["rounds"].append({"number": 3, "tables": [  # ... but sits at a table of round 3 (published)
+        {"number": 1, "players": ["Anna", "Bernd", "Carla", "Dieter"], "rows": []}]})
+    assert problems_of(data) == [
+        "Runde 3, Tisch 1: players: Anna spielt laut Spielerliste in Runde 3 nicht mit "
+        "(dabei ab Runde 1, zurückgezogen ab Runde 2)"]
+
+
+@pytest.mark.parametrize("numbers", [(1, 5), (2, 3)], ids=["gap", "not-from-1"])
+def test_rounds_are_numbered_from_1_without_gaps(numbers):
+    data = canonical()
+    data["rounds"][0]["number"], data["rounds"][1]["number"] = numbers
+    assert problems_of(data) == [
+        "rounds: die Runden müssen 1, 2, 3 … ohne Lücke nummeriert sein, nicht {}, {}".format(*numbers)]
+
+
+def test_totals_beyond_what_the_rules_allow():
+    data = canonical()
+    data["rounds"][0]["tables"][1]["totals"] = {"Emil": 10**9, "Frieda": -10**9, "Gustav": 0, "Hanna": 0}
+    assert problems_of(data) == [
+        "Runde 1, Tisch 2: totals.Emil: an diesem Tisch sind nach den Regeln höchstens ±3504 möglich, "
+        "nicht 1000000000",
+        "Runde 1, Tisch 2: totals.Frieda: an diesem Tisch sind nach den Regeln höchstens ±3504 möglich, "
+        "nicht -1000000000"]
+
+
+def test_totals_up_to_what_the_rules_allow_import():
+    """The bound of the test above is the rules' (8 games under "turnier"), not a smaller one."""
+    data = canonical()
+    data["rounds"][0]["tables"][1]["totals"] = {"Emil": 3504, "Frieda": -3504, "Gustav": 0, "Hanna": 0}
+    tournament = import_tournament(data)
+    points = dict(Score.objects.filter(table=table_of(tournament, 1, 2)).values_list("entry__player__name", "points"))
+    assert points == {"Emil": 3504, "Frieda": -3504, "Gustav": 0, "Hanna": 0}
+    data["slug"] = "zu-viel"
+    data["rounds"][0]["tables"][1]["totals"] = {"Emil": 3505, "Frieda": -3505, "Gustav": 0, "Hanna": 0}
+    assert len(problems_of(data)) == 2
+
+
+@pytest.mark.parametrize("joined, withdrawn", [(3, 2), (2, 1)])
+def test_withdrawn_from_round_may_not_come_before_joined_round(joined, withdrawn):
+    data = canonical()
+    data["players"].append({"name": "Jens", "club": "", "joined_round": joined, "withdrawn_from_round": withdrawn})
+    assert problems_of(data) == [f"Spieler 10: withdrawn_from_round: darf nicht vor joined_round ({joined}) liegen"]
+
+
+def test_withdrawn_in_the_round_they_joined_imports():
+    """Withdrawn before playing (the app stores this, so a backup of it must restore)."""
+    data = canonical()
+    data["players"].append({"name": "Jens", "club": "", "joined_round": 2, "withdrawn_from_round": 2})
+    entry = import_tournament(data).entries.get(player__name="Jens")
+    assert (entry.joined_round, entry.withdrawn_from_round) == (2, 2)
+
+
+def test_start_number_beyond_99999():
+    data = canonical()
+    data["players"].append({"name": "Jens", "club": "", "start_number": 100000})
+    assert problems_of(data) == ["Spieler 10: start_number: muss eine ganze Zahl von 1 bis 99999 sein, nicht 100000"]
+
+
+def test_start_number_99999_imports():
+    data = canonical()
+    data["players"].append({"name": "Jens", "club": "", "start_number": 99999})
+    assert import_tournament(data).entries.get(player__name="Jens").start_number == 99999
+
+
+LOG_RECORD = {"at": "2026-11-21T10:00:00+00:00", "kind": "game", "type": "+", "action": "sheets_entered",
+              "user": "Import", "round": 1, "table": 1, "number": 1, "detail": {"number": 1}}
+
+
+def test_a_well_formed_log_record_imports():
+    """The base of the malformed records below."""
+    data = canonical()
+    data["log"] = [copy.deepcopy(LOG_RECORD)]
+    tournament = import_tournament(data)
+    assert history_model("game").objects.filter(log_tournament=tournament.pk).count() == 1
+
+
+@pytest.mark.parametrize("change, line", [
+    (lambda d: d.update(log={"eintrag": LOG_RECORD}), "log: muss eine Liste sein"),
+    (lambda d: d.update(log="leer"), "log: muss eine Liste sein"),
+    (lambda d: d["log"].append("gestern"), "Änderungsprotokoll, Eintrag 2: log: muss ein JSON-Objekt sein"),
+    (lambda d: d["log"][0].update(kind="spiel"),
+     "Änderungsprotokoll, Eintrag 1: kind: muss eines von tournament, player, round, table, game, penalty, draft sein, "
+     "nicht „spiel“"),
+    (lambda d: d["log"][0].update(type="x"), "Änderungsprotokoll, Eintrag 1: type: muss eines von +, ~, - sein, "
+                                             "nicht „x“"),
+    (lambda d: d["log"][0].update(at="gestern"),
+     "Änderungsprotokoll, Eintrag 1: at: muss Datum und Uhrzeit der Form JJJJ-MM-TTThh:mm:ss+00:00 sein"),
+    (lambda d: d["log"][0].update(at=20261121),
+     "Änderungsprotokoll, Eintrag 1: at: muss Datum und Uhrzeit der Form JJJJ-MM-TTThh:mm:ss+00:00 sein"),
+    (lambda d: d["log"][0].pop("at"),
+     "Änderungsprotokoll, Eintrag 1: at: muss Datum und Uhrzeit der Form JJJJ-MM-TTThh:mm:ss+00:00 sein"),
+], ids=["object", "text", "record", "kind", "type", "at-text", "at-number", "at-missing"])
+def test_malformed_log_is_reported_and_nothing_written(change, line):
+    data = canonical()
+    data["log"] = [copy.deepcopy(LOG_RECORD)]
+    change(data)
+    assert problems_of(data) == [line]
 
 
 def test_a_file_that_is_not_an_object():

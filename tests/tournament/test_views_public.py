@@ -2,6 +2,7 @@
 hidden rounds, translations, exports and query counts."""
 
 import json
+import re
 
 import pytest
 from django.db import connection
@@ -74,12 +75,51 @@ def test_hidden_round_results_stay_off_the_public_pages(client, tournament):
     assert "noch verborgen" in client.get(standings_url(tournament)).content.decode()
 
 
+STANDINGS_ROW = re.compile(r'<tr data-entry="\d+" data-name="([^"]*)"[^>]*><td class="num">(\d+)</td>'
+                           r'<td class="movement">(?:<span class="(\w+)" title="([^"]*)">([^<]*)</span>)?</td>')
+
+
+def standings_rows(content):
+    """The rows of the standings table in page order: (name, rank, movement class, title, text); the
+    movement is ("", "", "") where there is nothing to compare with."""
+    rows = STANDINGS_ROW.findall(content)
+    assert len(rows) == content.count("<tr data-entry=")  # every row matched
+    return [(name, int(rank), *movement) for name, rank, *movement in rows]
+
+
 def test_standings_after_a_round_and_movement(client, tournament):
-    play_round(tournament, games=1)
+    # round 1 (the fixture): Anna, Carla, Frieda, Hanna +2 share rank 1; Bernd, Dieter, Emil, Gustav -2 rank 5.
+    # Rounds 2 and 3: Kontra wins the one game at each table.
+    for number in (2, 3):
+        later = seated_round(tournament, seed=f"r{number}")
+        for table in later.tables.all():
+            results.save_game(table=table, data=normal_game(table, 1, re_augen=90))
+
+    def rows(**query):
+        return standings_rows(client.get(standings_url(tournament, **query)).content.decode())
+
+    same = ("same", "unverändert", "–")
+
+    def up(n):
+        return ("up", f"{n} Plätze besser", f"▲{n}")
+
+    def down(n):
+        return ("down", f"{n} Plätze schlechter", f"▼{n}")
+
+    new = ("", "", "")  # after round 1 there is nothing to compare with: no movement, not "unchanged"
     content = client.get(standings_url(tournament, round=1)).content.decode()
     assert "Rangliste nach Runde 1" in content
-    latest = client.get(standings_url(tournament)).content.decode()
-    assert "▲" in latest or "▼" in latest or "unverändert" in latest
+    assert {name: (rank, *movement) for name, rank, *movement in standings_rows(content)} == {
+        "Anna": (1, *new), "Carla": (1, *new), "Frieda": (1, *new), "Hanna": (1, *new),
+        "Bernd": (5, *new), "Dieter": (5, *new), "Emil": (5, *new), "Gustav": (5, *new)}
+    assert rows(round=2) == [  # since round 1
+        ("Frieda", 1, *same), ("Hanna", 1, *same),
+        ("Anna", 3, *down(2)), ("Bernd", 3, *up(2)), ("Carla", 3, *down(2)), ("Emil", 3, *up(2)),  # from 1 or 5
+        ("Dieter", 7, *down(2)), ("Gustav", 7, *down(2))]
+    assert rows() == [  # after round 3, since round 2 (not since round 1: Anna 1 → 4 would be ▼3)
+        ("Hanna", 1, *same), ("Bernd", 2, *up(1)), ("Frieda", 2, *down(1)),
+        ("Anna", 4, *down(1)), ("Carla", 4, *down(1)), ("Dieter", 4, *up(3)), ("Emil", 4, *down(1)),
+        ("Gustav", 4, *up(3))]
 
 
 def test_csv_is_semicolon_separated_with_a_bom(client, tournament):
@@ -132,8 +172,23 @@ def test_player_page_lists_every_game_with_points_and_breakdown(client, tourname
 
 
 def test_sortable_by_points(client, tournament):
-    content = client.get(standings_url(tournament, sort="-points")).content.decode()
-    assert "standings-table" in content
+    # points after a second round as in the movement test: Frieda, Hanna 4; Anna, Bernd, Carla, Emil 0;
+    # Dieter, Gustav -4
+    second = seated_round(tournament, seed="r2")
+    for table in second.tables.all():
+        results.save_game(table=table, data=normal_game(table, 1, re_augen=90))
+
+    def order(**query):
+        return [(name, rank) for name, rank, *_movement in
+                standings_rows(client.get(standings_url(tournament, **query)).content.decode())]
+
+    by_rank = order()
+    assert [rank for _name, rank in by_rank] == [1, 1, 3, 3, 3, 3, 7, 7]
+    assert order(sort="-points") == by_rank  # most points first: the ranking itself
+    assert order(sort="points") == [("Dieter", 7), ("Gustav", 7), ("Anna", 3), ("Bernd", 3), ("Carla", 3),
+                                    ("Emil", 3), ("Frieda", 1), ("Hanna", 1)]
+    page = client.get(standings_url(tournament, sort="points")).content.decode()
+    assert 'href="?sort=-points"' in page  # the header sorts the other way next
 
 
 def queries(client, url):
@@ -142,20 +197,32 @@ def queries(client, url):
     return len(captured)
 
 
+# Queries of each public page for a visitor (no login: no session, user or role queries), whatever the
+# tournament's size, each the first request after the data changed (the shared cache is empty for it;
+# tournament/caching.py). Every page: the tournament and its change counter. The standings: the cached
+# table (a miss), the cached standings (a miss), then the rounds, the scores summed by round and player,
+# the entries, storing both in the cache (the database cache: a count, a look-up and an insert each,
+# 8 with the two savepoints of the tests' transaction), and the rounds for the navigation. After round 1:
+# the standings come from the cache. The CSV: the cached standings. A player's page: its cache and the
+# cached ranks (misses), the standings from the cache, storing the ranks, their entry, seats, table-mates
+# and scores, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
+PUBLIC_QUERIES = {"standings": 18, "standings after round 1": 10, "standings.csv": 3, "player": 20}
+
+
 def test_public_pages_run_a_fixed_number_of_queries(client):
-    counts = []
+    counts = {}
     for players, slug in ((8, "klein"), (37, "gross")):
         tournament = make_tournament(players=players, slug=slug, name=slug)
         play_round(tournament, games=3)
         play_round(tournament, games=2)
         entry_id = seat_ids(tournament.rounds.get(number=2).tables.first())[0]
-        counts.append((
-            queries(client, standings_url(tournament)),
-            queries(client, standings_url(tournament, round=1)),
-            queries(client, standings_url(tournament, "standings_csv")),
-            queries(client, reverse("tournament:player", args=[tournament.slug, entry_id])),
-        ))
-    assert counts[0] == counts[1]
+        counts[slug] = {
+            "standings": queries(client, standings_url(tournament)),
+            "standings after round 1": queries(client, standings_url(tournament, round=1)),
+            "standings.csv": queries(client, standings_url(tournament, "standings_csv")),
+            "player": queries(client, reverse("tournament:player", args=[tournament.slug, entry_id])),
+        }
+    assert counts == {"klein": PUBLIC_QUERIES, "gross": PUBLIC_QUERIES}
 
 
 def test_director_switches_public_pages_in_the_settings(client, tournament):

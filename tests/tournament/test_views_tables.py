@@ -1,15 +1,16 @@
 """The table sheet and game entry pages: keyboard form, preview, errors next to fields, edits."""
 
+import re
+
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.models import Game, Penalty
-from tournament.dealing import game_players
 from tournament.services import results
 
-from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+from .factories import make_director, make_tournament, normal_game, re_seats, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
@@ -25,9 +26,8 @@ def url(name, table, *extra):
 
 
 def form_data(table, number=1, **overrides):
-    _dealer, _out, players = game_players(seat_ids(table), number)
-    data = {"type": "normal", "solo": "", "re": [players[0], players[1]], "announce_re": "", "announce_kontra": "",
-            "re_augen": "130", "re_tricks": "", "action": "preview"}
+    data = {"type": "normal", "solo": "", "re_seats": re_seats(table, number), "announcements": "",
+            "re_augen": "130", "re_tricks": "", "extras": "", "action": "preview"}
     data.update(overrides)
     return data
 
@@ -42,7 +42,7 @@ def test_sheet_needs_a_director(client, table):
 
 def test_preview_shows_scores_and_saves_nothing(client, director, table):
     client.force_login(director)
-    response = client.post(url("game_new", table), form_data(table, announce_re="re"))
+    response = client.post(url("game_new", table), form_data(table, announcements="r"))
     assert response.status_code == 200
     content = response.content.decode()
     assert "Re gewinnt." in content and "Re angesagt" in content and "+2" in content
@@ -60,11 +60,11 @@ def test_save_goes_on_to_the_next_game(client, director, table):
 
 def test_engine_messages_appear_next_to_the_fields(client, director, table):
     client.force_login(director)
-    response = client.post(url("game_new", table), form_data(table, re_augen="250", re_fuchs="3",
-                                                             announce_re="keine90"))
+    response = client.post(url("game_new", table), form_data(table, re_augen="250", extras="rfff",
+                                                             announcements="r9"))
     form = response.context["form"]
-    assert form.errors["re_augen"] == ["muss zwischen 0 und 240 liegen, nicht 250"]
-    assert form.errors["re_fuchs"] == ["muss zwischen 0 und 2 liegen, nicht 3"]
+    assert form.errors["re_augen"] == ["Muss zwischen 0 und 240 liegen, nicht 250."]
+    assert form.errors["extras"] == ["Re, Fuchs gefangen: Muss zwischen 0 und 2 liegen, nicht 3."]
     assert not Game.objects.exists()
 
 
@@ -72,13 +72,13 @@ def test_wrong_re_party_size_is_reported_on_the_re_field(client, director, table
     client.force_login(director)
     data = form_data(table, type="solo", solo="damen")
     response = client.post(url("game_new", table), data)
-    assert response.context["form"].errors["re"] == ["bei solo hat die Re-Partei 1 Spieler, nicht 2"]
+    assert response.context["form"].errors["re_seats"] == ["Solo: die Re-Partei hat 1 Spieler, nicht 2."]
 
 
 def test_english_messages_when_the_browser_asks_for_english(client, director, table):
     client.force_login(director)
     response = client.post(url("game_new", table), form_data(table, re_augen="250"), HTTP_ACCEPT_LANGUAGE="en")
-    assert response.context["form"].errors["re_augen"] == ["must be between 0 and 240, got 250"]
+    assert response.context["form"].errors["re_augen"] == ["Must be between 0 and 240, got 250."]
 
 
 def test_editing_an_earlier_game_recomputes_the_sheet(client, director, table):
@@ -86,7 +86,8 @@ def test_editing_an_earlier_game_recomputes_the_sheet(client, director, table):
     client.post(url("game_new", table), form_data(table, 1, action="save"))
     client.post(url("game_new", table), form_data(table, 2, action="save"))
     # game 1 turns into a Nullspiel: Kontra caught a Fuchs
-    client.post(url("game_edit", table, 1), form_data(table, 1, action="save", kontra_fuchs="1"))
+    client.post(url("game_edit", table, 1), form_data(table, 1, action="save", extras="kf",
+                                                      version=Game.objects.get(number=1).version))
     assert Game.objects.get(number=2).multiplier == 2
     page = client.get(url("table", table)).content.decode()
     assert "(×2)" in page and "Quersumme 0" in page
@@ -101,8 +102,13 @@ def test_delete_game_and_penalty(client, director, table):
     penalty = Penalty.objects.get()
     page = client.get(url("table", table)).content.decode()
     assert "falsch bedient" in page and "−6" in page
-    client.post(url("penalty_delete", table, penalty.id))
-    client.post(url("game_delete", table, 1))
+    # each asks first: the first post shows what would be deleted, and deletes nothing
+    page = client.post(url("penalty_delete", table, penalty.id)).content.decode()
+    assert "Strafe an Tisch 1, Runde 1 löschen?" in page and Penalty.objects.exists()
+    page = client.post(url("game_delete", table, 1), {"version": 1}).content.decode()
+    assert "Spiel 1 an Tisch 1, Runde 1 löschen?" in page and Game.objects.exists()
+    client.post(url("penalty_delete", table, penalty.id), {"confirm": "yes"})
+    client.post(url("game_delete", table, 1), {"confirm": "yes", "version": 1})
     assert not Penalty.objects.exists() and not Game.objects.exists()
 
 
@@ -139,10 +145,22 @@ def fill(table, games):
     results.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1)
 
 
+# Each of a director's requests starts with tournament, session, user, role (a director: one query,
+# role_of stops there) and ends with the rounds for the navigation. The sheet: the table, seats, games,
+# penalties, scores, the next game number (games and waiting drafts), the entries from the table's
+# phones, and six for its change log (tables, games, penalties, drafts and the records before them);
+# the standings (the first request after a change: tournament/caching.py): the change counter, the
+# cached table and standings (two misses), the rounds, the scores summed, the entries, storing both
+# in the database cache (count, look-up, insert and the tests' savepoints: 5 each), the hidden round
+# numbers; a new game: the table, the next game number (games and drafts), its seat
+# count, seats, the game itself.
+TABLE_QUERIES = {"sheet": 19, "standings": 22, "new game": 11}
+
+
 def test_sheet_and_standings_run_a_fixed_number_of_queries(client, director):
     small = make_tournament(players=8, director=director, slug="klein")
     large = make_tournament(players=37, director=director, slug="gross", name="Groß")
-    counts = []
+    counts = {}
     for tournament, games in ((small, 2), (large, 8)):
         round = seated_round(tournament)
         five = next((t for t in round.tables.all() if t.seats.count() == 5), round.tables.first())
@@ -151,7 +169,99 @@ def test_sheet_and_standings_run_a_fixed_number_of_queries(client, director):
             if table != five:
                 fill(table, games)
         client.force_login(director)
-        counts.append((queries_for(client, url("table", five)),
-                       queries_for(client, reverse("tournament:standings", args=[tournament.slug])),
-                       queries_for(client, url("game_new", five))))
-    assert counts[0] == counts[1]
+        counts[tournament.slug] = {
+            "sheet": queries_for(client, url("table", five)),
+            "standings": queries_for(client, reverse("tournament:standings", args=[tournament.slug])),
+            "new game": queries_for(client, url("game_new", five))}
+    assert counts == {"klein": TABLE_QUERIES, "gross": TABLE_QUERIES}
+
+
+# ---- the form at the speed of the paper sheet -------------------------------------------------------
+
+def test_the_re_party_is_typed_as_seat_numbers(client, director, table):
+    client.force_login(director)
+    ids = seat_ids(table)
+    for typed in ("13", "1+3", "3 1", "1, 3"):
+        response = client.post(url("game_new", table), form_data(table, re_seats=typed))
+        assert response.context["form"].game_data()["re"] == [ids[0], ids[2]] or \
+            sorted(response.context["form"].game_data()["re"]) == sorted([ids[0], ids[2]])
+    response = client.post(url("game_new", table), form_data(table, re_seats="17"))
+    assert response.context["form"].errors["re_seats"] == ["Platz 7 gibt es an diesem Tisch nicht (Plätze 1 bis 4)."]
+    response = client.post(url("game_new", table), form_data(table, re_seats="11"))
+    assert response.context["form"].errors["re_seats"] == ["Ein Platz steht zweimal in der Re-Partei."]
+
+
+def test_at_a_table_of_five_the_dealer_cannot_be_in_the_re_party(client, director):
+    tournament = make_tournament(players=9, director=director, slug="fuenf")
+    table = next(t for t in seated_round(tournament).tables.all() if t.seats.count() == 5)
+    client.force_login(director)
+    name = tournament.entries.get(pk=seat_ids(table)[0]).player.name
+    response = client.post(url("game_new", table), form_data(table, re_seats="12"))  # seat 1 deals game 1
+    assert response.context["form"].errors["re_seats"] == [f"Platz 1 ({name}) gibt in diesem Spiel und sitzt aus."]
+
+
+def test_sonderpunkte_in_the_sheets_short_notation(client, director, table):
+    client.force_login(director)
+    response = client.post(url("game_new", table), form_data(table, extras="rdd kf"))
+    assert response.context["form"].game_data()["extras"] == {"re": {"doppelkopf": 2}, "kontra": {"fuchs": 1}}
+    response = client.post(url("game_new", table), form_data(table, extras="r2d, K f"))
+    assert response.context["form"].game_data()["extras"] == {"re": {"doppelkopf": 2}, "kontra": {"fuchs": 1}}
+    response = client.post(url("game_new", table), form_data(table, extras="xf"))
+    assert "„xf“ ist unklar" in response.context["form"].errors["extras"][0]
+    response = client.post(url("game_new", table), form_data(table, extras="rh"))  # no Herzstich in turnier
+    assert response.context["form"].errors["extras"] == [
+        "„h“ ist in diesem Regelwerk kein Sonderpunkt; es gibt: f Fuchs gefangen, d Doppelkopf, k Karlchen."]
+
+
+def test_an_edited_game_shows_seats_and_sonderpunkte_as_typed(client, director, table):
+    client.force_login(director)
+    client.post(url("game_new", table), form_data(table, re_seats="24", extras="rdd kf", action="save"))
+    form = client.get(url("game_edit", table, 1)).context["form"]
+    assert form.initial["re_seats"] == "24" and form.initial["extras"] == "rdd kf"
+
+
+def test_the_cursor_starts_at_the_re_party_and_goes_to_the_first_field_in_error(client, director, table):
+    client.force_login(director)
+    page = client.get(url("game_new", table)).content.decode()
+    assert re.search(r'<input[^>]*name="re_seats"[^>]*autofocus', page)
+    page = client.post(url("game_new", table), form_data(table, re_seats="", re_augen="x")).content.decode()
+    assert re.search(r'<input[^>]*name="re_seats"[^>]*autofocus', page)
+    page = client.post(url("game_new", table), form_data(table, re_augen="250")).content.decode()
+    assert re.search(r'<input[^>]*name="re_augen"[^>]*autofocus', page)
+    assert not re.search(r'<input[^>]*name="re_seats"[^>]*autofocus', page)
+
+
+def test_the_live_scores_while_typing(client, director, table):
+    client.force_login(director)
+    response = client.post(url("game_preview", table, 1), form_data(table, re_augen="140", announcements="r"))
+    page = response.content.decode()
+    assert response.status_code == 200 and "Re gewinnt." in page and "Spielwert 2." in page
+    assert "<html" not in page and not Game.objects.exists()
+    response = client.post(url("game_preview", table, 1), form_data(table, re_seats=""))
+    assert "Re-Partei (Plätze)" in response.content.decode() and "Wertung" not in response.content.decode()
+
+
+def test_announcements_in_the_sheets_short_notation(client, director, table):
+    client.force_login(director)
+    for typed, said in (("r", {"re": "re", "kontra": None}), ("k", {"re": None, "kontra": "kontra"}),
+                        ("r9 k", {"re": "keine90", "kontra": "kontra"}), ("Re, Ko6", {"re": "re", "kontra": "keine60"}),
+                        ("rk3", {"re": "re", "kontra": "keine30"}), ("rs", {"re": "schwarz", "kontra": None}),
+                        ("", {"re": None, "kontra": None})):
+        form = client.post(url("game_new", table), form_data(table, announcements=typed)).context["form"]
+        assert form.game_data()["announcements"] == said, typed
+    form = client.post(url("game_new", table), form_data(table, announcements="r r9")).context["form"]
+    assert form.errors["announcements"] == ["Für jede Partei nur ihre höchste Ansage angeben."]
+    form = client.post(url("game_new", table), form_data(table, announcements="x")).context["form"]
+    assert "„x“ ist unklar" in form.errors["announcements"][0]
+
+
+def test_the_breakdown_and_the_ruleset_in_the_readers_language(client, director, table):
+    client.force_login(director)
+    results.save_game(table=table, data=normal_game(table, re_augen=200, extras={"kontra": {"fuchs": 1}},
+                                                    announcements={"re": "keine90", "kontra": None}))
+    german = client.get(url("table", table)).content.decode()
+    english = client.get(url("table", table), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    for words in ("keine 90 angesagt", "Fuchs gefangen (Kontra)", "Regelwerk Doppelkopfturnier"):
+        assert words in german and words not in english
+    for words in ("no 90 announced", "Fuchs caught (Kontra)", "Doppelkopf tournament rules"):
+        assert words in english and words not in german

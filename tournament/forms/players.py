@@ -7,13 +7,22 @@ from django.utils.translation import gettext_lazy as _
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
-    start_number = forms.IntegerField(label=_("Startnummer"), min_value=1, required=False,
+    start_number = forms.IntegerField(label=_("Startnummer"), min_value=1, max_value=99_999, required=False,
                                       help_text=_("Leer lassen: die nächste freie Nummer."))
+
+
+class PlayerEditForm(forms.Form):
+    """A player's name and club, corrected; with what the form showed (a change meanwhile is noticed)."""
+
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    loaded_name = forms.CharField(widget=forms.HiddenInput, max_length=120)
+    loaded_club = forms.CharField(widget=forms.HiddenInput, max_length=120, required=False)
 
 
 class PlayerListForm(forms.Form):
     lines = forms.CharField(
-        label=_("Mehrere Spieler"),
+        label=_("Mehrere Spieler"), max_length=200_000,
         widget=forms.Textarea(attrs={"rows": 8, "spellcheck": "false"}),
         help_text=_("Ein Spieler pro Zeile: „Name; Verein“ oder nur „Name“. Startnummern werden fortlaufend "
                     "vergeben."))

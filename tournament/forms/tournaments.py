@@ -9,15 +9,21 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 
+from .. import vocabulary
 from ..models import Tournament
 from ..selectors import TIE_BREAKERS
+from .common import VersionField, choice_field
 
 # "t/new/" is the page that creates a tournament: no tournament may be called that
 RESERVED_SLUGS = {"new"}
+# a new tournament's lists with Pflichtsoli "as the ruleset has it": the DDV's rules play lists of 24
+# games at a table of 4 (30 at a table of 5), each with one Pflichtsolo per player (docs/pflichtsolo.md)
+PFLICHTSOLI_BY_PRESET = {"ddv": Tournament.Pflichtsoli.SAME_DEALER}
+LIST_GAMES = {4: 24, 5: 30}
 
 
 def preset_choices():
-    return [(preset_id, rules.title) for preset_id, rules in scoring.PRESETS.items()]
+    return [(preset_id, vocabulary.ruleset_title(rules)) for preset_id, rules in scoring.PRESETS.items()]
 
 
 def split_rules(spec) -> tuple[str, dict]:
@@ -45,10 +51,27 @@ class TournamentForm(forms.Form):
     rounds_planned = forms.IntegerField(label=_("Runden"), min_value=1, max_value=30, initial=3)
     games_at_table_of_4 = forms.IntegerField(label=_("Spiele am 4er-Tisch"), min_value=1, max_value=99, initial=8)
     games_at_table_of_5 = forms.IntegerField(label=_("Spiele am 5er-Tisch"), min_value=1, max_value=99, initial=10)
+    round_minutes = forms.IntegerField(label=_("Spielzeit je Runde (Minuten)"), min_value=0, max_value=600,
+                                       initial=100, required=False, help_text=_("Für die Rundenuhr; 0: keine Uhr."))
+    pflichtsoli = forms.ChoiceField(
+        label=_("Pflichtsoli"), required=False, initial="auto", widget=forms.RadioSelect,
+        choices=[("auto", _("wie das Regelwerk (beim DDV-Regelwerk mit Pflichtsoli)")),
+                 *Tournament.Pflichtsoli.choices],
+        help_text=_("Eine Liste: die Normalspiele und je Spieler ein Pflichtsolo; wer es bis zum Ende der "
+                    "Normalspiele nicht gespielt hat, wird vorgeführt. Der DDV spielt 24 Spiele am 4er-Tisch "
+                    "(20 Normalspiele und 4 Pflichtsoli), hier 30 am 5er-Tisch; mit „wie das Regelwerk“ und "
+                    "unveränderten Spielzahlen werden es diese."))
 
     def __init__(self, *args, tournament: Tournament | None = None, **kwargs):
         self.tournament = tournament
         super().__init__(*args, **kwargs)
+
+    def clean_round_minutes(self):
+        """Left empty: as it was (100 for a new tournament)."""
+        value = self.cleaned_data["round_minutes"]
+        if value is None:
+            return self.tournament.round_minutes if self.tournament is not None else 100
+        return value
 
     def clean_slug(self):
         slug = self.cleaned_data["slug"].strip().lower()
@@ -63,9 +86,16 @@ class TournamentForm(forms.Form):
         return slug
 
     def create_arguments(self) -> dict:
-        """The keyword arguments of services.tournaments.create_tournament."""
+        """The keyword arguments of services.tournaments.create_tournament. Lists with Pflichtsoli
+        "as the ruleset has it" are the DDV's list for the DDV's rules (with its numbers of games, when
+        the form's were not changed), else none."""
         data = dict(self.cleaned_data)
         data["rules"] = data.pop("preset")
+        if data.get("pflichtsoli", "auto") in ("auto", None):
+            data["pflichtsoli"] = PFLICHTSOLI_BY_PRESET.get(data["rules"], Tournament.Pflichtsoli.NONE)
+            plain = (self.fields["games_at_table_of_4"].initial, self.fields["games_at_table_of_5"].initial)
+            if data["pflichtsoli"] and (data["games_at_table_of_4"], data["games_at_table_of_5"]) == plain:
+                data["games_at_table_of_4"], data["games_at_table_of_5"] = LIST_GAMES[4], LIST_GAMES[5]
         return data
 
 
@@ -75,10 +105,11 @@ PUBLIC_SWITCHES = ("public_overview", "public_seating", "public_standings", "pub
 class SettingsForm(TournamentForm):
     """A tournament's settings: the fields it was created with, changed rule options, tie-breakers."""
 
+    version = VersionField()
     slug = forms.SlugField(label=_("Kurzname"), max_length=80,
                            help_text=_("Die Adresse des Turniers: /t/kurzname/."))
     rule_changes = forms.CharField(
-        label=_("Geänderte Regeloptionen"), required=False,
+        label=_("Geänderte Regeloptionen"), required=False, max_length=5000,
         widget=forms.Textarea(attrs={"rows": 4, "spellcheck": "false", "class": "code"}),
         help_text=_('Optionen, die vom Regelwerk abweichen, als JSON-Objekt, z. B. {"penalty_points": 3}. '
                     "Leer lassen für das Regelwerk wie vorgegeben."))
@@ -86,6 +117,11 @@ class SettingsForm(TournamentForm):
         label=_("Bei Punktgleichheit entscheidet"), required=False, widget=forms.CheckboxSelectMultiple,
         choices=lambda: list(TIE_BREAKERS.items()),
         help_text=_("In dieser Reihenfolge; wer dann noch gleich steht, teilt sich den Platz."))
+
+    confirmation = forms.ChoiceField(
+        label=_("Spiele, die ein Tisch auf dem Handy einträgt, bestätigt"), choices=Tournament.Confirmation.choices,
+        widget=forms.RadioSelect, required=False,
+        help_text=_("Bis dahin zählen sie nirgends; die Live-Übersicht der Runde zeigt, was wartet."))
 
     public_overview = forms.BooleanField(label=_("Übersicht"), required=False)
     public_seating = forms.BooleanField(label=_("Tischeinteilung der veröffentlichten Runden"), required=False)
@@ -95,13 +131,21 @@ class SettingsForm(TournamentForm):
     def __init__(self, *args, tournament: Tournament, **kwargs):
         preset, changes = split_rules(tournament.rules)
         kwargs.setdefault("initial", {
-            "name": tournament.name, "date": tournament.date, "place": tournament.place, "slug": tournament.slug,
+            "version": tournament.version, "name": tournament.name, "date": tournament.date,
+            "place": tournament.place, "slug": tournament.slug,
             "preset": preset, "rule_changes": json.dumps(changes, ensure_ascii=False) if changes else "",
             "rounds_planned": tournament.rounds_planned, "games_at_table_of_4": tournament.games_at_table_of_4,
             "games_at_table_of_5": tournament.games_at_table_of_5, "tie_breakers": tournament.tie_breakers,
+            "round_minutes": tournament.round_minutes, "pflichtsoli": tournament.pflichtsoli,
+            "confirmation": tournament.confirmation,
             **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)
+        pflichtsoli = choice_field(self, "pflichtsoli")
+        pflichtsoli.choices = Tournament.Pflichtsoli.choices  # the settings say what it is, no "as the ruleset"
+        pflichtsoli.help_text = _("Eine Liste: die Normalspiele und je Spieler ein Pflichtsolo; wer es bis zum Ende "
+                                  "der Normalspiele nicht gespielt hat, wird vorgeführt (der DDV spielt 24 Spiele am "
+                                  "4er-Tisch). Änderbar, solange noch kein Spiel eingetragen ist.")
 
     def clean_rule_changes(self):
         text = self.cleaned_data["rule_changes"].strip()
@@ -112,11 +156,22 @@ class SettingsForm(TournamentForm):
         except json.JSONDecodeError as error:
             raise forms.ValidationError(_("Kein gültiges JSON (Zeile %(line)s, Zeichen %(column)s)."),
                                         params={"line": error.lineno, "column": error.colno}) from None
+        except RecursionError:
+            raise forms.ValidationError(_("Die Regeloptionen sind zu tief verschachtelt.")) from None
         if not isinstance(changes, dict):
             raise forms.ValidationError(_('Erwartet ist ein JSON-Objekt in geschweiften Klammern, z. B. '
                                           '{"penalty_points": 3}.'))
         changes.pop("preset", None)  # the preset is chosen above
         return changes
+
+    def clean_pflichtsoli(self):
+        """Not sent (an older page): as it was."""
+        if "pflichtsoli" not in self.data:
+            return self.tournament.pflichtsoli
+        return self.cleaned_data["pflichtsoli"]
+
+    def clean_confirmation(self):
+        return self.cleaned_data["confirmation"] or self.tournament.confirmation
 
     def clean_tie_breakers(self):
         chosen = set(self.cleaned_data["tie_breakers"])
@@ -135,5 +190,23 @@ class SettingsForm(TournamentForm):
     def plain_fields(self) -> dict:
         """Everything but the ruleset, as model field values."""
         names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
-                 "tie_breakers") + PUBLIC_SWITCHES
+                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation") + PUBLIC_SWITCHES
         return {name: self.cleaned_data[name] for name in names}
+
+
+class RoleForm(forms.Form):
+    """Make an existing account a co-director or helper of the tournament, or take that away."""
+
+    username = forms.CharField(label=_("Benutzername"), max_length=150)
+    role = forms.ChoiceField(label=_("Rolle"), choices=[("director", _("Turnierleitung")),
+                                                        ("helper", _("Turnierhelfer"))])
+    change = forms.ChoiceField(choices=[("add", _("hinzufügen")), ("remove", _("entfernen"))],
+                               widget=forms.HiddenInput, initial="add")
+
+
+class HelperAccountForm(forms.Form):
+    """A new account for a helper at the venue, who then helps at this tournament only."""
+
+    username = forms.CharField(label=_("Benutzername"), max_length=150)
+    password = forms.CharField(label=_("Passwort"), max_length=128, widget=forms.PasswordInput(render_value=False),
+                               help_text=_("Mindestens 8 Zeichen, nicht nur Ziffern."))

@@ -7,29 +7,37 @@ clock time: the same data gives the same HTML, which is the cache key of its PDF
 
 from __future__ import annotations
 
+import base64
 from dataclasses import dataclass, field
 
+from django.conf import settings
 from django.template.loader import render_to_string
+from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language, gettext as _
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
-from scoring.sheet import BOCK_LABEL, NULLSPIEL_LABEL
-
-from .. import selectors
-from ..dealing import game_players
+from .. import dealing, selectors, vocabulary
 from ..models import Entry, Game, Round, Table, Tournament
+from ..qrcodes import qr_svg
 from ..templatetags.doko import game_type, signed
 
 # Abbreviations on the sheet, explained in its legend.
 ANNOUNCE_ABBR = {"keine90": "k90", "keine60": "k60", "keine30": "k30", "schwarz": "sw"}
 SONDERPUNKT_ABBR = {"fuchs": "F", "doppelkopf": "D", "karlchen": "K", "karlchen_gefangen": "KG", "herzstich": "H"}
 WINNER_ABBR = {"re": "Re", "kontra": "Ko", "": "–"}
+# a solo's mark in a list with Pflichtsoli (docs/pflichtsolo.md)
+PFLICHT_ABBR = {True: "P", False: "L"}
 
 # Room for the rows of a sheet (A4 landscape, after header, column heads, totals, signatures, legend).
 SHEET_ROWS_MM = 104
 ROW_MM_MAX = 10.0  # roomy enough to write in by hand
 ROW_MM_MIN = 5.0  # one line of 8pt text
+# a long list (a DDV list: 24 games at a table of 4, 30 at a table of 5) is printed compact, 7.5pt
+# text in rows of at least this height, so that the sheet with its signatures stays on one page
+COMPACT_FROM_ROWS = 22
+ROW_MM_MIN_COMPACT = 3.4
 BLANK_PENALTY_ROWS = 2
 
 
@@ -109,8 +117,8 @@ def augen_text(game: Game, rules) -> str:
 def multiplier_text(game: Game) -> str:
     if game.multiplier <= 1:
         return ""
-    labels = {item[0] for item in game.breakdown}
-    reason = _("Bock") if BOCK_LABEL in labels else _("Null") if NULLSPIEL_LABEL in labels else ""
+    codes = vocabulary.breakdown_codes(game.breakdown)
+    reason = _("Bock") if "bock" in codes else _("Null") if "nullspiel_doubled" in codes else ""
     return f"×{game.multiplier} {reason}".strip()
 
 
@@ -118,9 +126,19 @@ def _seat_label(position: int, entry: Entry) -> str:
     return f"{position} {entry.player.name}"
 
 
-def _open_row(number: int, dealer_pos: int, dealer: Entry, out_id: int | None, entries: list[Entry]) -> Row:
-    return Row(kind="open", number=str(number), dealer=_seat_label(dealer_pos, dealer),
-               cells=[Cell(out=e.id == out_id) for e in entries])
+def _open_row(number: int, dealer_pos: int, dealer: Entry, out_id: int | None, entries: list[Entry], *,
+              known: bool = True, vorgefuehrt: Entry | None = None) -> Row:
+    """A row to write a game in. In a list with Pflichtsoli a later row's dealer is not known yet
+    (`known`: after a Pflichtsolo the same dealer deals again): the players write it in. A row of the
+    list's end names the player vorgeführt in it, as the soloist (Re) of a Pflichtsolo."""
+    if not known:
+        return Row(kind="open", number=str(number), cells=[Cell() for _e in entries])
+    row = Row(kind="open", number=str(number), dealer=_seat_label(dealer_pos, dealer),
+              cells=[Cell(out=e.id == out_id) for e in entries])
+    if vorgefuehrt is not None:
+        row.type = "S … " + PFLICHT_ABBR[True] + " " + _("vorg.")
+        row.re = str(entries.index(vorgefuehrt) + 1)
+    return row
 
 
 def _penalty_row(penalty, points: list[int], running: list[int], entries: list[Entry]) -> Row:
@@ -130,19 +148,24 @@ def _penalty_row(penalty, points: list[int], running: list[int], entries: list[E
     players = set(penalty.players)
     return Row(kind="penalty", label=label, cells=[
         Cell(points=signed(p), running=number_text(r), out=e.id not in players)
-        for e, p, r in zip(entries, points, running)])
+        for e, p, r in zip(entries, points, running, strict=True)])
 
 
 def blank_rows(tournament: Tournament, entries: list[Entry]) -> list[Row]:
     ids = [e.id for e in entries]
     by_id = {e.id: e for e in entries}
     rows = []
-    for number in range(1, tournament.games_at_table(len(entries)) + 1):
-        dealer, out, _players = game_players(ids, number)
-        rows.append(_open_row(number, ids.index(dealer) + 1, by_id[dealer], out, entries))
-    rows += [Row(kind="penalty", label=_("Strafe:"), cells=[Cell() for _e in entries])
-             for _i in range(BLANK_PENALTY_ROWS)]
-    return rows
+    rule = dealing.list_rule(tournament, len(ids))
+    for deal in dealing.deals(ids, tournament.games_at_table(len(entries)), rule=rule):
+        rows.append(_open_row(deal.number, ids.index(deal.dealer) + 1, by_id[deal.dealer], deal.sitting_out, entries,
+                              known=deal.known))
+    return rows + blank_penalty_rows(entries)
+
+
+def blank_penalty_rows(entries: list[Entry]) -> list[Row]:
+    """Rows for the penalties the players write in by hand."""
+    return [Row(kind="penalty", label=_("Strafe:"), cells=[Cell() for _e in entries])
+            for _i in range(BLANK_PENALTY_ROWS)]
 
 
 def filled_rows(sheet: selectors.TableSheet, rules) -> list[Row]:
@@ -153,28 +176,64 @@ def filled_rows(sheet: selectors.TableSheet, rules) -> list[Row]:
         out_id = line.sitting_out.id if line.sitting_out else None
         game = line.game
         if game is None:
-            rows.append(_open_row(line.number, position[line.dealer.id], line.dealer, out_id, entries))
+            rows.append(_open_row(line.number, position[line.dealer.id], line.dealer, out_id, entries,
+                                  known=line.dealer_known, vorgefuehrt=line.vorgefuehrt))
         else:
+            mark = (PFLICHT_ABBR[game.pflichtsolo] if game.pflichtsolo is not None else "") \
+                + (" " + _("vorg.") if line.vorgefuehrt else "")
             rows.append(Row(
                 kind="game", number=str(line.number), dealer=_seat_label(position[line.dealer.id], line.dealer),
-                type=game_type(game), re="+".join(str(position[e]) for e in game.re if e in position),
+                type=f"{game_type(game)} {mark}".strip(),
+                re="+".join(str(position[e]) for e in game.re if e in position),
                 augen=augen_text(game, rules),
                 announcements=announcements_text(game), sonderpunkte=sonderpunkte_text(game),
                 value=f"{WINNER_ABBR.get(game.winner, game.winner)} {game.value}", multiplier=multiplier_text(game),
                 cells=[Cell(out=True) if p is None else Cell(points=signed(p), running=number_text(r))
-                       for p, r in zip(line.points, line.running)]))
+                       for p, r in zip(line.points, line.running, strict=True)]))
         rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in line.penalties]
     rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in sheet.loose_penalties]
     return rows
 
 
-def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None) -> str:
-    """One table's sheet: blank (`sheet` None) or filled from its `table_sheet`."""
+def pflichtsolo_cells(sheet: selectors.TableSheet | None, entries: list[Entry]) -> list[str]:
+    """Per player, the game of their Pflichtsolo ("" on a blank sheet, to write in), "offen" while
+    it is not played, or the game they are vorgeführt in."""
+    if sheet is None:
+        return ["" for _e in entries]
+    played = {entry.id: number for entry, number in sheet.pflichtsolo_played}
+    vorgefuehrt = {entry.id: number for number, entry in sheet.vorfuehrungen}
+    return [str(played[e.id]) if e.id in played
+            else _("vorgeführt in %(n)s") % {"n": vorgefuehrt[e.id]} if e.id in vorgefuehrt else _("offen")
+            for e in entries]
+
+
+def entry_link(table: Table, link_base: str = "") -> str:
+    """The table's entry link as the phones open it ("" when it has none, or no address is known:
+    `link_base` is the address the director's page was asked for; DJANGO_SITE_URL wins)."""
+    base = (settings.SITE_URL or link_base).rstrip("/")
+    if not table.link_token or not base:
+        return ""
+    return base + reverse("table_link", args=[table.link_token])
+
+
+def qr_data_uri(text: str) -> str:
+    """A QR code as an SVG data URI for an <img> in a printout (WeasyPrint draws SVG images)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(str(qr_svg(text, scale=4)).encode()).decode()
+
+
+def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None,
+               link: str = "") -> str:
+    """One table's sheet: blank (`sheet` None) or filled from its `table_sheet`; a blank sheet with
+    `link` carries the QR code of the table's entry link."""
     round = table.round
     tournament = round.tournament
     rules = tournament.scoring_rules()
     rows = blank_rows(tournament, entries) if sheet is None else filled_rows(sheet, rules)
-    row_mm = max(ROW_MM_MIN, min(ROW_MM_MAX, SHEET_ROWS_MM / max(len(rows), 1)))
+    if sheet is not None and not table.signed_at and not sheet.entered_totals and table.ended_after is None:
+        rows += blank_penalty_rows(entries)  # the players may still write a penalty in
+    compact = len(rows) >= COMPACT_FROM_ROWS
+    lines = len(rows) + (1 if tournament.pflichtsoli else 0)  # the row of the Pflichtsoli under the sum
+    row_mm = max(ROW_MM_MIN_COMPACT if compact else ROW_MM_MIN, min(ROW_MM_MAX, SHEET_ROWS_MM / max(lines, 1)))
     status = {}
     if sheet is not None:
         status = {
@@ -189,15 +248,22 @@ def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: s
         "footer_center": _("Runde %(round)s · Tisch %(table)s von %(count)s")
         % {"round": round.number, "table": table.number, "count": table_count},
         "tournament": tournament, "round": round, "table": table, "rules": rules, "blank": sheet is None,
+        "link": link if sheet is None else "", "qr": qr_data_uri(link) if link and sheet is None else "",
         "players": [{"position": i + 1, "name": e.player.name, "start_number": e.start_number, "club": e.player.club}
                     for i, e in enumerate(entries)],
-        "size": len(entries), "games_expected": tournament.games_at_table(len(entries)),
-        "rows": rows, "row_mm": f"{row_mm:.2f}",
+        "size": len(entries), "games_expected": table.expected_games(tournament.games_at_table(len(entries))),
+        "rows": rows, "row_mm": f"{row_mm:.2f}", "compact": compact,
         "totals": None if sheet is None else [number_text(t) for t in sheet.totals],
         "total_sum": None if sheet is None else sheet.total_sum,
         "status": status,
         "penalty_offender": 3 * rules.penalty_points,
-        "sonderpunkte": [(SONDERPUNKT_ABBR[k], k) for k in SONDERPUNKT_ABBR if k in rules.sonderpunkte],
+        # a list with Pflichtsoli: its Normalspiele, who deals after a Pflichtsolo, each player's Pflichtsolo
+        "pflichtsoli": bool(tournament.pflichtsoli),
+        "normal_games": tournament.games_at_table(len(entries)) - len(entries),
+        "same_dealer": tournament.pflichtsoli == Tournament.Pflichtsoli.SAME_DEALER,
+        "pflichtsolo_cells": pflichtsolo_cells(sheet, entries) if tournament.pflichtsoli else [],
+        "sonderpunkte": [(SONDERPUNKT_ABBR[k], vocabulary.label("sonderpunkt", k)) for k in SONDERPUNKT_ABBR
+                         if k in rules.sonderpunkte],
     })
 
 
@@ -206,18 +272,21 @@ def _has_results(sheet: selectors.TableSheet) -> bool:
                 or any(line.penalties for line in sheet.lines))
 
 
-def table_sheet_html(table: Table, *, blank: bool = False) -> str:
-    """A table's sheet: filled once anything is entered, else (or with `blank`) blank."""
+def table_sheet_html(table: Table, *, blank: bool = False, link_base: str = "") -> str:
+    """A table's sheet: filled once anything is entered, else (or with `blank`) blank, with the QR
+    code of the table's entry link."""
     table_count = table.round.tables.count()
     sheet = selectors.table_sheet(table)
+    link = entry_link(table, link_base)
     if blank or not _has_results(sheet):
-        return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=None)
+        return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=None, link=link)
     return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=sheet)
 
 
-def round_sheet_htmls(round: Round, *, blank: bool = False) -> list[str]:
+def round_sheet_htmls(round: Round, *, blank: bool = False, link_base: str = "") -> list[str]:
     """Every table's sheet in table order (blank ones for tables without results, or all with
-    `blank`). Six queries whatever the number of tables."""
+    `blank`; blank ones with the QR code of the table's entry link). Six queries whatever the number
+    of tables."""
     seated = selectors.round_tables(round)
     for item in seated:
         item.table.round = round
@@ -227,43 +296,39 @@ def round_sheet_htmls(round: Round, *, blank: bool = False) -> list[str]:
         sheet = sheets.get(item.table.id)
         if sheet is not None and not _has_results(sheet):
             sheet = None
-        htmls.append(sheet_html(table=item.table, entries=item.entries, table_count=len(seated), sheet=sheet))
+        htmls.append(sheet_html(table=item.table, entries=item.entries, table_count=len(seated), sheet=sheet,
+                                link=entry_link(item.table, link_base)))
     return htmls
 
 
 # ---- seating plan --------------------------------------------------------------------------------
 
 def seating_htmls(round: Round) -> list[str]:
-    """For the wall, two documents (laid out side by side on both cores, then merged): every table
-    with its players in seat order, and everyone A–Z with their table and seat."""
+    """The seating plan for the wall, as one document (one list, so that the pages count through):
+    every table with its players in seat order, then on a new page everyone A–Z with their table
+    and seat."""
     tournament = round.tournament
     seated = selectors.round_tables(round)
     people = sorted(
         ({"name": e.player.name, "start_number": e.start_number, "club": e.player.club,
           "table": item.table.number, "position": position}
          for item in seated for position, e in enumerate(item.entries, start=1)),
-        key=lambda p: (sort_key(p["name"]), p["start_number"]))
+        key=lambda p: (sort_key(str(p["name"])), p["start_number"]))
     letter = None
     for person in people:
-        first = sort_key(person["name"])[:1].upper()
+        first = sort_key(str(person["name"]))[:1].upper()
         person["letter"] = first if first != letter else ""
         letter = first
     title = _("Sitzplan Runde %(round)s") % {"round": round.number}
-    context = {"lang": get_language() or "de", "footer_left": footer(tournament), "title": title,
-               "tournament": tournament, "round": round}
-    by_table = _("nach Tischen")
-    by_name = _("Wer sitzt wo? (alphabetisch)")
-    return [
-        render_to_string("print/seating.html", {
-            **context, "part": "tables", "subtitle": by_table, "footer_center": f"{title} – {by_table}",
-            "tables": [{"number": item.table.number,
-                        "players": [{"position": i, "name": e.player.name, "start_number": e.start_number}
-                                    for i, e in enumerate(item.entries, start=1)]}
-                       for item in seated]}),
-        render_to_string("print/seating.html", {
-            **context, "part": "people", "subtitle": by_name, "footer_center": f"{title} – {_('alphabetisch')}",
-            "people": people}),
-    ]
+    return [render_to_string("print/seating.html", {
+        "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
+        "tournament": tournament, "round": round,
+        "by_table": _("nach Tischen"), "by_name": _("Wer sitzt wo? (alphabetisch)"),
+        "tables": [{"number": item.table.number,
+                    "players": [{"position": i, "name": e.player.name, "start_number": e.start_number}
+                                for i, e in enumerate(item.entries, start=1)]}
+                   for item in seated],
+        "people": people})]
 
 
 # ---- standings -----------------------------------------------------------------------------------
@@ -279,9 +344,12 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
                  for i, n in enumerate(rounds)}
     title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
              else _("Rangliste"))
+    # what is still missing in the rounds it counts: it says so at the top, and how much
+    missing = selectors.missing_results(tournament, rounds=rounds)
     return render_to_string("print/standings.html", {
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
         "tournament": tournament, "rounds": rounds,
+        "missing": missing.sentences() if missing.provisional else [],
         "rows": [{"row": row, "rounds": [per_round[n].get(row.entry_id, 0) for n in rounds]} for row in rows],
         "any_totals_only": any(r.totals_only for r in rows),
         "sum": sum(r.points for r in rows),

@@ -23,6 +23,7 @@ import os
 import tempfile
 import threading
 import time
+from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from multiprocessing import get_context
@@ -132,34 +133,48 @@ def default_workers() -> int:
     return max(1, int(getattr(settings, "PDF_WORKERS", min(2, os.cpu_count() or 1))))
 
 
-def pdf_files(htmls: list[str], *, workers: int | None = None, parallel_min: int = PARALLEL_MIN) -> list[Path]:
+def pdf_files(htmls: list[str], *, workers: int | None = None, parallel_min: int = PARALLEL_MIN,
+              progress: Callable[[int, int], None] | None = None) -> list[Path]:
     """The cached PDFs of `htmls`, in order; the missing ones are rendered, in a pool of `workers`
-    processes when there are at least `parallel_min` of them."""
+    processes when there are at least `parallel_min` of them. `progress(done, total)` is told after
+    each document (the ones found in the cache count as done at once)."""
     folder = cache_dir()
     paths = [folder / f"{cache_key(html)}.pdf" for html in htmls]
     missing = {}
-    for html, path in zip(htmls, paths):
+    for html, path in zip(htmls, paths, strict=True):
         if path not in missing and not path.exists():
             missing[path] = html
     jobs = [(html, str(path)) for path, html in missing.items()]
+    total = len(htmls)
+    done = total - len(jobs)
+
+    def tell():
+        if progress is not None:
+            progress(done, total)
+
+    tell()
     workers = default_workers() if workers is None else workers
     if workers > 1 and len(jobs) >= max(parallel_min, 2):
         try:
             pool = _get_pool(workers)
-            # a few chunks per worker: little messaging, yet the workers finish at about the same time
-            chunk = max(1, len(jobs) // (workers * 4))
+            # a few chunks per worker: little messaging, yet the workers finish at about the same time;
+            # at most 4 documents a chunk, so that the progress moves
+            chunk = max(1, min(4, len(jobs) // (workers * 4)))
             for _done in pool.map(_render_job, jobs, chunksize=chunk):
-                pass
+                done += 1
+                tell()
         except (BrokenProcessPool, OSError):  # no pool here, or a worker died: finish in-process
             _drop_pool()
-    for html, path in jobs:
-        if not Path(path).exists():
-            _render_job((html, path))
+    for html, job_path in jobs:
+        if not Path(job_path).exists():
+            _render_job((html, job_path))
+            done = min(total, done + 1)
+            tell()
     return paths
 
 
 def merged_pdf_file(htmls: list[str], *, name: str = "round", workers: int | None = None,
-                    parallel_min: int = PARALLEL_MIN) -> Path:
+                    parallel_min: int = PARALLEL_MIN, progress: Callable[[int, int], None] | None = None) -> Path:
     """One PDF of all `htmls` in order (their pages one after the other), from the per-document
     PDFs; cached under the hash of their keys, so an unchanged round costs one file read. `name`
     says which printout it is (e.g. "herbst-r1-sheets"): writing a new version of it removes the
@@ -170,7 +185,7 @@ def merged_pdf_file(htmls: list[str], *, name: str = "round", workers: int | Non
     path = folder / (prefix + hashlib.sha256("\n".join(keys).encode()).hexdigest() + ".pdf")
     if path.exists():
         return path
-    parts = pdf_files(htmls, workers=workers, parallel_min=parallel_min)
+    parts = pdf_files(htmls, workers=workers, parallel_min=parallel_min, progress=progress)
     _write_atomically(path, merge(parts))
     for old in folder.glob(prefix + "*.pdf"):
         if old != path and len(old.name) == len(path.name):
@@ -201,8 +216,8 @@ def merge(paths: list[Path]) -> bytes:
             writer.add_page(page)
         for item in reader.outline:
             if not isinstance(item, list):  # top-level bookmarks only
-                writer.add_outline_item(title=item.title,
-                                        page_number=first + reader.get_destination_page_number(item))
+                writer.add_outline_item(title=item.title or "",
+                                        page_number=first + (reader.get_destination_page_number(item) or 0))
     out = io.BytesIO()
     writer.write(out)
     return out.getvalue()

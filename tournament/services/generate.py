@@ -17,10 +17,10 @@ import scoring
 from scoring.game import ABSAGEN
 from scoring.validate import MOST_AUGEN_PER_TRICK
 
+from .. import engine
 from ..dealing import game_players
-from ..models import Entry, Game, Penalty, Round, Table, Tournament
+from ..models import Entry, Round, Table, Tournament
 from . import results, seating, tournaments
-from .transfer import find_or_create_players
 
 FIRST_NAMES = [
     "Anna", "Bernd", "Carla", "Dieter", "Elke", "Frank", "Gisela", "Hans", "Ingrid", "Jürgen", "Karin", "Lothar",
@@ -150,60 +150,41 @@ def random_game(rng: random.Random, rules: scoring.Rules, players: list[str]) ->
 # ---- tables, rounds, tournaments -----------------------------------------------------------------
 
 def play_table(table: Table, *, rng: random.Random, rules: scoring.Rules, games: int | None = None,
-               penalty_chance: float = PENALTY_CHANCE) -> tuple[list[Game], list[Penalty]]:
-    """Random games 1..`games` (the table's full number when None) and now and then a penalty, as
-    unsaved model objects; `play_round` saves them."""
+               penalty_chance: float = PENALTY_CHANCE) -> tuple[list[tuple[int, dict]], list[dict]]:
+    """Random games 1..`games` (the table's full number when None) and now and then a penalty, in
+    the form `results.enter_sheets` takes."""
     entries = results.seat_entries(table)
     count = table.round.tournament.games_at_table(len(entries)) if games is None else games
     new_games, penalties = [], []
     for number in range(1, count + 1):
-        dealer, sitting_out, players = game_players(entries, number)
+        _dealer, _sitting_out, players = game_players(entries, number)
         data = random_game(rng, rules, [str(e) for e in players])
-        parsed = scoring.parse_game(data, rules)
-        new_games.append(Game(
-            table=table, number=number, dealer_id=dealer, sitting_out_id=sitting_out, type=parsed.type,
-            solo=parsed.solo or "", re=[int(p) for p in parsed.re], re_augen=parsed.re_augen,
-            re_tricks=parsed.re_tricks, announce_re=parsed.announcements["re"] or "",
-            announce_kontra=parsed.announcements["kontra"] or "",
-            extras={party: counts for party, counts in parsed.extras.items() if counts}))
+        new_games.append((number, engine.from_engine(scoring.parse_game(data, rules))))
         if rng.random() < penalty_chance:
-            penalties.append(Penalty(table=table, offender_id=rng.choice(players), game_number=number,
-                                     players=list(players), note="Farbe nicht bedient"))
+            penalties.append({"offender_id": rng.choice(players), "game_number": number, "players": list(players),
+                              "note": "Farbe nicht bedient"})
     return new_games, penalties
 
 
-@transaction.atomic
 def play_round(round: Round, *, rng: random.Random, games: dict[int, int] | None = None,
                penalty_chance: float = PENALTY_CHANCE) -> int:
     """Fills the tables of a published round with random games (`games`: table number -> how many,
-    default every game of every table); one insert for all games, one recomputation per table.
-    Returns the number of games."""
+    default every game of every table), through `results.enter_sheets`. Returns the number of games."""
     rules = round.tournament.scoring_rules()
     tables = list(round.tables.select_related("round__tournament").prefetch_related("seats").order_by("number"))
-    new_games, penalties, played = [], [], []
+    sheets = []
     for table in tables:
         count = None if games is None else games.get(table.number, 0)
         if count == 0:
             continue
-        table_games, table_penalties = play_table(table, rng=rng, rules=rules, games=count,
-                                                  penalty_chance=penalty_chance)
-        new_games += table_games
-        penalties += table_penalties
-        played.append(table)
-    Game.objects.bulk_create(new_games)
-    Penalty.objects.bulk_create(penalties)
-    for table in played:
-        results.recompute_table(table, rules)
-    return len(new_games)
+        sheets.append((table, *play_table(table, rng=rng, rules=rules, games=count, penalty_chance=penalty_chance)))
+    return results.enter_sheets(sheets=sheets, rules=rules)
 
 
 def add_players(tournament: Tournament, players: list[tuple[str, str]]) -> list[Entry]:
-    """Enters (name, club) pairs (distinct names) in bulk, start numbers after the last one."""
-    first = tournament.entries.count() + 1
-    people = find_or_create_players(players)
-    Entry.objects.bulk_create(Entry(tournament=tournament, player=people[pair], start_number=first + i)
-                              for i, pair in enumerate(players))
-    return list(tournament.entries.order_by("start_number"))
+    """Enters (name, club) pairs (distinct names), start numbers after the last one."""
+    return tournaments.register_players_checked(
+        tournament=tournament, players=[tournaments.NewPlayer(name, club) for name, club in players])
 
 
 @transaction.atomic
@@ -217,7 +198,7 @@ def generate_tournament(*, players: int, rounds: int, seed: str, rules="turnier"
         slug=slug, rules=rules, rounds_planned=max(rounds, 1))
     rng = random.Random(f"names:{seed}")
     clubs = [rng.choice(CLUBS) for _ in range(players)]
-    add_players(tournament, list(zip(german_names(players, rng), clubs)))
+    add_players(tournament, list(zip(german_names(players, rng), clubs, strict=True)))
     for number in range(1, rounds + 1):
         round = seating.create_round(tournament=tournament)
         seating.seat_round(round=round, mode=Round.Mode.RANDOM, seed=f"{seed}-{number}")

@@ -1,7 +1,15 @@
-"""Tournaments and their players: creating a tournament, registering, withdrawing and late entries."""
+"""Tournaments and their players: creating a tournament, its settings and who directs it,
+registering, withdrawing and late entries.
+
+Every change locks the tournament's row (`locking.lock_tournament`) and records itself
+(`audit.recording`); the settings carry a version like a game does.
+"""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
+from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.db.models import Max
 from django.utils.text import slugify
@@ -9,12 +17,29 @@ from django.utils.translation import gettext as _
 
 import scoring
 
-from ..errors import EntryProblems, UserError
+from .. import audit, changelog
+from ..audit import SYSTEM, Actor
+from ..errors import Conflict, EntryProblems, UserError
 from ..models import Entry, Player, Round, Tournament
 from . import results
-
+from .locking import lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /t/new/ creates a tournament
+NAME_LENGTH = 120  # Player.name
+CLUB_LENGTH = 120  # Player.club
+MOST_START_NUMBER = 99_999
+
+
+@dataclass
+class NewPlayer:
+    """A player to register; `where` names the line of a pasted list in messages ("Zeile 3: ")."""
+
+    name: str
+    club: str = ""
+    start_number: int | None = None  # None: the next free one
+    joined_round: int | None = None  # None: the first round not published yet
+    withdrawn_from_round: int | None = None
+    where: str = ""
 
 
 def unique_slug(name: str) -> str:
@@ -25,23 +50,40 @@ def unique_slug(name: str) -> str:
     return slug
 
 
-@transaction.atomic
 def create_tournament(*, name: str, date, director=None, place: str = "", slug: str = "", rules=scoring.DEFAULT_PRESET,
                       rounds_planned: int = 3, games_at_table_of_4: int = 8, games_at_table_of_5: int = 10,
-                      tie_breakers: list | None = None) -> Tournament:
+                      tie_breakers: list | None = None, public: dict[str, bool] | None = None,
+                      round_minutes: int = 100, pflichtsoli: str = "", by: Actor | None = None) -> Tournament:
     try:
         checked = scoring.parse_rules(rules)
     except scoring.InvalidInput as error:
         raise EntryProblems(error.problems) from None
-    if slug and (slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists()):
-        raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": slug}, field="slug")
-    tournament = Tournament.objects.create(
-        name=name, date=date, place=place, slug=slug or unique_slug(name), rules=scoring.rules_spec(checked),
-        rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
-        games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [])
-    if director is not None:
-        tournament.directors.add(director)
-    return tournament
+    check_list_games(pflichtsoli, games_at_table_of_4, games_at_table_of_5)
+    with transaction.atomic():
+        if slug and (slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists()):
+            raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": slug}, field="slug")
+        by = by or (Actor(user=director) if director is not None else SYSTEM)
+        with audit.recording("tournament_created", by=by, tournament=None):
+            tournament = Tournament(
+                name=name, date=date, place=place, slug=slug or unique_slug(name), rules=scoring.rules_spec(checked),
+                rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
+                games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
+                pflichtsoli=pflichtsoli, **(public or {}))
+            tournament.save()
+            if director is not None:
+                tournament.directors.add(director)
+        return tournament
+
+
+def check_list_games(pflichtsoli: str, games_at_table_of_4: int, games_at_table_of_5: int) -> None:
+    """A list with Pflichtsoli has at least one game per player: their Pflichtsoli (docs/pflichtsolo.md)."""
+    if not pflichtsoli:
+        return
+    for size, games, name in ((4, games_at_table_of_4, "games_at_table_of_4"),
+                              (5, games_at_table_of_5, "games_at_table_of_5")):
+        if games < size:
+            raise UserError(_("Eine Liste mit Pflichtsoli hat am %(size)ser-Tisch mindestens %(size)s Spiele, eines je "
+                              "Pflichtsolo.") % {"size": size}, field=name)
 
 
 def first_open_round(tournament: Tournament) -> int:
@@ -50,28 +92,29 @@ def first_open_round(tournament: Tournament) -> int:
     return (published or 0) + 1
 
 
-@transaction.atomic
-def register_player(*, tournament: Tournament, name: str, club: str = "", start_number: int | None = None) -> Entry:
-    """Enters a player (found by name and club, or new). Once rounds are published, the player joins
-    from the next round that is not."""
+def clean_name(name: str, club: str) -> tuple[str, str]:
+    """A player's name and club with runs of spaces made one; refused when empty or too long."""
     name, club = " ".join(name.split()), " ".join(club.split())
     if not name:
         raise UserError(_("Der Name fehlt."), field="name")
-    if any(e.player.name == name for e in tournament.entries.select_related("player")):
-        raise UserError(_("%(name)s ist schon angemeldet.") % {"name": name}, field="name")
-    player = Player.objects.filter(name=name, club=club).first() or Player.objects.create(name=name, club=club)
-    if start_number is None:
-        start_number = (tournament.entries.aggregate(n=Max("start_number"))["n"] or 0) + 1
-    elif tournament.entries.filter(start_number=start_number).exists():
-        raise UserError(_("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number}, field="start_number")
-    return Entry.objects.create(tournament=tournament, player=player, start_number=start_number,
-                                joined_round=first_open_round(tournament))
+    if len(name) > NAME_LENGTH:
+        raise UserError(_("Der Name ist zu lang: höchstens %(n)s Zeichen.") % {"n": NAME_LENGTH}, field="name")
+    if len(club) > CLUB_LENGTH:
+        raise UserError(_("Der Verein ist zu lang: höchstens %(n)s Zeichen.") % {"n": CLUB_LENGTH}, field="club")
+    return name, club
 
 
-@transaction.atomic
-def register_players(*, tournament: Tournament, lines: str) -> list[Entry]:
-    """Several players at once, one per line: "Name" or "Name; Verein" (or a tab or comma)."""
-    entries = []
+def register_player(*, tournament: Tournament, name: str, club: str = "", start_number: int | None = None,
+                    by: Actor = SYSTEM) -> Entry:
+    """Enters a player (found by name and club, or new). Once rounds are published, the player joins
+    from the next round that is not."""
+    return register_players_checked(tournament=tournament, players=[NewPlayer(name, club, start_number)], by=by)[0]
+
+
+def register_players(*, tournament: Tournament, lines: str, by: Actor = SYSTEM) -> list[Entry]:
+    """Several players at once, one per line: "Name" or "Name; Verein" (or a tab or comma). A line
+    with a problem saves nothing and says which line it is."""
+    players = []
     for number, line in enumerate(lines.splitlines(), start=1):
         if not line.strip():
             continue
@@ -81,37 +124,196 @@ def register_players(*, tournament: Tournament, lines: str) -> list[Entry]:
                 break
         else:
             name, club = line, ""
-        try:
-            entries.append(register_player(tournament=tournament, name=name, club=club))
-        except UserError as error:
-            raise UserError(_("Zeile %(line)s: %(message)s") % {"line": number, "message": error.message}) from None
-    return entries
+        players.append(NewPlayer(name, club, where=_("Zeile %(line)s: ") % {"line": number}))
+    return register_players_checked(tournament=tournament, players=players, by=by)
 
 
-@transaction.atomic
-def withdraw_player(*, entry: Entry) -> None:
+def register_players_checked(*, tournament: Tournament, players: list[NewPlayer], by: Actor = SYSTEM) -> list[Entry]:
+    """Enters players in one transaction: all or none. A problem names its player by `where`
+    ("Zeile 3: "). A handful of queries however many players."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament)
+        taken_names = set(tournament.entries.values_list("player__name", flat=True))
+        taken_numbers = set(tournament.entries.values_list("start_number", flat=True))
+        next_number = max(taken_numbers, default=0) + 1
+        joined = first_open_round(tournament)
+        wanted = []
+        for new in players:
+            where, start_number = new.where, new.start_number
+            try:
+                name, club = clean_name(new.name, new.club)
+            except UserError as error:
+                raise UserError(where + str(error.message), field=error.field) from None
+            if name in taken_names:
+                raise UserError(where + _("%(name)s ist schon angemeldet.") % {"name": name}, field="name")
+            if start_number is None:
+                start_number = next_number
+            elif not 1 <= start_number <= MOST_START_NUMBER:
+                raise UserError(where + _("Startnummern gehen von 1 bis %(n)s.") % {"n": MOST_START_NUMBER},
+                                field="start_number")
+            elif start_number in taken_numbers:
+                raise UserError(where + _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number},
+                                field="start_number")
+            wanted.append((name, club, start_number, new.joined_round or joined, new.withdrawn_from_round))
+            taken_names.add(name)
+            taken_numbers.add(start_number)
+            next_number = max(next_number, start_number + 1)
+        people = find_or_create_players([(name, club) for name, club, *_rest in wanted])
+        with audit.recording("player_registered", by=by, tournament=tournament):
+            entries = Entry.objects.bulk_create(
+                Entry(tournament=tournament, player=people[(name, club)], start_number=number,
+                      joined_round=joined_round, withdrawn_from_round=withdrawn)
+                for name, club, number, joined_round, withdrawn in wanted)
+            if entries:
+                audit.record_bulk(entries)
+        return entries
+
+
+def find_or_create_players(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Player]:
+    """The Player for each (name, club): an existing one with that name and club, else a new one.
+    Three queries however many."""
+    people: dict[tuple[str, str], Player] = {}
+    wanted = set(pairs)
+    for person in Player.objects.filter(name__in={name for name, _club in pairs}).order_by("id"):
+        if (person.name, person.club) in wanted:
+            people.setdefault((person.name, person.club), person)
+    missing = [Player(name=name, club=club) for name, club in dict.fromkeys(pairs) if (name, club) not in people]
+    for person in Player.objects.bulk_create(missing):
+        people[(person.name, person.club)] = person
+    return people
+
+
+def edit_player(*, entry: Entry, name: str, club: str, loaded: tuple[str, str] | None = None,
+                by: Actor = SYSTEM) -> Entry:
+    """Corrects a player's name or club in this tournament: a typo, a club change. `loaded` is the
+    (name, club) the form showed; if someone changed them meanwhile, nothing is saved (Conflict).
+
+    The entry is pointed at the Player with the new name and club (found or new), not the Player
+    renamed: the same person's earlier tournaments keep what was written there, and the change log
+    records the change as the entry's."""
+    with transaction.atomic():
+        tournament = lock_tournament(entry.tournament_id)
+        entry = tournament.entries.select_related("player").get(pk=entry.pk)
+        current = (entry.player.name, entry.player.club)
+        if loaded is not None and tuple(loaded) != current:
+            raise Conflict(_("%(name)s wurde inzwischen von jemand anderem geändert.") % {"name": loaded[0]},
+                           current=entry, change=changelog.latest_for_entry(entry))
+        name, club = clean_name(name, club)
+        if (name, club) == current:
+            return entry
+        if name != entry.player.name and tournament.entries.filter(player__name=name).exists():
+            raise UserError(_("%(name)s ist schon angemeldet.") % {"name": name}, field="name")
+        person = find_or_create_players([(name, club)])[(name, club)]
+        with audit.recording("player_changed", by=by, tournament=tournament):
+            entry.player = person
+            entry.save(update_fields=["player"])
+        return entry
+
+
+def withdraw_player(*, entry: Entry, by: Actor = SYSTEM) -> Entry:
     """The player is not seated from the next round whose tables are not published; results stay."""
-    entry.withdrawn_from_round = first_open_round(entry.tournament)
-    entry.save(update_fields=["withdrawn_from_round"])
+    with transaction.atomic():
+        tournament = lock_tournament(entry.tournament_id)
+        entry = tournament.entries.select_related("player").get(pk=entry.pk)
+        if entry.withdrawn_from_round is not None:
+            return entry
+        with audit.recording("player_withdrawn", by=by, tournament=tournament):
+            entry.withdrawn_from_round = max(first_open_round(tournament), entry.joined_round)
+            entry.save(update_fields=["withdrawn_from_round"])
+        return entry
 
 
-@transaction.atomic
-def return_player(*, entry: Entry) -> None:
+def return_player(*, entry: Entry, by: Actor = SYSTEM) -> Entry:
     """A withdrawn player is seated again from the next draw on."""
-    entry.withdrawn_from_round = None
-    entry.save(update_fields=["withdrawn_from_round"])
+    with transaction.atomic():
+        tournament = lock_tournament(entry.tournament_id)
+        entry = tournament.entries.select_related("player").get(pk=entry.pk)
+        if entry.withdrawn_from_round is None:
+            return entry
+        with audit.recording("player_returned", by=by, tournament=tournament):
+            entry.withdrawn_from_round = None
+            entry.save(update_fields=["withdrawn_from_round"])
+        return entry
 
 
-@transaction.atomic
-def update_tournament(*, tournament: Tournament, fields: dict, rules) -> None:
-    """Saves the tournament's settings; a changed ruleset recomputes every table (see
-    results.change_rules), and a game it cannot score rolls the whole change back."""
-    if "slug" in fields and fields["slug"] != tournament.slug and (
-            fields["slug"] in RESERVED_SLUGS or Tournament.objects.filter(slug=fields["slug"]).exists()):
-        raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": fields["slug"]},
-                        field="slug")
-    for name, value in fields.items():
-        setattr(tournament, name, value)
-    tournament.save()
-    if rules != tournament.rules:
-        results.change_rules(tournament=tournament, rules=rules)
+def update_tournament(*, tournament: Tournament, fields: dict, rules, version: int | None = None,
+                      by: Actor = SYSTEM) -> Tournament:
+    """Saves the tournament's settings as loaded (`version`); a changed ruleset recomputes every
+    table (see results.change_rules), and a game it cannot score rolls the whole change back. Games
+    per table cannot go below a game already entered."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament)
+        if version is not None and version != tournament.version:
+            raise Conflict(_("Die Einstellungen wurden inzwischen geändert."), current=tournament,
+                           version=tournament.version, change=changelog.latest_for_tournament(tournament))
+        if "slug" in fields and fields["slug"] != tournament.slug and (
+                fields["slug"] in RESERVED_SLUGS or Tournament.objects.filter(slug=fields["slug"]).exists()):
+            raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": fields["slug"]},
+                            field="slug")
+        highest = results.highest_game_numbers(tournament)
+        pflichtsoli = fields.get("pflichtsoli", tournament.pflichtsoli)
+        check_list_games(pflichtsoli, fields.get("games_at_table_of_4", tournament.games_at_table_of_4),
+                         fields.get("games_at_table_of_5", tournament.games_at_table_of_5))
+        if pflichtsoli != tournament.pflichtsoli and any(highest.values()):
+            raise UserError(_("Ob mit Pflichtsoli gespielt wird und wer nach einem Pflichtsolo gibt, lässt sich nur "
+                              "ändern, solange noch kein Spiel eingetragen ist."), field="pflichtsoli")
+        for size, name in ((4, "games_at_table_of_4"), (5, "games_at_table_of_5")):
+            changed = fields.get(name, getattr(tournament, name)) != getattr(tournament, name)
+            if pflichtsoli and highest[size] and changed:
+                raise UserError(_("Die Liste am %(size)ser-Tisch hat schon Spiele; ihre Länge (und damit, wann "
+                                  "vorgeführt wird) lässt sich nicht mehr ändern.") % {"size": size}, field=name)
+            if name in fields and fields[name] < highest[size]:
+                raise UserError(_("An einem %(size)ser-Tisch ist schon Spiel %(number)s eingetragen; es können nicht "
+                                  "weniger Spiele sein.") % {"size": size, "number": highest[size]}, field=name)
+        with audit.recording("settings_changed", by=by, tournament=tournament):
+            for name, value in fields.items():
+                setattr(tournament, name, value)
+            if rules != tournament.rules:
+                results.change_rules(tournament=tournament, rules=rules)
+            tournament.version += 1
+            tournament.save()
+        return tournament
+
+
+def set_role(*, tournament: Tournament, username: str, role: str, add: bool, by: Actor = SYSTEM) -> None:
+    """Makes an existing account a director ("director") or helper ("helper") of the tournament, or
+    takes that away. The last director cannot be removed."""
+    user = get_user_model().objects.filter(username=username).first()
+    if user is None:
+        raise UserError(_("Ein Benutzerkonto „%(name)s“ gibt es nicht.") % {"name": username}, field="username")
+    with transaction.atomic():
+        tournament = lock_tournament(tournament)
+        group = tournament.directors if role == "director" else tournament.helpers
+        present = group.filter(pk=user.pk).exists()
+        if present == add:
+            return
+        if role == "director" and not add and tournament.directors.count() == 1:
+            raise UserError(_("Ein Turnier braucht mindestens eine Turnierleitung."))
+        with audit.recording("roles_changed", by=by, tournament=tournament):
+            if add:
+                group.add(user)
+                (tournament.helpers if role == "director" else tournament.directors).remove(user)
+            else:
+                group.remove(user)
+            tournament.version += 1
+            tournament.save(update_fields=["version"])
+
+
+def create_helper_account(*, tournament: Tournament, username: str, password: str, by: Actor = SYSTEM):
+    """A new account that helps at this tournament only (a "Turnierhelfer" at the venue)."""
+    from django.contrib.auth.password_validation import validate_password
+    from django.core.exceptions import ValidationError
+
+    User = get_user_model()
+    username = username.strip()
+    if not username or len(username) > 150:
+        raise UserError(_("Bitte einen Benutzernamen mit höchstens 150 Zeichen angeben."), field="username")
+    if User.objects.filter(username=username).exists():
+        raise UserError(_("Den Benutzernamen „%(name)s“ gibt es schon.") % {"name": username}, field="username")
+    try:
+        validate_password(password, User(username=username))
+    except ValidationError as error:
+        raise UserError(" ".join(error.messages), field="password") from None
+    with transaction.atomic():
+        User.objects.create_user(username=username, password=password)
+        set_role(tournament=tournament, username=username, role="helper", add=True, by=by)

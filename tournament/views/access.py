@@ -1,4 +1,17 @@
-"""Who may see and change what: every director page goes through `director_required`."""
+"""Who may see and change what. Four roles:
+
+- **superuser**: everything, in every tournament (counts as a director);
+- **director** (Turnierleitung, `Tournament.directors`): everything of their tournament, and adds
+  co-directors and helpers on the settings page;
+- **helper** (Turnierhelfer, `Tournament.helpers`): enters and corrects games, penalties and totals
+  and marks a sheet as signed; nothing else (no settings, seating, players, unlocking, log);
+- **the public**: only the pages the director switched on (`Tournament.public_<page>`).
+
+Every view that is not public goes through `role_required`; `request.role` says which role the
+request has ("director", "helper" or None), `request.is_director` whether it is a director.
+"""
+
+from __future__ import annotations
 
 from functools import wraps
 
@@ -8,37 +21,52 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from ..models import Tournament
-from ..selectors import is_director
+from ..selectors import role_of
+
+DIRECTOR, HELPER = "director", "helper"
 
 
-def director_required(view):
-    """Resolves `slug` to the tournament and lets only its directors (and superusers) through:
-    anonymous users go to the login page, other users get 403. The view gets `tournament`."""
-
-    @wraps(view)
-    def wrapper(request, slug, *args, **kwargs):
-        tournament = get_object_or_404(Tournament, slug=slug)
-        if not request.user.is_authenticated:
-            return redirect_to_login(request.get_full_path())
-        if not is_director(request.user, tournament):
-            raise PermissionDenied
-        request.is_director = True
-        return view(request, tournament, *args, **kwargs)
-
-    return wrapper
+def _set_role(request, tournament: Tournament) -> str | None:
+    request.role = role_of(request.user, tournament)
+    request.is_director = request.role == DIRECTOR
+    request.can_enter = request.role in (DIRECTOR, HELPER)
+    return request.role
 
 
-def public_or_director(page: str):
-    """For pages the public may see: the tournament's directors always, everyone else only while
-    the director has the page switched on (Tournament.public_<page>); otherwise 404. The view gets
-    `tournament`, and `request.is_director` tells which view to render."""
+def role_required(*roles: str):
+    """Resolves `slug` to the tournament and lets only these roles through: anonymous users go to
+    the login page, everyone else gets 403. The view gets `tournament`."""
 
     def decorator(view):
         @wraps(view)
         def wrapper(request, slug, *args, **kwargs):
             tournament = get_object_or_404(Tournament, slug=slug)
-            request.is_director = is_director(request.user, tournament)
-            if not request.is_director and not getattr(tournament, f"public_{page}"):
+            if not request.user.is_authenticated:
+                return redirect_to_login(request.get_full_path())
+            if _set_role(request, tournament) not in roles:
+                raise PermissionDenied
+            return view(request, tournament, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+director_required = role_required(DIRECTOR)
+entry_required = role_required(DIRECTOR, HELPER)  # entering results: directors and helpers
+
+
+def public_or_director(page: str):
+    """For pages the public may see: the tournament's directors and helpers always, everyone else
+    only while the director has the page switched on (Tournament.public_<page>); otherwise 404.
+    The view gets `tournament`; `request.role` tells which view to render."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, slug, *args, **kwargs):
+            tournament = get_object_or_404(Tournament, slug=slug)
+            _set_role(request, tournament)
+            if not request.can_enter and not getattr(tournament, f"public_{page}"):
                 raise Http404
             return view(request, tournament, *args, **kwargs)
 

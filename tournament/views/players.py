@@ -4,12 +4,14 @@ from __future__ import annotations
 
 from django.contrib import messages
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import get_language, gettext as _, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from .. import draw
-from ..errors import UserError
-from ..forms.players import PlayerForm, PlayerListForm
+from ..audit import Actor
+from ..errors import Conflict, UserError, language
+from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
 from ..models import Entry
 from ..services import tournaments
 from .access import director_required
@@ -20,7 +22,7 @@ def seating_text(n_players: int) -> tuple[bool, str]:
     try:
         sizes = draw.table_sizes(n_players)
     except draw.SeatingImpossible as error:
-        return False, error.message("en" if (get_language() or "de").startswith("en") else "de")
+        return False, error.message(language())
     fours, fives = sizes.count(4), sizes.count(5)
     parts = []
     if fours:
@@ -40,14 +42,15 @@ def player_list(request, tournament):
                 list_form = PlayerListForm(request.POST, prefix="many")
                 if list_form.is_valid():
                     entries = tournaments.register_players(tournament=tournament,
-                                                           lines=list_form.cleaned_data["lines"])
+                                                           lines=list_form.cleaned_data["lines"], by=Actor.of(request))
                     messages.success(request, ngettext("%(n)s Spieler angemeldet.", "%(n)s Spieler angemeldet.",
                                                        len(entries)) % {"n": len(entries)})
                     return redirect("tournament:players", slug=tournament.slug)
             else:
                 player_form = PlayerForm(request.POST, prefix="one")
                 if player_form.is_valid():
-                    entry = tournaments.register_player(tournament=tournament, **player_form.cleaned_data)
+                    entry = tournaments.register_player(tournament=tournament, **player_form.cleaned_data,
+                                                        by=Actor.of(request))
                     messages.success(request, _("%(name)s ist angemeldet, Startnummer %(number)s.")
                                      % {"name": entry.player.name, "number": entry.start_number})
                     return redirect("tournament:players", slug=tournament.slug)
@@ -74,9 +77,13 @@ def _entry(tournament, entry_id) -> Entry:
 @require_POST
 @director_required
 def player_withdraw(request, tournament, entry_id):
+    """Asks first; then the player is not seated from the next unpublished round on."""
     entry = _entry(tournament, entry_id)
+    if request.POST.get("confirm") != "yes":
+        return render(request, "tournament/confirm_withdraw.html", {
+            "tournament": tournament, "entry": entry, "from_round": tournaments.first_open_round(tournament)})
     try:
-        tournaments.withdraw_player(entry=entry)
+        entry = tournaments.withdraw_player(entry=entry, by=Actor.of(request))
     except UserError as error:
         messages.error(request, error.message)
     else:
@@ -86,12 +93,45 @@ def player_withdraw(request, tournament, entry_id):
     return redirect("tournament:players", slug=tournament.slug)
 
 
+@director_required
+def player_edit(request, tournament, entry_id):
+    """Corrects a player's name or club (this tournament only; docs/tournament.md, Players)."""
+    entry = _entry(tournament, entry_id)
+    shown = {"name": entry.player.name, "club": entry.player.club,
+             "loaded_name": entry.player.name, "loaded_club": entry.player.club}
+    form = PlayerEditForm(initial=shown)
+    conflict = None
+    if request.method == "POST":
+        form = PlayerEditForm(request.POST)
+        if form.is_valid():
+            data = form.cleaned_data
+            try:
+                entry = tournaments.edit_player(entry=entry, name=data["name"], club=data["club"],
+                                                loaded=(data["loaded_name"], data["loaded_club"]),
+                                                by=Actor.of(request))
+            except Conflict as error:
+                conflict = error
+                entry = _entry(tournament, entry_id)
+                posted = request.POST.copy()  # saving again saves this input over the other change
+                posted["loaded_name"], posted["loaded_club"] = entry.player.name, entry.player.club
+                form = PlayerEditForm(posted)
+            except UserError as error:
+                form.add_error(error.field if error.field in form.fields else None, error.message)
+            else:
+                messages.success(request, _("Gespeichert: %(name)s (Startnummer %(number)s).")
+                                 % {"name": entry.player.name, "number": entry.start_number})
+                return redirect("tournament:players", slug=tournament.slug)
+    return render(request, "tournament/player_edit.html", {
+        "tournament": tournament, "is_director": True, "entry": entry, "form": form, "conflict": conflict},
+        status=409 if conflict else 200)
+
+
 @require_POST
 @director_required
 def player_return(request, tournament, entry_id):
     entry = _entry(tournament, entry_id)
     try:
-        tournaments.return_player(entry=entry)
+        tournaments.return_player(entry=entry, by=Actor.of(request))
     except UserError as error:
         messages.error(request, error.message)
     else:

@@ -1,30 +1,72 @@
-"""Pages for the players on their phones that are not also director pages: a player's tournament."""
+"""Pages for the players on their phones that are not also director pages: a player's tournament.
 
-from django.http import Http404
+A player's page updates itself like the standings (`caching.py`): an unchanged poll gets `304 Not
+Modified`; the page's content is rendered once per change of the tournament and per view (public,
+helper, director) and kept in the shared cache, with the standings it needs for the ranks.
+"""
+
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from .. import selectors
+from .. import caching, selectors
 from ..charts import Series, progression_svg
 from ..models import Entry
 from .access import public_or_director
 
 
+def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
+    """The player's page without the site's frame, and the player's name (for the title)."""
+    key = caching.key("player-live", tournament, counter, request.role or "", entry_id)
+
+    def compute():
+        include_hidden = request.is_director
+        history = caching.ranks(tournament, include_hidden=include_hidden, counter=counter)
+        try:
+            record = selectors.player_record(tournament, entry_id, include_hidden=include_hidden, history=history)
+        except Entry.DoesNotExist:
+            raise Http404 from None
+        # what the other switches keep off the public pages stays off this one too
+        show_seating = request.can_enter or tournament.public_seating
+        show_standing = request.can_enter or tournament.public_standings
+        values, labels = [0], [_("Start")]
+        for played in record.rounds:
+            for index, line in enumerate(played.lines):
+                values.append(line.running)
+                labels.append(_("R%(n)s") % {"n": played.number} if index == 0 else "")
+        chart = progression_svg([Series(record.entry.player.name, values, highlight=True)], labels,
+                                title=_("Punkteverlauf von %(name)s") % {"name": record.entry.player.name}
+                                ) if len(values) > 1 and show_standing else ""
+        html = render_to_string("tournament/_player_live.html", {
+            "tournament": tournament, "record": record, "entry": record.entry, "chart": chart,
+            "is_director": request.is_director, "show_seating": show_seating, "show_standing": show_standing,
+        })
+        return {"html": html, "name": record.entry.player.name}
+
+    return caching.cached(key, compute)
+
+
+def describe_player_page(request, entry_id):
+    """(page, variant, personal) of a player's page, for its ETag."""
+    partial = bool(request.GET.get("partial"))
+    return ("player-poll" if partial else "player"), (getattr(request, "role", None) or "", entry_id), not partial
+
+
+@caching.answers_unchanged_polls(describe_player_page)
 @public_or_director("players")
 def player_page(request, tournament, entry_id):
-    try:
-        record = selectors.player_record(tournament, entry_id, include_hidden=request.is_director)
-    except Entry.DoesNotExist:
-        raise Http404 from None
-    values, labels = [0], [_("Start")]
-    for played in record.rounds:
-        for index, line in enumerate(played.lines):
-            values.append(line.running)
-            labels.append(_("R%(n)s") % {"n": played.number} if index == 0 else "")
-    chart = progression_svg([Series(record.entry.player.name, values, highlight=True)], labels,
-                            title=_("Punkteverlauf von %(name)s") % {"name": record.entry.player.name}
-                            ) if len(values) > 1 else ""
-    return render(request, "tournament/player.html", {
-        "tournament": tournament, "record": record, "entry": record.entry, "chart": chart,
-        "is_director": request.is_director,
-    })
+    page, variant, personal = describe_player_page(request, entry_id)
+    partial = not personal
+    poll = caching.Poll(request, tournament, page=page, variant=variant, personal=personal)
+    not_modified = poll.not_modified()
+    if not_modified is not None:
+        return not_modified
+    fragment = player_fragment(request, tournament, entry_id, poll.counter)
+    if partial:
+        return caching.compressed(request, poll.finish(HttpResponse(fragment["html"])))
+    return poll.finish(render(request, "tournament/player.html", {
+        "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
+        "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
+    }))

@@ -1,4 +1,9 @@
-"""A round's seating: creating the round, the draw, swaps and moves, publishing and closing."""
+"""A round's seating: creating the round, the draw, swaps and moves, publishing and closing.
+
+Every form of the round page carries the round's version (and the draw, swap and move forms a
+one-time key): a form that comes after someone else's change of the round saves nothing and says so,
+with a button to do it anyway. Closing a round asks first and says what is still missing.
+"""
 
 from __future__ import annotations
 
@@ -6,10 +11,13 @@ from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.translation import gettext as _, gettext_lazy, ngettext
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from ..errors import UserError
+from ..audit import Actor
+from ..errors import Conflict, UserError
+from ..forms.common import clean_key, new_key
 from ..forms.rounds import DrawForm, MoveForm, SwapForm
 from ..models import Round, Tournament
 from ..selectors import round_progress, round_tables
@@ -33,13 +41,34 @@ def _form_errors(request, form) -> None:
             messages.error(request, error)
 
 
+def _version(request) -> int | None:
+    try:
+        return int(request.POST.get("version", ""))
+    except ValueError:
+        return None
+
+
+def _conflict(request, round: Round, error: Conflict, action_url: str, what: str):
+    """The round page again, with the other change and a button that repeats the person's action
+    on the round as it is now."""
+    fields = [(name, value) for name, value in request.POST.items()
+              if name not in ("csrfmiddlewaretoken", "version", "key")]
+    return round_page(request, round, conflict={
+        "error": error, "url": action_url, "fields": fields, "version": error.version, "what": what,
+        "key": new_key()})
+
+
 @public_or_director("seating")
 def round_detail(request, tournament, round_number):
+    return round_page(request, _round(tournament, round_number))
+
+
+def round_page(request, round: Round, *, conflict: dict | None = None):
     """The tables of a round in seat order. A draft is the director's only; they also get the draw,
     swap, move and publish forms. A published round can be read by everyone (while the seating
-    page is switched on)."""
+    page is switched on); directors and helpers get the link to each table's sheet."""
+    tournament = round.tournament
     director = request.is_director
-    round = _round(tournament, round_number)
     if round.is_draft and not director:
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
@@ -49,11 +78,13 @@ def round_detail(request, tournament, round_number):
     rows = [{"seated": t, "progress": progress.get(t.table.id, {}),
              "games_expected": tournament.games_at_table(t.size)} for t in tables]
     context = {
-        "tournament": tournament, "round": round, "is_director": director, "tables": rows,
+        "tournament": tournament, "round": round, "is_director": director, "can_enter": request.can_enter,
+        "tables": rows, "conflict": conflict,
         "tables_of_4": sum(1 for t in tables if t.size == 4), "tables_of_5": sum(1 for t in tables if t.size == 5),
         "players": sum(t.size for t in tables),
         "by_name": sorted(((entry.player.name, t.table.number, position) for t in tables
                            for position, entry in enumerate(t.entries, start=1)), key=lambda item: item[0].casefold()),
+        "key": new_key(),
     }
     if director and round.is_draft:
         seated = {entry.id for t in tables for entry in t.entries}
@@ -65,14 +96,20 @@ def round_detail(request, tournament, round_number):
             "playing": len(playing),
             "out_of_date": bool(tables) and seated != playing,
         })
-    return render(request, "tournament/round.html", context)
+    return render(request, "tournament/round.html", context, status=409 if conflict else 200)
 
 
 @require_POST
 @director_required
 def round_create(request, tournament):
+    """Creates the round the page offered (its number is sent along): pressed twice, or by two
+    directors at once, it is created once."""
     try:
-        round = seating.create_round(tournament=tournament)
+        number = int(request.POST.get("number", ""))
+    except ValueError:
+        number = None
+    try:
+        round = seating.create_round(tournament=tournament, number=number, by=Actor.of(request))
     except UserError as error:
         messages.error(request, error.message)
         return redirect("tournament:overview", slug=tournament.slug)
@@ -89,8 +126,13 @@ def round_draw(request, tournament, round_number):
         _form_errors(request, form)
         return _back(round)
     seed = "" if request.POST.get("new_seed") else form.cleaned_data["seed"]
+    separate_clubs = form.cleaned_data.get("separate_clubs", False)
     try:
-        result = seating.seat_round(round=round, mode=form.cleaned_data["mode"], seed=seed)
+        result = seating.seat_round(round=round, mode=form.cleaned_data["mode"], seed=seed, version=_version(request),
+                                    by=Actor.of(request), key=clean_key(request.POST.get("key")),
+                                    separate_clubs=separate_clubs, apart=form.cleaned_data["apart"])
+    except Conflict as error:
+        return _conflict(request, round, error, request.path, _("Auslosen"))
     except UserError as error:
         messages.error(request, error.message)
     else:
@@ -99,6 +141,21 @@ def round_draw(request, tournament, round_number):
             "Runde %(round)s ausgelost: %(tables)s Tische, %(meetings)s Wiederbegegnungen.",
             len(result.tables)) % {"round": round.number, "tables": len(result.tables),
                                    "meetings": result.repeat_meetings})
+        if result.repeat_meetings:  # how close the draw came to the fewest possible
+            messages.info(request, _("Untergrenze der Wiederbegegnungen: %(bound)s (weniger geht mit diesen Spielern "
+                                     "nach den bisherigen Runden nicht).") % {"bound": result.lower_bound})
+        if result.apart_together:
+            messages.warning(request, ngettext(
+                "%(n)s Paar, das getrennt sitzen sollte, sitzt doch an einem Tisch: die Auslosung fand keine "
+                "Verteilung ohne.",
+                "%(n)s Paare, die getrennt sitzen sollten, sitzen doch an einem Tisch: die Auslosung fand keine "
+                "Verteilung ohne.",
+                result.apart_together) % {"n": result.apart_together})
+        if separate_clubs and result.club_pairs:
+            messages.info(request, ngettext(
+                "Spieler desselben Vereins am selben Tisch: %(n)s Paar.",
+                "Spieler desselben Vereins am selben Tisch: %(n)s Paare.",
+                result.club_pairs) % {"n": result.club_pairs})
     return _back(round)
 
 
@@ -111,7 +168,10 @@ def round_swap(request, tournament, round_number):
         _form_errors(request, form)
         return _back(round)
     try:
-        seating.swap_players(round=round, first_id=form.cleaned_data["first"], second_id=form.cleaned_data["second"])
+        seating.swap_players(round=round, first_id=form.cleaned_data["first"], second_id=form.cleaned_data["second"],
+                             version=_version(request), by=Actor.of(request), key=clean_key(request.POST.get("key")))
+    except Conflict as error:
+        return _conflict(request, round, error, request.path, _("Tauschen"))
     except UserError as error:
         messages.error(request, error.message)
     else:
@@ -128,7 +188,10 @@ def round_move(request, tournament, round_number):
         _form_errors(request, form)
         return _back(round)
     try:
-        seating.move_player(round=round, entry_id=form.cleaned_data["entry"], table_number=form.cleaned_data["table"])
+        seating.move_player(round=round, entry_id=form.cleaned_data["entry"], table_number=form.cleaned_data["table"],
+                            version=_version(request), by=Actor.of(request), key=clean_key(request.POST.get("key")))
+    except Conflict as error:
+        return _conflict(request, round, error, request.path, _("Verschieben"))
     except UserError as error:
         messages.error(request, error.message)
     else:
@@ -137,11 +200,14 @@ def round_move(request, tournament, round_number):
 
 
 STATUS_ACTIONS = {
-    "publish": (seating.publish_round, gettext_lazy("Runde %(round)s ist veröffentlicht: die Tische stehen fest.")),
-    "close": (seating.close_round, gettext_lazy("Runde %(round)s ist abgeschlossen.")),
-    "reopen": (seating.reopen_round, gettext_lazy("Runde %(round)s ist wieder offen.")),
-    "hide": (seating.hide_results, gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich verborgen.")),
-    "show": (seating.show_results, gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich sichtbar.")),
+    "publish": (seating.publish_round, gettext_lazy("Veröffentlichen"),
+                gettext_lazy("Runde %(round)s ist veröffentlicht: die Tische stehen fest.")),
+    "close": (seating.close_round, gettext_lazy("Abschließen"), gettext_lazy("Runde %(round)s ist abgeschlossen.")),
+    "reopen": (seating.reopen_round, gettext_lazy("Wieder öffnen"), gettext_lazy("Runde %(round)s ist wieder offen.")),
+    "hide": (seating.hide_results, gettext_lazy("Ergebnisse verbergen"),
+             gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich verborgen.")),
+    "show": (seating.show_results, gettext_lazy("Ergebnisse bekanntgeben"),
+             gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich sichtbar.")),
 }
 
 
@@ -149,15 +215,36 @@ STATUS_ACTIONS = {
 @director_required
 def round_status(request, tournament, round_number):
     round = _round(tournament, round_number)
-    action = STATUS_ACTIONS.get(request.POST.get("action", ""))
+    name = request.POST.get("action", "")
+    action = STATUS_ACTIONS.get(name)
     if action is None:
-        messages.error(request, _("Unbekannte Aktion."))
+        messages.error(request, _("Diese Aktion gibt es nicht."))
         return _back(round)
-    service, text = action
+    service, label, text = action
+    if name == "close" and request.POST.get("confirm") != "yes" and round.status == Round.Status.PUBLISHED:
+        return _confirm_close(request, round)
     try:
-        service(round=round)
+        service(round=round, version=_version(request), by=Actor.of(request))
+    except Conflict as error:
+        return _conflict(request, round, error, request.path, str(label))
     except UserError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, text % {"round": round.number})
     return _back(round)
+
+
+def _confirm_close(request, round: Round):
+    """Closing asks first, and says how many games are still missing and how many sheets unsigned."""
+    tables = round_tables(round)
+    progress = round_progress(round)
+    missing = unsigned = 0
+    for seated in tables:
+        done = progress.get(seated.table.id, {})
+        expected = round.tournament.games_at_table(seated.size)
+        if not done.get("totals_only"):
+            missing += max(expected - done.get("games", 0), 0)
+        unsigned += not done.get("signed")
+    return render(request, "tournament/confirm_close.html", {
+        "tournament": round.tournament, "round": round, "missing": missing, "unsigned": unsigned,
+        "tables": len(tables), "version": _version(request) or round.version})

@@ -1,31 +1,91 @@
 """Standings: overall or after a round, for the director and (when switched on) the public;
-as a page that updates itself, as CSV for spreadsheets and as JSON."""
+as a page that updates itself, as CSV for spreadsheets and as JSON.
 
+Phones poll the standings every few seconds, so the page is built for that (`caching.py`):
+
+- an unchanged poll is answered `304 Not Modified` from the change counter, before anything is read;
+- the expensive part, the table with its chart, is rendered once per change of the tournament and
+  kept in the shared cache; a request adds the reader's frame (name, CSRF token) and the time;
+- the table shows the first `STANDINGS_TOP` places and, on a poll that names it (`me`), the
+  reader's own row; all places on demand (`?all=1`, or when the reader searches a name);
+- a poll's answer is compressed (it holds no secret).
+"""
+
+from __future__ import annotations
+
+import copy
 import csv
 import io
+from urllib.parse import urlencode
 
 import django_tables2 as tables
-from django.http import HttpResponse, JsonResponse
+from django.conf import settings
+from django.http import HttpResponse, JsonResponse, QueryDict
 from django.shortcuts import render
+from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
+from django.utils.formats import time_format
 from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from .. import selectors
+from .. import caching, selectors
 from ..charts import Series, progression_svg
 from .access import public_or_director
 
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
 SECONDARY = {"td": {"class": "num secondary"}, "th": {"class": "num secondary"}}
 
+# where a request's own parts go into a cached fragment
+NOW_MARK = "<!--now-->"
+ME_MARK = "<!--me-->"
+
+
+class RowTexts:
+    """The words of a standings row in the current language, looked up once per table."""
+
+    def __init__(self, player_url):
+        self.same = escape(_("unverändert"))
+        self.better = _("%(n)s Plätze besser")
+        self.worse = _("%(n)s Plätze schlechter")
+        self.me_title, self.me_text = escape(_("Das bin ich: markieren")), escape(_("Das bin ich"))
+        self.player_url = player_url
+
+
+def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
+    """One row of the standings table (written in Python: 1,000 rows through the per-cell template
+    machinery of django-tables2 take a second)."""
+    if row.movement is None:  # nothing to compare with (the first round, or new in this one)
+        movement = ""
+    elif not row.movement:
+        movement = f'<span class="same" title="{texts.same}">–</span>'
+    elif row.movement > 0:
+        title = escape(texts.better % {"n": row.movement})
+        movement = f'<span class="up" title="{title}">▲{row.movement}</span>'
+    else:
+        title = escape(texts.worse % {"n": -row.movement})
+        movement = f'<span class="down" title="{title}">▼{-row.movement}</span>'
+    name = escape(row.name)
+    link = texts.player_url(row.entry_id)
+    shown = f'<a href="{link}">{name}</a>' if link else name
+    if row.totals_only:
+        shown += " *"
+    club = f'<span class="club">{escape(row.club)}</span>' if row.club else ""
+    withdrawn = ' class="withdrawn"' if row.withdrawn else ""
+    return (f'<tr data-entry="{row.entry_id}" data-name="{name}"{withdrawn}>'
+            f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
+            f'<td>{shown} <button type="button" class="me-toggle" aria-pressed="false" title="{texts.me_title}">'
+            f'<span aria-hidden="true">☆</span><span class="visually-hidden">{texts.me_text}</span></button>{club}</td>'
+            f'<td class="num">{row.points}</td><td class="num secondary">{row.games}</td>'
+            f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
+
 
 class StandingsTable(tables.Table):
     """django-tables2 orders the rows and draws the sortable headers; the body is written in Python
-    (`body_html`), because a 1,000-player list through the per-cell template machinery takes a
-    second and the standings must come in well under that."""
+    (`body_html`). With `limit`, only the first rows in the table's order are shown, and the body
+    ends with a mark where a request can add the reader's own row."""
 
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
     movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
@@ -41,44 +101,30 @@ class StandingsTable(tables.Table):
         template_name = "tournament/_standings_table.html"
         order_by = ("rank",)
 
-    def __init__(self, *args, player_url, **kwargs):
+    def __init__(self, *args, player_url, limit: int | None = None, **kwargs):
         self.player_url = player_url
+        self.limit = limit
         super().__init__(*args, **kwargs)
 
+    @property
+    def truncated(self) -> bool:
+        return self.limit is not None and len(self.data) > self.limit
+
+    def ordered_rows(self) -> list[selectors.StandingRow]:
+        return [bound.record for bound in self.rows]
+
     def body_html(self) -> str:
-        same = escape(_("unverändert"))
-        me_title, me_text = escape(_("Das bin ich: markieren")), escape(_("Das bin ich"))
-        parts = []
-        for bound in self.rows:
-            row = bound.record
-            if not row.movement:
-                movement = f'<span class="same" title="{same}">–</span>'
-            elif row.movement > 0:
-                title = escape(_("%(n)s Plätze besser") % {"n": row.movement})
-                movement = f'<span class="up" title="{title}">▲{row.movement}</span>'
-            else:
-                title = escape(_("%(n)s Plätze schlechter") % {"n": -row.movement})
-                movement = f'<span class="down" title="{title}">▼{-row.movement}</span>'
-            name = escape(row.name)
-            link = self.player_url(row.entry_id)
-            if link:
-                name = f'<a href="{escape(link)}">{name}</a>'
-            if row.totals_only:
-                name += " *"
-            club = f'<span class="club">{escape(row.club)}</span>' if row.club else ""
-            withdrawn = ' class="withdrawn"' if row.withdrawn else ""
-            parts.append(
-                f'<tr data-entry="{row.entry_id}" data-name="{escape(row.name)}"{withdrawn}>'
-                f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
-                f'<td>{name} <button type="button" class="me-toggle" aria-pressed="false" title="{me_title}">'
-                f'<span aria-hidden="true">☆</span><span class="visually-hidden">{me_text}</span></button>{club}</td>'
-                f'<td class="num">{row.points}</td><td class="num secondary">{row.games}</td>'
-                f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
-        return mark_safe("".join(parts))
+        texts = RowTexts(self.player_url)
+        rows = self.ordered_rows()
+        if self.truncated:
+            return mark_safe("".join(row_html(row, texts) for row in rows[:self.limit]) + ME_MARK)
+        return mark_safe("".join(row_html(row, texts) for row in rows))
 
 
-def visible_history(request, tournament):
-    return selectors.standings_history(tournament, include_hidden=request.is_director)
+def visible_history(request, tournament, counter: int | None = None):
+    if counter is None:
+        counter = caching.change_counter(tournament)
+    return caching.standings_history(tournament, include_hidden=request.is_director, counter=counter)
 
 
 def chosen_round(request, history) -> int | None:
@@ -105,64 +151,167 @@ def top_chart(history, rounds, rows) -> str:
     if not rows or not rounds:
         return ""
     top = rows[:10]
-    series = []
-    for row in top:
-        values = []
-        for number in rounds:
-            points = {r.entry_id: r.points for r in history.after[number]}
-            values.append(points[row.entry_id])
-        series.append(Series(label=f"{row.rank}. {row.name}", values=[0] + values))
+    points = {number: {r.entry_id: r.points for r in history.after[number]} for number in rounds}
+    series = [Series(label=f"{row.rank}. {row.name}", values=[0] + [points[n][row.entry_id] for n in rounds])
+              for row in top]
     return progression_svg(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds],
                            title=_("Punkteverlauf der ersten 10"))
 
 
+def player_link(tournament, show: bool):
+    """entry id -> the player's page (None when the players' pages are not public)."""
+    if not show:
+        return lambda entry_id: None
+    prefix = reverse("tournament:player", args=[tournament.slug, 123456789]).replace("123456789", "\x00")
+    before, after = prefix.split("\x00")
+    return lambda entry_id: f"{before}{entry_id}{after}"
+
+
+def shown_query(request) -> dict[str, str]:
+    """The parts of the query that change what the table shows (not `partial` or `me`)."""
+    return {name: request.GET[name] for name in ("round", "sort", "all") if request.GET.get(name)}
+
+
+def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> dict:
+    """The part of the page that updates itself (table, sums, chart), rendered once per change of
+    the tournament, per language and per view (director or public), and shared through the cache.
+    Holds marks for the time and the reader's own row, and the rows that are not shown."""
+    director = request.is_director
+    key = caching.key("standings-live", tournament, counter, "d" if director else "p", sorted(query.items()))
+
+    def compute():
+        history = visible_history(request, tournament, counter)
+        after_round = chosen_round(request, history)
+        rows, rounds = rows_after(history, after_round)
+        links = player_link(tournament, tournament.public_players or director)
+        show_all = bool(query.get("all"))
+        table = StandingsTable(rows, player_url=links, limit=None if show_all else settings.STANDINGS_TOP)
+        # the table's header links keep the query of the page, without the poll's own parameters
+        shown = copy.copy(request)
+        shown.GET = QueryDict(urlencode(query))
+        tables.RequestConfig(shown, paginate=False).configure(table)
+        html = render_to_string("tournament/_standings_live.html", {
+            "table": table, "any_totals_only": any(r.totals_only for r in rows), "sum": sum(r.points for r in rows),
+            "chart": top_chart(history, rounds, rows), "count": len(rows),
+            "now": mark_safe(f'<span class="now">{NOW_MARK}</span>'),
+            "all_url": "?" + urlencode({**query, "all": "1"}) if table.truncated else "",
+        }, request=shown)
+        rest = {}
+        if table.truncated:
+            rest = {row.entry_id: row for row in table.ordered_rows()[settings.STANDINGS_TOP:]}
+        return {"html": html, "rest": rest, "links": tournament.public_players or director,
+                "rounds": history.rounds, "after_round": after_round}
+
+    return caching.cached(key, compute)
+
+
+def compose(fragment: dict, tournament, me: int | None) -> str:
+    """The cached fragment with this request's time and, when it is not among the places shown, the
+    reader's own row."""
+    html = fragment["html"].replace(NOW_MARK, time_format(timezone.localtime(), "TIME_FORMAT"), 1)
+    own = fragment["rest"].get(me) if me is not None else None
+    if own is not None:
+        texts = RowTexts(player_link(tournament, fragment["links"]))
+        gap = f'<tr class="gap" aria-hidden="true"><td colspan="7">…</td></tr>{row_html(own, texts)}'
+        html = html.replace(ME_MARK, gap, 1)
+    return html
+
+
+def entry_param(request, name: str = "me") -> int | None:
+    try:
+        return int(request.GET.get(name, ""))
+    except ValueError:
+        return None
+
+
+def describe_standings(request):
+    """(page, variant, personal) of a standings request, for its ETag. An ETag is per address: `me`
+    is part of the address, so it need not be part of the ETag, and the page can hand its script the
+    ETag of its first poll (`poll_etag`)."""
+    partial = bool(request.GET.get("partial"))
+    variant = (bool(getattr(request, "is_director", False)), sorted(shown_query(request).items()))
+    return ("standings-poll" if partial else "standings"), variant, not partial
+
+
+@caching.answers_unchanged_polls(describe_standings)
 @public_or_director("standings")
 def standings_page(request, tournament):
-    history = visible_history(request, tournament)
-    after_round = chosen_round(request, history)
-    rows, rounds = rows_after(history, after_round)
-    public_players = tournament.public_players or request.is_director
-
-    def player_url(entry_id):
-        return reverse("tournament:player", args=[tournament.slug, entry_id]) if public_players else None
-
-    table = StandingsTable(rows, player_url=player_url)
-    tables.RequestConfig(request, paginate=False).configure(table)
-    hidden = list(tournament.rounds.filter(results_hidden=True).values_list("number", flat=True))
+    partial = bool(request.GET.get("partial"))
+    query = shown_query(request)
+    me = entry_param(request) if partial else None
+    page, variant, personal = describe_standings(request)
+    poll = caching.Poll(request, tournament, page=page, variant=variant, personal=personal)
+    not_modified = poll.not_modified()
+    if not_modified is not None:
+        return not_modified
+    fragment = live_fragment(request, tournament, poll.counter, query)
+    html = compose(fragment, tournament, me)
+    if partial:
+        response = HttpResponse(html)
+        return caching.compressed(request, poll.finish(response))
+    hidden = [n for n in tournament.rounds.filter(results_hidden=True).values_list("number", flat=True)
+              ] if request.is_director else []
     context = {
-        "tournament": tournament, "rounds": history.rounds, "after_round": after_round, "table": table,
-        "any_totals_only": any(r.totals_only for r in rows), "sum": sum(r.points for r in rows),
+        "tournament": tournament, "rounds": fragment["rounds"], "after_round": fragment["after_round"],
+        "live": mark_safe(html),
         "tie_breakers": [selectors.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in selectors.TIE_BREAKERS],
-        "hidden_rounds": hidden, "is_director": request.is_director, "updated": timezone.now(),
-        "chart": top_chart(history, rounds, rows),
+        "hidden_rounds": hidden, "is_director": request.is_director,
+        "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
     }
-    if request.GET.get("partial"):
-        return render(request, "tournament/_standings_live.html", context)
-    return render(request, "tournament/standings.html", context)
+    return poll.finish(render(request, "tournament/standings.html", context))
 
 
-def export_rows(request, tournament):
-    history = visible_history(request, tournament)
+def export_rows(request, tournament, counter: int):
+    history = visible_history(request, tournament, counter)
     rows, _rounds = rows_after(history, chosen_round(request, history))
     return rows
+
+
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_safe(value):
+    """A text a spreadsheet would take for a formula (a player named "=HYPERLINK(…)") gets a leading
+    apostrophe, which spreadsheets show as text; numbers stay numbers."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+def _export(request, tournament, page: str, build):
+    """An export with the standings' validator: 304 while nothing changed, compressed otherwise."""
+    poll = caching.Poll(request, tournament, page=page,
+                        variant=(request.is_director, request.GET.get("round", "")))
+    not_modified = poll.not_modified()
+    if not_modified is not None:
+        return not_modified
+    response = build(export_rows(request, tournament, poll.counter))
+    return caching.compressed(request, poll.finish(response))
 
 
 @public_or_director("standings")
 def standings_csv(request, tournament):
     """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect."""
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein"), _("Punkte"), _("Spiele"),
-                     pgettext("games won, column", "gewonnen"), _("Soli")])
-    for row in export_rows(request, tournament):
-        writer.writerow([row.rank, row.name, row.club, row.points, row.games, row.won, row.solos])
-    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-rangliste.csv"'
-    return response
+    def build(rows):
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+        writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein"), _("Punkte"), _("Spiele"),
+                         pgettext("games won, column", "gewonnen"), _("Soli")])
+        for row in rows:
+            writer.writerow([spreadsheet_safe(cell) for cell in
+                             (row.rank, row.name, row.club, row.points, row.games, row.won, row.solos)])
+        response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
+        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-rangliste.csv"'
+        return response
+
+    return _export(request, tournament, "standings-csv", build)
 
 
 @public_or_director("standings")
 def standings_json(request, tournament):
-    data = [{"rank": r.rank, "player": r.name, "club": r.club, "points": r.points, "games": r.games, "won": r.won,
-             "solos": r.solos} for r in export_rows(request, tournament)]
-    return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+    def build(rows):
+        data = [{"rank": r.rank, "player": r.name, "club": r.club, "points": r.points, "games": r.games,
+                 "won": r.won, "solos": r.solos} for r in rows]
+        return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
+
+    return _export(request, tournament, "standings-json", build)

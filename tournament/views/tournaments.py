@@ -1,15 +1,18 @@
-"""Creating a tournament, its overview (the director's dashboard) and its settings."""
+"""Creating a tournament, its overview (the director's dashboard), its settings and who directs it."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
 
-from ..errors import EntryProblems, UserError
-from ..forms.tournaments import SettingsForm, TournamentForm
 from .. import selectors
+from ..audit import Actor
+from ..errors import Conflict, EntryProblems, UserError
+from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
 from ..services import tournaments
 from .access import director_required, public_or_director
 
@@ -19,7 +22,8 @@ def tournament_create(request):
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
-            tournament = tournaments.create_tournament(director=request.user, **form.create_arguments())
+            tournament = tournaments.create_tournament(director=request.user, by=Actor.of(request),
+                                                       **form.create_arguments())
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
@@ -33,7 +37,7 @@ def tournament_create(request):
 def tournament_overview(request, tournament):
     """The director's dashboard; a read-only overview for everyone else (when switched on)."""
     return render(request, "tournament/overview.html", {
-        "tournament": tournament, "is_director": request.is_director,
+        "tournament": tournament, "is_director": request.is_director, "can_enter": request.can_enter,
         "overview": selectors.tournament_overview(tournament),
         "rules": tournament.scoring_rules(),
     })
@@ -42,9 +46,19 @@ def tournament_overview(request, tournament):
 @director_required
 def tournament_settings(request, tournament):
     form = SettingsForm(request.POST or None, tournament=tournament)
+    conflict = None
     if request.method == "POST" and form.is_valid():
         try:
-            tournaments.update_tournament(tournament=tournament, fields=form.plain_fields(), rules=form.rules())
+            tournament = tournaments.update_tournament(tournament=tournament, fields=form.plain_fields(),
+                                                       rules=form.rules(), version=form.cleaned_data["version"],
+                                                       by=Actor.of(request))
+        except Conflict as error:
+            conflict = error
+            tournament.refresh_from_db()
+            data = request.POST.copy()
+            data["version"] = str(error.version)  # saving again saves this input over the other change
+            form = SettingsForm(data, tournament=tournament)
+            form.is_valid()
         except EntryProblems as error:
             tournament.refresh_from_db()  # the transaction rolled back; the page shows what is stored
             for line in error.lines():
@@ -55,5 +69,51 @@ def tournament_settings(request, tournament):
         else:
             messages.success(request, _("Einstellungen gespeichert."))
             return redirect("tournament:settings", slug=tournament.slug)
-    return render(request, "tournament/settings.html", {"tournament": tournament, "form": form,
-                                                        "is_director": True})
+    return render(request, "tournament/settings.html", {
+        "tournament": tournament, "form": form, "is_director": True, "conflict": conflict,
+        "conflict_text": _describe(conflict) if conflict else "",
+        "directors": tournament.directors.order_by("username"), "helpers": tournament.helpers.order_by("username"),
+        "role_form": RoleForm(), "helper_form": HelperAccountForm(),
+    }, status=409 if conflict else 200)
+
+
+def _describe(conflict: Conflict) -> str:
+    change = conflict.change
+    if change is None:
+        return ""
+    return _("%(what)s von %(user)s um %(time)s: %(after)s") % {
+        "what": change.label, "user": change.user, "after": change.after_text,
+        "time": formats.time_format(timezone.localtime(change.at), "H:i:s")}
+
+
+@require_POST
+@director_required
+def tournament_roles(request, tournament):
+    """Adds or removes a co-director or helper (an existing account), or creates a helper account."""
+    by = Actor.of(request)
+    try:
+        if request.POST.get("action") == "create_helper":
+            form = HelperAccountForm(request.POST)
+            if form.is_valid():
+                tournaments.create_helper_account(tournament=tournament, username=form.cleaned_data["username"],
+                                                  password=form.cleaned_data["password"], by=by)
+                messages.success(request, _("Das Konto %(name)s ist angelegt und hilft bei diesem Turnier.")
+                                 % {"name": form.cleaned_data["username"]})
+            else:
+                for errors in form.errors.values():
+                    for error in errors:
+                        messages.error(request, error)
+        else:
+            form = RoleForm(request.POST)
+            if form.is_valid():
+                add = form.cleaned_data["change"] == "add"
+                tournaments.set_role(tournament=tournament, username=form.cleaned_data["username"],
+                                     role=form.cleaned_data["role"], add=add, by=by)
+                messages.success(request, _("Gespeichert: %(name)s.") % {"name": form.cleaned_data["username"]})
+            else:
+                for errors in form.errors.values():
+                    for error in errors:
+                        messages.error(request, error)
+    except UserError as error:
+        messages.error(request, error.message)
+    return redirect("tournament:settings", slug=tournament.slug)

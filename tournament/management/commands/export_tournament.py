@@ -5,7 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from tournament.models import Tournament
-from tournament.services.transfer import export_tournament
+from tournament.services.exporting import export_tournament
 
 
 class Command(BaseCommand):

@@ -1,7 +1,8 @@
 """`manage.py import_tournament FILE.json`: creates a tournament from a file (docs/tournament-file.md).
 
 Prints the new tournament's slug. A file with problems is not imported at all: every problem goes to
-standard error, one line each, and the command exits with status 2.
+standard error, one line each, and the command exits with status 2. So does a file that is not JSON
+or nested too deeply to read (Python's recursion limit), with one line and no traceback.
 """
 import json
 
@@ -9,7 +10,8 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from tournament.errors import UserError
-from tournament.services.transfer import ImportProblems, import_tournament
+from tournament.services.file_checks import ImportProblems
+from tournament.services.importing import import_tournament
 
 
 class Command(BaseCommand):
@@ -29,8 +31,14 @@ class Command(BaseCommand):
         except (json.JSONDecodeError, UnicodeDecodeError) as error:
             raise CommandError(_("%(file)s ist kein gültiges JSON: %(error)s") % {"file": file, "error": error},
                                returncode=2) from None
+        except RecursionError:
+            raise self.too_deep(file) from None
         try:
             tournament = import_tournament(data, slug=slug)
+        except RecursionError:
+            # nested just shallow enough for json.load, but not for the checks a few calls deeper
+            # (file_checks quotes a wrong value with json.dumps); import writes in one transaction
+            raise self.too_deep(file) from None
         except ImportProblems as error:
             for line in error.lines:
                 self.stderr.write(line)
@@ -39,3 +47,8 @@ class Command(BaseCommand):
         except UserError as error:
             raise CommandError(str(error.message), returncode=2) from None
         self.stdout.write(tournament.slug)
+
+    @staticmethod
+    def too_deep(file) -> CommandError:
+        return CommandError(_("%(file)s ist zu tief verschachtelt, um es als JSON zu lesen.") % {"file": file},
+                            returncode=2)

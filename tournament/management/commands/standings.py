@@ -46,4 +46,4 @@ class Command(BaseCommand):
         for cells in [header] + lines:
             # the name column is left-aligned, the numbers right-aligned
             self.stdout.write("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
-                                        for i, (cell, w) in enumerate(zip(cells, widths))).rstrip())
+                                        for i, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip())

@@ -1,13 +1,12 @@
-"""A whole tournament as one JSON file: `export_tournament` writes it, `import_tournament` reads it.
+"""Checking a tournament file (docs/tournament-file.md) before anything is written: `check_file`
+reads the whole file and either returns the plan of what to write (`importing.import_tournament`
+writes it through the services) or raises `ImportProblems` with every problem, each line naming its
+round, table and game, in the reader's language.
 
-The format is described in docs/tournament-file.md: players by name, rounds with their tables in seat
-order, and each table's games and penalties as rows of the scoring engine's sheet format
-(../shared/scoring-contract.md), so a table's rows can be checked with `python -m scoring`.
-Export writes the canonical form (optional keys only when they differ from their defaults); importing
-a canonical file and exporting it again gives the same JSON.
-
-Import checks the whole file first and raises `ImportProblems` with every problem, each line naming
-its round, table and game; only a file without problems is written, in one transaction.
+What the file must hold beyond its form: round numbers 1, 2, 3 … without gaps; a player seated only
+in rounds they play (from `joined_round`, before `withdrawn_from_round`); at most as many games as a
+table has, numbered within them; penalties in games that exist at the table; the change log's
+records well-formed.
 """
 
 from __future__ import annotations
@@ -19,34 +18,33 @@ from dataclasses import dataclass, field
 
 from django.core.exceptions import ValidationError
 from django.core.validators import validate_slug
-from django.db import transaction
 from django.utils import timezone
-from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 import scoring
-from scoring import messages
+from scoring import vocabulary
 from scoring.validate import RE_SIZE
 
-from ..dealing import game_players
-from ..errors import UserError
-from ..models import Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from .. import dealing
+from ..errors import UserError, language
+from ..fileformat import ROUND_DEFAULTS, TOURNAMENT_DEFAULTS
+from ..models import Round, Tournament
 from ..selectors import TIE_BREAKERS
-from . import results, seating, tournaments
+from .results import most_total
+from .tournaments import MOST_START_NUMBER
 
-# optional keys and their defaults: export leaves a key out when it holds its default
-TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 8, "games_at_table_of_5": 10,
-                       "tie_breakers": [], "public_overview": True, "public_standings": True, "public_seating": True,
-                       "public_players": True}
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
-TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "rounds", *TOURNAMENT_DEFAULTS)
+TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "rounds", "log", *TOURNAMENT_DEFAULTS)
 PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round")
-ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
-                  "results_hidden": False}
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
-TABLE_KEYS = ("number", "players", "rows", "totals", "game_numbers", "penalty_details", "signed")
+TABLE_KEYS = ("number", "players", "rows", "totals", "game_numbers", "penalty_details", "ended", "signed", "approved",
+              "drafts", "link")
+DRAFT_KEYS = ("number", "row", "status", "key", "device", "at", "entered_by", "decided_by", "reason", "corrects")
 PENALTY_DETAIL_KEYS = ("game", "note")
 SIGNED_KEYS = ("at", "note")
+ENDED_KEYS = ("after", "note")
+LOG_KEYS = ("at", "kind", "type", "action", "user", "device", "round", "table", "number", "id", "detail")
+LOG_KINDS = ("tournament", "player", "round", "table", "game", "penalty", "draft")
 
 
 class ImportProblems(UserError):
@@ -57,119 +55,10 @@ class ImportProblems(UserError):
         super().__init__("\n".join(lines))
 
 
-# ---- export --------------------------------------------------------------------------------------
-
-def export_tournament(tournament: Tournament) -> dict:
-    """The tournament in the file format of docs/tournament-file.md, canonical form. Eight queries."""
-    data = {"name": tournament.name, "slug": tournament.slug, "date": tournament.date.isoformat(),
-            "rules": scoring.rules_spec(tournament.scoring_rules())}
-    for key, default in TOURNAMENT_DEFAULTS.items():
-        value = getattr(tournament, key)
-        if value != default:
-            data[key] = list(value) if isinstance(value, list) else value
-
-    entries = list(tournament.entries.select_related("player").order_by("start_number"))
-    name = {entry.id: entry.player.name for entry in entries}
-    data["players"] = [_export_player(entry, index) for index, entry in enumerate(entries, start=1)]
-
-    tables = list(Table.objects.filter(round__tournament=tournament).order_by("number"))
-    seats: dict[int, list[int]] = {}
-    for table_id, entry_id in (Seat.objects.filter(round__tournament=tournament)
-                               .order_by("position").values_list("table_id", "entry_id")):
-        seats.setdefault(table_id, []).append(entry_id)
-    games: dict[int, list[Game]] = {}
-    for game in Game.objects.filter(table__round__tournament=tournament).order_by("number"):
-        games.setdefault(game.table_id, []).append(game)
-    penalties: dict[int, list[Penalty]] = {}
-    for penalty in Penalty.objects.filter(table__round__tournament=tournament).order_by("id"):
-        penalties.setdefault(penalty.table_id, []).append(penalty)
-    totals: dict[int, dict[int, int]] = {}
-    for table_id, entry_id, points in (Score.objects.filter(round__tournament=tournament, kind=Score.Kind.TOTAL)
-                                       .values_list("table_id", "entry_id", "points")):
-        totals.setdefault(table_id, {})[entry_id] = points
-    tables_of: dict[int, list[Table]] = {}
-    for table in tables:
-        tables_of.setdefault(table.round_id, []).append(table)
-
-    data["rounds"] = []
-    for round in tournament.rounds.order_by("number"):
-        item = {"number": round.number}
-        for key, default in ROUND_DEFAULTS.items():
-            if getattr(round, key) != default:
-                item[key] = getattr(round, key)
-        item["tables"] = [
-            _export_table(table, seats.get(table.id, []), games.get(table.id, []), penalties.get(table.id, []),
-                          totals.get(table.id, {}), name)
-            for table in tables_of.get(round.id, [])]
-        data["rounds"].append(item)
-    return data
-
-
-def _export_player(entry: Entry, index: int) -> dict:
-    item = {"name": entry.player.name, "club": entry.player.club}
-    if entry.start_number != index:
-        item["start_number"] = entry.start_number
-    if entry.joined_round != 1:
-        item["joined_round"] = entry.joined_round
-    if entry.withdrawn_from_round is not None:
-        item["withdrawn_from_round"] = entry.withdrawn_from_round
-    return item
-
-
-def _export_table(table: Table, seated: list[int], games: list[Game], penalties: list[Penalty],
-                  totals: dict[int, int], name: dict[int, str]) -> dict:
-    item = {"number": table.number, "players": [name[e] for e in seated]}
-    # slot 0: before the first game row; slot i: after the i-th game row. A penalty goes right after
-    # its game, or after the last game before it when its game is not entered.
-    numbers = [game.number for game in games]
-    slots: list[list[Penalty]] = [[] for _ in range(len(games) + 1)]
-    details = []
-    for penalty in penalties:
-        slot = 0 if penalty.game_number is None else sum(1 for n in numbers if n <= penalty.game_number)
-        slots[slot].append(penalty)
-    rows = []
-    for slot, slot_penalties in enumerate(slots):
-        if slot:
-            rows.append(_export_game(games[slot - 1], seated, name))
-        for penalty in slot_penalties:
-            rows.append({"penalty": name[penalty.offender_id], "players": [name[e] for e in penalty.players]})
-            detail = {}
-            if penalty.game_number != (numbers[slot - 1] if slot else None):
-                detail["game"] = penalty.game_number
-            if penalty.note:
-                detail["note"] = penalty.note
-            details.append(detail)
-    item["rows"] = rows
-    if table.totals_only:
-        item["totals"] = {name[e]: totals.get(e, 0) for e in seated}
-    if numbers != list(range(1, len(numbers) + 1)):
-        item["game_numbers"] = numbers
-    if any(details):
-        item["penalty_details"] = details
-    if table.signed_at is not None:
-        item["signed"] = {"at": table.signed_at.isoformat()}
-        if table.signed_note:
-            item["signed"]["note"] = table.signed_note
-    return item
-
-
-def _export_game(game: Game, seated: list[int], name: dict[int, str]) -> dict:
-    row = {"players": [name[e] for e in seated if e != game.sitting_out_id], "type": game.type}
-    if game.solo:
-        row["solo"] = game.solo
-    row["re"] = [name[e] for e in game.re]
-    row["re_augen"] = game.re_augen
-    if game.re_tricks is not None:
-        row["re_tricks"] = game.re_tricks
-    row["announcements"] = {"re": game.announce_re or None, "kontra": game.announce_kontra or None}
-    row["extras"] = {party: dict(counts) for party, counts in game.extras.items() if counts}
-    return row
-
-
 # ---- import: the checked plan --------------------------------------------------------------------
 
 @dataclass
-class _Penalty:
+class PlannedPenalty:
     offender: str
     players: list[str]
     game_number: int | None
@@ -177,28 +66,33 @@ class _Penalty:
 
 
 @dataclass
-class _Table:
+class PlannedTable:
     number: int
     players: list[str]
     games: list[tuple[int, scoring.Game]] = field(default_factory=list)
-    penalties: list[_Penalty] = field(default_factory=list)
+    penalties: list[PlannedPenalty] = field(default_factory=list)
     totals: dict[str, int] | None = None
     signed_at: datetime.datetime | None = None
     signed_note: str = ""
+    ended_after: int | None = None  # the table stopped after this game (a player had to leave)
+    ended_note: str = ""
+    approved: list[str] = field(default_factory=list)  # who tapped "stimmt" for the sheet as it is
+    drafts: list[dict] = field(default_factory=list)  # entries from the phones, waiting or rejected
+    link: str | None = None  # the entry link's token
 
 
 @dataclass
-class _Round:
+class PlannedRound:
     number: int
     status: str
     mode: str
     seed: str
     results_hidden: bool
-    tables: list[_Table] = field(default_factory=list)
+    tables: list[PlannedTable] = field(default_factory=list)
 
 
 @dataclass
-class _Player:
+class PlannedPlayer:
     name: str
     club: str
     start_number: int
@@ -207,11 +101,30 @@ class _Player:
 
 
 @dataclass
-class _Plan:
+class Plan:
+    """What a checked file will write."""
+
     tournament: dict
     rules: scoring.Rules | None = None
-    players: list[_Player] = field(default_factory=list)
-    rounds: list[_Round] = field(default_factory=list)
+    players: list[PlannedPlayer] = field(default_factory=list)
+    rounds: list[PlannedRound] = field(default_factory=list)
+    log: list[dict] | None = None  # the change log's records, None when the file has none
+
+    def games_at_table(self, size: int) -> int:
+        return (self.tournament.get("games_at_table_of_5") if size == 5
+                else self.tournament.get("games_at_table_of_4")) or 1
+
+    def list_rule(self, size: int) -> dealing.ListRule | None:
+        """The file's list with Pflichtsoli at a table of this size (dealing.list_rule)."""
+        return dealing.list_rule(Tournament(pflichtsoli=self.tournament.get("pflichtsoli") or "",
+                                            games_at_table_of_4=self.games_at_table(4),
+                                            games_at_table_of_5=self.games_at_table(5)), size)
+
+    def most_total(self, size: int) -> int:
+        """The largest final total a player can have at a table of this size (results.most_total)."""
+        settings = Tournament(rules=self.tournament.get("rules") or scoring.DEFAULT_PRESET,
+                              games_at_table_of_4=self.games_at_table(4), games_at_table_of_5=self.games_at_table(5))
+        return most_total(settings, size)
 
 
 SMALL = 32767  # the largest round, table or game number the database holds
@@ -226,14 +139,14 @@ class _Checker:
 
     def __init__(self):
         self.lines: list[str] = []
-        self.lang = "de" if (get_language() or "de").startswith("de") else "en"
+        self.lang = language()
 
     def add(self, where: str, text: str):
         self.lines.append(f"{where}: {text}" if where else text)
 
     def engine(self, where: str, field_name: str, code: str, **params):
         """A problem worded by the scoring engine's messages (fehlt, muss eine Liste sein, …)."""
-        self.add(where, f"{field_name}: {messages.text(code, params, self.lang)}")
+        self.add(where, f"{field_name}: {vocabulary.text(code, params, self.lang)}")
 
     def problem(self, where: str, problem: scoring.Problem):
         self.add(where, f"{problem.field}: {problem.text(self.lang)}")
@@ -311,11 +224,41 @@ def _table_where(round_where: str, number, index: int) -> str:
     return round_where + ", " + _("%(index)s. Tisch der Runde") % {"index": index}
 
 
-def check_file(data, *, slug: str | None = None) -> _Plan:
+MOST_DEPTH = 32  # a tournament file is at most about ten levels deep
+
+
+def depth(data) -> tuple[int, bool]:
+    """How deeply lists and objects are nested in `data`, and whether any text (or key) holds a NUL
+    character, which no database stores: found without recursion (a file nested a thousand levels
+    deep must get a message, not a RecursionError)."""
+    deepest, nul, stack = 0, False, [(data, 1)]
+    while stack:
+        value, level = stack.pop()
+        if isinstance(value, dict):
+            nul = nul or any(isinstance(key, str) and "\x00" in key for key in value)
+            value = list(value.values())
+        if isinstance(value, str):
+            nul = nul or "\x00" in value
+        elif isinstance(value, list):
+            deepest = max(deepest, level)
+            if level > MOST_DEPTH:
+                break
+            stack.extend((item, level + 1) for item in value)
+    return deepest, nul
+
+
+def check_file(data, *, slug: str | None = None) -> Plan:
     """Checks a tournament file completely; returns what to write or raises ImportProblems."""
     c = _Checker()
     if not isinstance(data, dict):
         raise ImportProblems([_("Die Datei muss ein JSON-Objekt mit dem Turnier sein.")])
+    deepest, nul = depth(data)
+    if deepest > MOST_DEPTH:
+        raise ImportProblems([_("Die Datei ist zu tief verschachtelt (mehr als %(n)s Ebenen); eine Turnierdatei "
+                                "hat etwa zehn.") % {"n": MOST_DEPTH}])
+    if nul:
+        raise ImportProblems([_("Die Datei enthält ein Nullzeichen (\\u0000) in einem Text; so ein Zeichen kann "
+                                "nicht gespeichert werden.")])
     c.unknown("", data, TOURNAMENT_KEYS)
     tournament = {
         "name": c.text("", data, "name", required=True, max_length=200),
@@ -323,7 +266,9 @@ def check_file(data, *, slug: str | None = None) -> _Plan:
         "rounds_planned": c.number("", data, "rounds_planned", default=3),
         "games_at_table_of_4": c.number("", data, "games_at_table_of_4", default=8),
         "games_at_table_of_5": c.number("", data, "games_at_table_of_5", default=10),
-        **{key: c.flag("", data, key, TOURNAMENT_DEFAULTS[key]) for key in PUBLIC_KEYS},
+        "round_minutes": c.number("", data, "round_minutes", default=100, low=0, high=600),
+        **{key: c.flag("", data, key, bool(TOURNAMENT_DEFAULTS[key])) for key in PUBLIC_KEYS},
+        "pflichtsoli": _check_pflichtsoli(c, data),
     }
     slug = slug if slug is not None else c.text("", data, "slug", max_length=80)
     if slug:
@@ -356,7 +301,7 @@ def check_file(data, *, slug: str | None = None) -> _Plan:
         c.engine("", "tie_breakers", "not_subset", allowed=", ".join(TIE_BREAKERS))
     else:
         tournament["tie_breakers"] = list(tie_breakers)
-    plan = _Plan(tournament=tournament)
+    plan = Plan(tournament=tournament)
     try:
         plan.rules = scoring.parse_rules(data.get("rules", scoring.DEFAULT_PRESET))
         tournament["rules"] = scoring.rules_spec(plan.rules)
@@ -366,12 +311,29 @@ def check_file(data, *, slug: str | None = None) -> _Plan:
 
     _check_players(c, data, plan)
     _check_rounds(c, data, plan)
+    _check_log(c, data, plan)
     if c.lines:
         raise ImportProblems(c.lines)
     return plan
 
 
-def _check_players(c: _Checker, data: dict, plan: _Plan):
+def _check_pflichtsoli(c: _Checker, data: dict) -> str:
+    """The tournament's lists with Pflichtsoli ("" without): one of the model's choices, and a list
+    of at least one game per player."""
+    value = data.get("pflichtsoli", "")
+    if value not in Tournament.Pflichtsoli.values:
+        c.engine("", "pflichtsoli", "not_one_of", value=value,
+                 allowed=", ".join(repr(v) for v in Tournament.Pflichtsoli.values))
+        return ""
+    for size, key in ((4, "games_at_table_of_4"), (5, "games_at_table_of_5")):
+        games = data.get(key, TOURNAMENT_DEFAULTS[key])
+        if value and _is_int(games) and games < size:
+            c.add("", key + ": " + _("eine Liste mit Pflichtsoli hat am %(size)ser-Tisch mindestens %(size)s Spiele, "
+                                     "eines je Pflichtsolo") % {"size": size})
+    return value
+
+
+def _check_players(c: _Checker, data: dict, plan: Plan):
     players = c.listed("", data, "players", required=True)
     names, numbers = set(), set()
     for index, item in enumerate(players or [], start=1):
@@ -382,9 +344,12 @@ def _check_players(c: _Checker, data: dict, plan: _Plan):
         c.unknown(where, item, PLAYER_KEYS)
         name = c.text(where, item, "name", required=True, max_length=120)
         club = c.text(where, item, "club", max_length=120)
-        start_number = c.number(where, item, "start_number", default=index, high=2**31 - 1)
+        start_number = c.number(where, item, "start_number", default=index, high=MOST_START_NUMBER)
         joined = c.number(where, item, "joined_round", default=1)
         withdrawn = c.number(where, item, "withdrawn_from_round")
+        if joined is not None and withdrawn is not None and withdrawn < joined:
+            c.add(where, "withdrawn_from_round: " + _("darf nicht vor joined_round (%(joined)s) liegen")
+                  % {"joined": joined})
         if name is not None:
             if name in names:
                 c.add(where, _("%(name)s steht zweimal in der Spielerliste.") % {"name": name})
@@ -394,10 +359,10 @@ def _check_players(c: _Checker, data: dict, plan: _Plan):
                 c.add(where, _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number})
             numbers.add(start_number)
         if name is not None:  # known for the tables even when another field has a problem
-            plan.players.append(_Player(name, club, start_number, joined, withdrawn))
+            plan.players.append(PlannedPlayer(name, club or "", start_number, joined, withdrawn))
 
 
-def _check_rounds(c: _Checker, data: dict, plan: _Plan):
+def _check_rounds(c: _Checker, data: dict, plan: Plan):
     rounds = c.listed("", data, "rounds", required=True)
     known = {player.name for player in plan.players}
     numbers = set()
@@ -420,17 +385,21 @@ def _check_rounds(c: _Checker, data: dict, plan: _Plan):
             c.engine(where, "mode", "not_one_of", value=mode, allowed=", ".join(Round.Mode.values))
         seed = c.text(where, item, "seed", max_length=40)
         hidden = c.flag(where, item, "results_hidden", False)
-        round = _Round(number=number, status=status, mode=mode, seed=seed or "", results_hidden=hidden)
-        _check_tables(c, where, item, round, known, plan.rules)
+        round = PlannedRound(number=number, status=status, mode=mode, seed=seed or "", results_hidden=bool(hidden))
+        _check_tables(c, where, item, round, known, plan)
         plan.rounds.append(round)
     plan.rounds.sort(key=lambda r: r.number or 0)
+    if numbers and sorted(numbers) != list(range(1, len(numbers) + 1)):
+        c.add("", "rounds: " + _("die Runden müssen 1, 2, 3 … ohne Lücke nummeriert sein, nicht %(numbers)s")
+              % {"numbers": ", ".join(map(str, sorted(numbers)))})
     drafts = [r.number for r in plan.rounds if r.status == Round.Status.DRAFT and r.number]
     if drafts and max(numbers, default=0) > min(drafts):
         c.add("", _("Nur die letzte Runde kann ein Entwurf sein, nicht Runde %(round)s.") % {"round": min(drafts)})
 
 
-def _check_tables(c: _Checker, round_where: str, data: dict, round: _Round, known: set[str],
-                  rules: scoring.Rules | None):
+def _check_tables(c: _Checker, round_where: str, data: dict, round: PlannedRound, known: set[str], plan: Plan):
+    rules = plan.rules
+    playing = {p.name: p for p in plan.players}
     tables = c.listed(round_where, data, "tables", required=True)
     seated: dict[str, int] = {}
     numbers = set()
@@ -463,15 +432,53 @@ def _check_tables(c: _Checker, round_where: str, data: dict, round: _Round, know
                     players_ok = False
                 else:
                     seated[name] = number
-        table = _Table(number=number, players=list(players or []))
+                    player = playing.get(name)
+                    # a draft's seating may be out of date (the page says so): only published rounds
+                    if (player is not None and round.number is not None and player.joined_round is not None
+                            and round.status != Round.Status.DRAFT
+                            and not (player.joined_round <= round.number
+                                     and (player.withdrawn_from_round is None
+                                          or round.number < player.withdrawn_from_round))):
+                        c.add(where, "players: " + _("%(name)s spielt laut Spielerliste in Runde %(round)s nicht mit "
+                                                     "(dabei ab Runde %(joined)s%(withdrawn)s)")
+                              % {"name": name, "round": round.number, "joined": player.joined_round,
+                                 "withdrawn": (_(", zurückgezogen ab Runde %(n)s") % {"n": player.withdrawn_from_round}
+                                               if player.withdrawn_from_round else "")})
+                        players_ok = False
+        table = PlannedTable(number=number, players=list(players or []))
         if players_ok and rules is not None:
-            _check_rows(c, where, item, table, rules, round)
+            _check_rows(c, where, item, table, rules, round, plan)
+        _check_ended(c, where, item, table)
         _check_signed(c, where, item, table)
+        if players_ok:
+            _check_phones(c, where, item, table, plan, round)
         round.tables.append(table)
     round.tables.sort(key=lambda t: t.number or 0)
 
 
-def _check_signed(c: _Checker, where: str, data: dict, table: _Table):
+def _check_ended(c: _Checker, where: str, data: dict, table: PlannedTable):
+    """A table that stopped early: it stopped after its last game in the file, and says why."""
+    ended = data.get("ended")
+    if ended is None:
+        return
+    if not isinstance(ended, dict):
+        c.engine(where, "ended", "not_object")
+        return
+    c.unknown(where, ended, ENDED_KEYS)
+    after = c.number(where, ended, "after", required=True, low=0)
+    note = c.text(where, ended, "note", required=True, max_length=300)
+    if after is None or note is None:
+        return
+    if data.get("totals") is not None:
+        c.add(where, "ended: " + _("ein Tisch mit nur Endständen kann nicht vorzeitig beendet sein"))
+    elif after != len(table.games):
+        c.add(where, "ended.after: " + _("der Tisch hat %(games)s Spiele, beendet nach Spiel %(after)s passt nicht "
+                                         "dazu") % {"games": len(table.games), "after": after})
+    table.ended_after = after
+    table.ended_note = note
+
+
+def _check_signed(c: _Checker, where: str, data: dict, table: PlannedTable):
     signed = data.get("signed")
     if signed is None:
         return
@@ -487,7 +494,67 @@ def _check_signed(c: _Checker, where: str, data: dict, table: _Table):
     table.signed_note = c.text(where, signed, "note", max_length=300) or ""
 
 
-def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scoring.Rules, round: _Round):
+def _check_phones(c: _Checker, where: str, data: dict, table: PlannedTable, plan: Plan, round: PlannedRound):
+    """What the table's phones hold: "stimmt" of players at the table, the entries waiting or
+    rejected (each a game row of this table, checked by the engine), the entry link's token."""
+    approved = c.listed(where, data, "approved") or []
+    for name in approved:
+        if name not in table.players:
+            c.add(where, "approved: " + _("%(name)s sitzt nicht an diesem Tisch") % {"name": _shown(name)})
+        else:
+            table.approved.append(name)
+    link = data.get("link")
+    if link is not None:
+        if (not isinstance(link, str) or not 16 <= len(link) <= 64
+                or not link.replace("-", "").replace("_", "").isalnum()):
+            c.add(where, "link: " + _("ist kein gültiger Eingabelink"))
+        else:
+            table.link = link
+    drafts = c.listed(where, data, "drafts") or []
+    for index, item in enumerate(drafts, start=1):
+        draft_where = where + ", " + _("Eingabe %(index)s vom Tisch") % {"index": index}
+        if not isinstance(item, dict):
+            c.engine(draft_where, "drafts", "not_object")
+            continue
+        c.unknown(draft_where, item, DRAFT_KEYS)
+        number = c.number(draft_where, item, "number", required=True, high=plan.games_at_table(len(table.players)))
+        status = item.get("status")
+        if status not in ("waiting", "rejected"):
+            c.engine(draft_where, "status", "not_one_of", value=status, allowed="waiting, rejected")
+            continue
+        key = c.text(draft_where, item, "key", required=True, max_length=64)
+        device = c.text(draft_where, item, "device", required=True, max_length=64)
+        entered_by = item.get("entered_by")
+        if entered_by is not None and entered_by not in table.players:
+            c.add(draft_where, "entered_by: " + _("%(name)s sitzt nicht an diesem Tisch")
+                  % {"name": _shown(entered_by)})
+            continue
+        row = item.get("row")
+        if number is None or key is None or device is None or plan.rules is None or not isinstance(row, dict):
+            if not isinstance(row, dict):
+                c.engine(draft_where, "row", "not_object")
+            continue
+        try:
+            game = scoring.parse_sheet({"rules": scoring.rules_spec(plan.rules), "players": table.players,
+                                        "rows": [row]}).rows[0]
+        except scoring.InvalidInput as error:
+            for problem in error.problems:
+                c.problem(draft_where, problem)
+            continue
+        try:
+            at = datetime.datetime.fromisoformat(item.get("at") or "")
+            at = at if timezone.is_aware(at) else timezone.make_aware(at)
+        except (TypeError, ValueError):
+            at = None
+        table.drafts.append({"number": number, "game": game, "status": status, "key": key, "device": device, "at": at,
+                             "corrects": item.get("corrects") is True,
+                             "entered_by": entered_by, "decided_by": c.text(draft_where, item, "decided_by",
+                                                                            max_length=150) or "",
+                             "reason": c.text(draft_where, item, "reason", max_length=200) or ""})
+
+
+def _check_rows(c: _Checker, where: str, data: dict, table: PlannedTable, rules: scoring.Rules, round: PlannedRound,
+                plan: Plan):
     rows = c.listed(where, data, "rows")
     if rows is None:
         return
@@ -496,7 +563,8 @@ def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scori
                        "veröffentlichten Runde.") % {"round": round.number})
         return
     if data.get("totals") is not None:
-        _check_totals(c, where, data["totals"], table, rows)
+        _check_totals(c, where, data["totals"], table, rows, plan.most_total(len(table.players)))
+    limit = plan.games_at_table(len(table.players))
     game_rows = sum(1 for row in rows if not (isinstance(row, dict) and "penalty" in row))
     penalty_rows = len(rows) - game_rows
     numbers = c.listed(where, data, "game_numbers")
@@ -509,6 +577,11 @@ def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scori
         c.add(where, "game_numbers: " + _("braucht für jede der %(n)s Spielzeilen eine Nummer, aufsteigend ab 1")
               % {"n": game_rows})
         return
+    if numbers and numbers[-1] > limit:
+        c.add(where, "rows: " + _("an einem %(size)ser-Tisch gibt es die Spiele 1 bis %(limit)s, hier stehen %(n)s "
+                                  "Spiele bis Spiel %(last)s")
+              % {"size": len(table.players), "limit": limit, "n": game_rows, "last": numbers[-1]})
+        return
     details = c.listed(where, data, "penalty_details")
     if details is None:
         return
@@ -519,6 +592,8 @@ def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scori
 
     entries = table.players  # names in seat order; the engine sees the names as players
     spec = scoring.rules_spec(rules)
+    rule = plan.list_rule(len(entries))
+    deals = dealing.deals(entries, limit, rule=rule, games=_entered_rows(rows, numbers) if rule else None)
     last_game = None
     game_index = penalty_index = 0
     for row_index, row in enumerate(rows, start=1):
@@ -527,7 +602,7 @@ def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scori
             detail = details[penalty_index] if details else {}
             penalty_index += 1
             row_where = where + ", " + _("Zeile %(row)s (Strafe)") % {"row": row_index}
-            _check_penalty(c, row_where, row, detail, last_game, table, rules)
+            _check_penalty(c, row_where, row, detail, last_game, table, rules, limit, deals)
             continue
         if isinstance(row, dict):
             number = numbers[game_index]
@@ -546,7 +621,7 @@ def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scori
                 c.problem(row_where, problem)
             continue
         game = sheet.rows[0]
-        _dealer, out, expected = game_players(entries, number)
+        _dealer, out, expected = deals[number - 1].as_tuple()
         if set(game.players) != set(expected):
             text = _("in Spiel %(number)s spielen %(expected)s (%(out)s gibt und setzt aus), nicht %(got)s") \
                 if out else _("in Spiel %(number)s spielen %(expected)s, nicht %(got)s")
@@ -554,6 +629,25 @@ def _check_rows(c: _Checker, where: str, data: dict, table: _Table, rules: scori
                                                    "got": ", ".join(game.players)})
             continue
         table.games.append((number, game))
+    entered = {number: dealing.entered(game.type, game.re, game.pflichtsolo) for number, game in table.games}
+    for number, text in dealing.list_problems(entries, entered, rule=rule, name=str):
+        c.add(where + ", " + _("Spiel %(number)s") % {"number": number}, "pflichtsolo: " + text)
+
+
+def _entered_rows(rows: list, numbers: list[int]) -> dict[int, dealing.Entered]:
+    """What dealing needs of a file's game rows, before the engine has checked them (a list's deal
+    follows its Pflichtsoli); a row of the wrong shape counts as a game that passes the deal on."""
+    entered = {}
+    game_rows = [row for row in rows if not (isinstance(row, dict) and "penalty" in row)]
+    for number, row in zip(numbers, game_rows, strict=True):
+        if not isinstance(row, dict):
+            continue
+        re = row.get("re")
+        mark = row.get("pflichtsolo")
+        entered[number] = dealing.entered(row.get("type") if isinstance(row.get("type"), str) else None,
+                                          re if isinstance(re, list) and all(isinstance(p, str) for p in re) else [],
+                                          mark if isinstance(mark, bool) else None)
+    return entered
 
 
 def _unhashable_choice(c: _Checker, where: str, row, rules: scoring.Rules) -> bool:
@@ -570,15 +664,16 @@ def _unhashable_choice(c: _Checker, where: str, row, rules: scoring.Rules) -> bo
     return found
 
 
-def _check_penalty(c: _Checker, where: str, row: dict, detail, last_game: int | None, table: _Table,
-                   rules: scoring.Rules):
+def _check_penalty(c: _Checker, where: str, row: dict, detail, last_game: int | None, table: PlannedTable,
+                   rules: scoring.Rules, limit: int, deals: list[dealing.Deal]):
     if not isinstance(detail, dict):
         c.engine(where, "penalty_details", "not_object")
         return
     c.unknown(where, detail, PENALTY_DETAIL_KEYS)
     game_number = detail.get("game", last_game)
-    if game_number is not None and not _is_int(game_number):
-        c.add(where, "penalty_details.game: " + _("muss eine Spielnummer ab 1 oder null sein"))
+    if game_number is not None and not _is_int(game_number, high=limit):
+        c.add(where, "penalty_details.game: " + _("muss eine Spielnummer von 1 bis %(limit)s (oder null) sein, nicht "
+                                                  "%(value)s") % {"limit": limit, "value": _shown(game_number)})
         return
     note = c.text(where, detail, "note", max_length=200)
     try:
@@ -593,7 +688,7 @@ def _check_penalty(c: _Checker, where: str, row: dict, detail, last_game: int | 
             c.add(where, _("Am 5er-Tisch braucht eine Strafe das Spiel, in dem sie fiel (wer saß aus?): "
                            "die Strafzeile gehört hinter die Zeile dieses Spiels."))
             return
-        _dealer, out, expected = game_players(table.players, game_number)
+        _dealer, out, expected = deals[game_number - 1].as_tuple()
         if set(penalty.players) != set(expected):
             c.add(where, "players: " + _("in Spiel %(number)s spielen %(expected)s (%(out)s gibt und setzt aus), "
                                          "nicht %(got)s")
@@ -601,10 +696,10 @@ def _check_penalty(c: _Checker, where: str, row: dict, detail, last_game: int | 
                      "got": ", ".join(penalty.players)})
             return
     if note is not None:
-        table.penalties.append(_Penalty(penalty.offender, list(penalty.players), game_number, note))
+        table.penalties.append(PlannedPenalty(penalty.offender, list(penalty.players), game_number, note))
 
 
-def _check_totals(c: _Checker, where: str, totals, table: _Table, rows: list):
+def _check_totals(c: _Checker, where: str, totals, table: PlannedTable, rows: list, most: int):
     if not isinstance(totals, dict):
         c.engine(where, "totals", "not_object")
         return
@@ -616,8 +711,12 @@ def _check_totals(c: _Checker, where: str, totals, table: _Table, rows: list):
         if name not in table.players:
             c.add(where, "totals: " + _("%(name)s sitzt nicht an diesem Tisch") % {"name": _shown(name)})
             problems = True
-        elif not _is_int(points, low=-(2**31), high=2**31 - 1):
-            c.add(where, f"totals.{name}: " + messages.text("not_integer", {"value": points}, c.lang))
+        elif not _is_int(points, low=-(2**63), high=2**63):
+            c.add(where, f"totals.{name}: " + vocabulary.text("not_integer", {"value": points}, c.lang))
+            problems = True
+        elif abs(points) > most:
+            c.add(where, f"totals.{name}: " + _("an diesem Tisch sind nach den Regeln höchstens ±%(most)s möglich, "
+                                                "nicht %(value)s") % {"most": most, "value": points})
             problems = True
     missing = [name for name in table.players if name not in totals]
     if missing:
@@ -628,83 +727,43 @@ def _check_totals(c: _Checker, where: str, totals, table: _Table, rows: list):
         table.totals = dict(totals)
 
 
-# ---- import: writing -----------------------------------------------------------------------------
-
-def find_or_create_players(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Player]:
-    """The Player for each (name, club): an existing one with that name and club, else a new one (as
-    `tournaments.register_player` does). Three queries however many."""
-    people: dict[tuple[str, str], Player] = {}
-    wanted = set(pairs)
-    for person in Player.objects.filter(name__in={name for name, _club in pairs}).order_by("id"):
-        if (person.name, person.club) in wanted:
-            people.setdefault((person.name, person.club), person)
-    missing = [Player(name=name, club=club) for name, club in dict.fromkeys(pairs) if (name, club) not in people]
-    for person in Player.objects.bulk_create(missing):
-        people[(person.name, person.club)] = person
-    return people
 
 
-def import_tournament(data: dict, *, director=None, slug: str | None = None) -> Tournament:
-    """Creates the tournament of a file (docs/tournament-file.md); `slug` replaces the file's.
-    Checks everything first: raises ImportProblems listing every problem, and then writes nothing."""
-    plan = check_file(data, slug=slug)
-    with transaction.atomic():
-        return _write(plan, director)
+def _check_log(c: _Checker, data: dict, plan: Plan):
+    """The change log's records (optional): written back as they are, so only their form is checked."""
+    from ..audit import ACTIONS
 
-
-def _write(plan: _Plan, director) -> Tournament:
-    t = plan.tournament
-    tournament = tournaments.create_tournament(
-        name=t["name"], date=t["date"], director=director, place=t["place"], slug=t["slug"], rules=t["rules"],
-        rounds_planned=t["rounds_planned"], games_at_table_of_4=t["games_at_table_of_4"],
-        games_at_table_of_5=t["games_at_table_of_5"], tie_breakers=t["tie_breakers"])
-    for key in PUBLIC_KEYS:
-        setattr(tournament, key, t[key])
-    tournament.save(update_fields=PUBLIC_KEYS)
-    people = find_or_create_players([(p.name, p.club) for p in plan.players])
-    Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=people[(p.name, p.club)], start_number=p.start_number,
-              joined_round=p.joined_round, withdrawn_from_round=p.withdrawn_from_round) for p in plan.players)
-    entry = dict(tournament.entries.values_list("player__name", "id"))
-
-    for planned in plan.rounds:
-        round = Round.objects.create(tournament=tournament, number=planned.number, mode=planned.mode,
-                                     seed=planned.seed, results_hidden=planned.results_hidden)
-        seating.place_tables(round=round, tables=[[entry[n] for n in t.players] for t in planned.tables],
-                             numbers=[t.number for t in planned.tables])
-        if planned.status == Round.Status.DRAFT:
+    records = c.listed("", data, "log")
+    if records is None or "log" not in data:
+        return
+    plan.log = []
+    for index, item in enumerate(records, start=1):
+        where = _("Änderungsprotokoll, Eintrag %(index)s") % {"index": index}
+        if not isinstance(item, dict):
+            c.engine(where, "log", "not_object")
             continue
-        Round.objects.filter(pk=round.pk).update(status=Round.Status.PUBLISHED)
-        round.status = Round.Status.PUBLISHED
-        tables = {table.number: table for table in
-                  round.tables.select_related("round__tournament").prefetch_related("seats")}
-        games, penalties = [], []
-        for t in planned.tables:
-            table = tables[t.number]
-            seated = [entry[n] for n in t.players]
-            for number, game in t.games:
-                dealer, sitting_out, _players = game_players(seated, number)
-                games.append(Game(
-                    table=table, number=number, dealer_id=dealer, sitting_out_id=sitting_out, type=game.type,
-                    solo=game.solo or "", re=[entry[n] for n in game.re], re_augen=game.re_augen,
-                    re_tricks=game.re_tricks, announce_re=game.announcements["re"] or "",
-                    announce_kontra=game.announcements["kontra"] or "",
-                    extras={party: counts for party, counts in game.extras.items() if counts}))
-            penalties += [Penalty(table=table, offender_id=entry[p.offender], game_number=p.game_number,
-                                  players=[entry[n] for n in p.players], note=p.note) for p in t.penalties]
-        Game.objects.bulk_create(games)
-        Penalty.objects.bulk_create(penalties)
-        for t in planned.tables:
-            table = tables[t.number]
-            if t.totals is not None:
-                results.enter_totals(table=table, totals={entry[n]: points for n, points in t.totals.items()})
-            elif t.games or t.penalties:
-                results.recompute_table(table, plan.rules)
-        if planned.status != Round.Status.PUBLISHED:
-            Round.objects.filter(pk=round.pk).update(status=planned.status)
-    for planned in plan.rounds:  # signing locks a table: only once everything is entered
-        for t in planned.tables:
-            if t.signed_at is not None:
-                Table.objects.filter(round__tournament=tournament, round__number=planned.number,
-                                     number=t.number).update(signed_at=t.signed_at, signed_note=t.signed_note)
-    return tournament
+        c.unknown(where, item, LOG_KEYS)
+        record = {"kind": item.get("kind"), "type": item.get("type"), "action": item.get("action", ""),
+                  "user": c.text(where, item, "user", max_length=150) or "",
+                  "device": c.text(where, item, "device", max_length=64) or "",
+                  "round": c.number(where, item, "round"), "table": c.number(where, item, "table"),
+                  "number": c.number(where, item, "number"), "id": c.number(where, item, "id", high=2**62),
+                  "detail": item.get("detail", {})}
+        try:
+            at = datetime.datetime.fromisoformat(item.get("at"))  # type: ignore[arg-type]
+            record["at"] = at if timezone.is_aware(at) else timezone.make_aware(at)
+        except (TypeError, ValueError):
+            c.add(where, "at: " + _("muss Datum und Uhrzeit der Form JJJJ-MM-TTThh:mm:ss+00:00 sein"))
+            continue
+        if record["kind"] not in LOG_KINDS:
+            c.engine(where, "kind", "not_one_of", value=record["kind"], allowed=", ".join(LOG_KINDS))
+        elif record["type"] not in ("+", "~", "-"):
+            c.engine(where, "type", "not_one_of", value=record["type"], allowed="+, ~, -")
+        elif record["action"] and record["action"] not in ACTIONS:
+            c.engine(where, "action", "not_one_of", value=record["action"], allowed=", ".join(ACTIONS))
+        elif not isinstance(record["detail"], dict):
+            c.engine(where, "detail", "not_object")
+        elif record["kind"] == "game" and record["number"] is None:
+            c.engine(where, "number", "required")
+        else:
+            plan.log.append(record)

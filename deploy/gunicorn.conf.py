@@ -1,0 +1,38 @@
+"""gunicorn's settings for `make serve` (scripts/serve.sh), the cluster check and the Dockerfile;
+each can be changed through the environment (GUNICORN_*), see docs/deploy.md.
+
+gthread workers: each process serves several requests at once in threads, so that a phone on slow
+Wi-Fi that takes a second to receive its answer does not block a whole process (a venue laptop has no
+nginx in front to buffer for it), and idle keep-alive connections cost a thread, not a process.
+"""
+
+import os
+
+bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
+# processes: with two cores, three keep both busy while one waits for the database
+workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
+worker_class = "gthread"
+threads = int(os.environ.get("GUNICORN_THREADS", "4"))
+# a request that takes this long is a bug (the PDFs run in the background): the worker is restarted
+timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
+graceful_timeout = 20
+keepalive = 5
+# restart a worker now and then (and not all at once): a slow leak cannot build up over an evening
+max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "5000"))
+max_requests_jitter = 500
+# the code is loaded once, then the workers are forked: faster start, less memory
+preload_app = True
+accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None  # a file, or "-" for standard output
+errorlog = "-"
+loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "warning")
+proc_name = "doko-turnier"
+# behind nginx (docs/deploy.md) the client's address and scheme come from these headers
+forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
+
+
+def post_fork(server, worker):
+    # preload_app: each worker must open its own database connections, not share the master's
+    from django.db import connections
+
+    for connection in connections.all(initialized_only=True):
+        connection.close()

@@ -1,0 +1,234 @@
+"""Load test (figures, not a test): an evening's phones and directors against `make serve`.
+
+    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765]
+    bash scripts/with-postgres.sh .venv/bin/python scripts/loadtest.py      (on PostgreSQL)
+    .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8080 --plan var/cluster/plan.json
+                                                                            (an app that runs already)
+
+`make loadtest` runs it on SQLite and on a throwaway PostgreSQL. It prepares a tournament (PLAYERS
+players, two rounds played, the third published with empty tables), starts the production server
+exactly as `make serve` does (scripts/serve.sh: gunicorn, the PDF worker; on 127.0.0.1 only), and
+runs locust headless (scripts/locustfile.py): USERS phones polling the standings or their own page
+every 15 s with jitter, plus 3 directors saving games, for RUN_TIME seconds. Then it prints requests
+per second, the median, p95 and p99 of each kind of request, the errors (there must be none) and the
+bytes the server sent, and stops everything.
+
+Bounded: loopback only (it refuses any other address), a fixed number of users, a fixed time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import csv
+import ipaddress
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import urllib.error
+import urllib.request
+from pathlib import Path
+from urllib.parse import urlsplit
+
+ROOT = Path(__file__).resolve().parent.parent
+OUT = ROOT / "var" / "loadtest"
+
+
+def loopback_only(url: str) -> str:
+    host = urlsplit(url).hostname or ""
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    if not loopback:
+        sys.exit(f"loadtest: {url} is not on this machine's loopback; load tests run against 127.0.0.1 only")
+    return url.rstrip("/")
+
+
+def idle_percent(seconds: float = 1.0) -> str:
+    """How idle the CPUs are (Linux): other work on the machine makes every figure worse."""
+    def sample():
+        with open("/proc/stat") as stat:
+            values = [int(v) for v in stat.readline().split()[1:]]
+        return values[3] + values[4], sum(values)
+
+    try:
+        idle1, total1 = sample()
+        time.sleep(seconds)
+        idle2, total2 = sample()
+    except OSError:
+        return "?"
+    return f"{100 * (idle2 - idle1) // max(total2 - total1, 1)}%"
+
+
+def prepare(players: int, plan_path: Path) -> dict:
+    """The tournament of the evening, and the plan the locustfile reads."""
+    sys.path.insert(0, str(ROOT))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "config.settings")
+    import django
+
+    django.setup()
+    from django.contrib.auth import get_user_model
+    from django.core.management import call_command
+    from django.db import connection
+
+    from tournament.dealing import game_players
+    from tournament.models import Tournament
+    from tournament.services import seating
+    from tournament.services.generate import generate_tournament
+
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    slug = f"last-{players}"
+    if not Tournament.objects.filter(slug=slug).exists():
+        started = time.perf_counter()
+        tournament = generate_tournament(players=players, rounds=2, seed="last", slug=slug, name="Lasttest")
+        round = seating.create_round(tournament=tournament)
+        seating.seat_round(round=round, mode=round.Mode.RANDOM, seed="last-3")
+        seating.publish_round(round=round)
+        print(f"loadtest: {players} players, 2 rounds played, round 3 published empty "
+              f"({time.perf_counter() - started:.1f} s)", flush=True)
+    tournament = Tournament.objects.get(slug=slug)
+    round = tournament.rounds.get(number=3)
+    accounts = []
+    for index in range(1, 4):
+        username, password = f"lastleitung{index}", f"last-pw-{index}-doppelkopf"
+        user = get_user_model().objects.filter(username=username).first()
+        if user is None:
+            user = get_user_model().objects.create_user(username=username, password=password)
+        tournament.directors.add(user)
+        accounts.append({"username": username, "password": password})
+    tables = []
+    for table in round.tables.order_by("number").prefetch_related("seats"):
+        seats = [seat.entry_id for seat in sorted(table.seats.all(), key=lambda s: s.position)]
+        games = tournament.games_at_table(len(seats))
+        tables.append({"number": table.number, "games": games, "seats": seats, "players_of_game": {
+            str(n): list(game_players(seats, n)[2]) for n in range(1, games + 1)}})
+    plan = {"slug": slug, "round": round.number, "entries": list(tournament.entries.values_list("id", flat=True)),
+            "directors": accounts, "tables": tables, "vendor": connection.vendor}
+    plan_path.write_text(json.dumps(plan), encoding="utf-8")
+    connection.close()
+    return plan
+
+
+def wait_until_up(url: str, seconds: float = 90) -> None:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            with urllib.request.urlopen(url, timeout=5) as response:
+                if response.status == 200:
+                    return
+        except (urllib.error.URLError, ConnectionError, TimeoutError):
+            pass
+        time.sleep(0.5)
+    sys.exit(f"loadtest: the server did not answer {url} within {seconds:.0f} s")
+
+
+def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float) -> dict:
+    prefix = OUT / name
+    counts = OUT / f"{name}-bytes.json"
+    env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
+           "LOADTEST_POLL": str(poll)}
+    command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
+               "--host", url, "--users", str(users + 3), "--spawn-rate", str(max(10, users // 10)),
+               "--run-time", f"{run_time}s", "--stop-timeout", "10", "--csv", str(prefix), "--only-summary",
+               "--loglevel", "WARNING"]
+    done = subprocess.run(command, env=env, cwd=ROOT, timeout=run_time + 180, capture_output=True, text=True)
+    if done.returncode not in (0, 1):  # 1: some requests failed (reported below)
+        print(done.stdout[-4000:], done.stderr[-4000:])
+        sys.exit(f"loadtest: locust ended with {done.returncode}")
+    with open(f"{prefix}_stats.csv", encoding="utf-8") as file:
+        stats = list(csv.DictReader(file))
+    with open(f"{prefix}_failures.csv", encoding="utf-8") as file:
+        failures = list(csv.DictReader(file))
+    wire = json.loads(counts.read_text(encoding="utf-8")) if counts.exists() else {"bytes": {}, "statuses": {}}
+    return {"stats": stats, "failures": failures, "wire": wire}
+
+
+def report(result: dict, run_time: int, label: str) -> int:
+    stats, wire = result["stats"], result["wire"]
+    print(f"\n{label}")
+    print(f"  {'request':30s} {'count':>7s} {'req/s':>7s} {'p50':>7s} {'p95':>7s} {'p99':>7s} {'max':>7s} "
+          f"{'errors':>6s} {'KiB sent':>10s}")
+    errors = 0
+    for row in stats:
+        name = row["Name"]
+        sent = sum(wire["bytes"].values()) if name == "Aggregated" else wire["bytes"].get(name, 0)
+        print(f"  {name:30s} {int(row['Request Count']):7d} {float(row['Requests/s']):7.1f} "
+              f"{row['50%']:>5s}ms {row['95%']:>5s}ms {row['99%']:>5s}ms {float(row['Max Response Time']):5.0f}ms "
+              f"{int(row['Failure Count']):6d} {sent / 1024:10.1f}")
+        if name == "Aggregated":
+            errors = int(row["Failure Count"])
+    not_modified = sum(n for key, n in wire["statuses"].items() if key.endswith(" 304"))
+    polls = sum(n for key, n in wire["statuses"].items() if " poll " in key)
+    if polls:
+        print(f"  polls answered 304 Not Modified: {not_modified} of {polls}")
+    for failure in result["failures"]:
+        print(f"  ERROR {failure['Method']} {failure['Name']}: {failure['Error']} ({failure['Occurrences']}x)")
+    total = sum(wire["bytes"].values()) / 1048576
+    print(f"  errors: {errors} ({'none' if not errors else 'NOT zero'}); sent {total:.1f} MiB in {run_time} s")
+    return errors
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--users", type=int, default=500, help="phones (default 500); plus 3 directors")
+    parser.add_argument("--run-time", type=int, default=120, help="seconds (default 120)")
+    parser.add_argument("--players", type=int, default=500, help="players of the tournament (default 500)")
+    parser.add_argument("--poll", type=float, default=15, help="seconds between a phone's polls (default 15)")
+    parser.add_argument("--port", type=int, default=8765)
+    parser.add_argument("--url", help="an app that runs already (on 127.0.0.1), with --plan")
+    parser.add_argument("--plan", help="the plan of that app's tournament (JSON, from --prepare-only)")
+    parser.add_argument("--prepare-only", metavar="PLAN", help="prepare the tournament, write the plan, stop")
+    parser.add_argument("--name", default="", help="name of the result files under var/loadtest/")
+    args = parser.parse_args()
+    if args.users < 1 or args.users > 2000 or args.run_time < 1 or args.run_time > 900:
+        sys.exit("loadtest: 1 to 2,000 users for 1 to 900 seconds")
+    OUT.mkdir(parents=True, exist_ok=True)
+
+    if args.prepare_only:
+        prepare(args.players, Path(args.prepare_only))
+        return
+    if args.url:
+        url = loopback_only(args.url)
+        plan_path = Path(args.plan)
+        vendor = json.loads(plan_path.read_text())["vendor"]
+        result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll)
+        sys.exit(1 if report(result, args.run_time, f"{args.users} phones + 3 directors, {args.run_time} s, "
+                                                     f"{url} ({vendor})") else 0)
+
+    if not os.environ.get("DATABASE_URL"):
+        database = OUT / "loadtest.sqlite3"
+        for path in OUT.glob("loadtest.sqlite3*"):
+            path.unlink()
+        os.environ["DATABASE_URL"] = f"sqlite:///{database}"
+    plan_path = OUT / "plan.json"
+    plan = prepare(args.players, plan_path)
+    vendor = plan["vendor"]
+    url = loopback_only(f"http://127.0.0.1:{args.port}")
+    env = {**os.environ, "HOST": "127.0.0.1", "PORT": str(args.port), "SERVE_QUIET": "1",
+           "DJANGO_ALLOWED_HOSTS": "127.0.0.1,localhost", "GUNICORN_ACCESS_LOG": ""}
+    log = (OUT / f"server-{vendor}.log").open("w", encoding="utf-8")  # noqa: SIM115 (open while the server runs)
+    server = subprocess.Popen(["bash", str(ROOT / "scripts" / "serve.sh")], cwd=ROOT, env=env, stdout=log,
+                              stderr=subprocess.STDOUT, start_new_session=True)
+    try:
+        wait_until_up(f"{url}/t/{plan['slug']}/standings/")
+        print(f"loadtest: make serve's server on {url} ({vendor}); CPUs idle before: {idle_percent()}; "
+              f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
+        result = run_locust(url, plan_path, args.users, args.run_time, args.name or vendor, args.poll)
+    finally:
+        os.killpg(server.pid, signal.SIGTERM)
+        try:
+            server.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            os.killpg(server.pid, signal.SIGKILL)
+        log.close()
+    errors = report(result, args.run_time, f"{args.users} phones (every {args.poll:g} s, with jitter) + 3 directors, "
+                                           f"{args.run_time} s, make serve on {vendor}")
+    sys.exit(1 if errors else 0)
+
+
+if __name__ == "__main__":
+    main()

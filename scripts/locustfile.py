@@ -1,0 +1,157 @@
+"""The load of an evening for locust (run by scripts/loadtest.py and scripts/cluster-check.sh, never
+on its own against another machine): phones polling the standings or their own page, and directors
+saving games through the game form.
+
+- A phone opens its page once (the standings, or its player's page), then polls every POLL seconds
+  with jitter, like static/js/standings.js: `?partial=1` (with its own row `me` on the standings)
+  and the ETag of what it shows (If-None-Match); a 304 keeps what it has.
+- A director logs in and enters the games of the round's tables one after the other (each director
+  its own tables), every 5 to 10 seconds, as fast as one types a sheet.
+
+The plan (tournament, players, tables and who plays which game) comes from LOADTEST_PLAN (JSON,
+written by scripts/loadtest.py). What the server sent is counted from Content-Length (the bytes on
+the wire, compressed where the server compressed) and written to LOADTEST_BYTES at the end.
+"""
+
+import itertools
+import json
+import os
+import random
+import re
+import threading
+from collections import Counter
+from pathlib import Path
+from urllib.parse import urlencode
+
+from locust import FastHttpUser, between, events, task
+
+PLAN = json.loads(Path(os.environ["LOADTEST_PLAN"]).read_text(encoding="utf-8"))
+POLL = float(os.environ.get("LOADTEST_POLL", "15"))
+sent = Counter()
+statuses = Counter()
+lock = threading.Lock()
+phones = itertools.count()
+directors = itertools.count()
+
+
+@events.request.add_listener
+def count(request_type, name, response_length, response=None, exception=None, **kwargs):
+    if response is None:
+        return
+    length = response.headers.get("Content-Length") if response.headers else None
+    with lock:
+        sent[name] += int(length) if length is not None else (response_length or 0)
+        statuses[f"{name} {getattr(response, 'status_code', 0)}"] += 1
+
+
+@events.test_stop.add_listener
+def write_counts(environment, **kwargs):
+    path = os.environ.get("LOADTEST_BYTES")
+    if path:
+        with open(path, "w", encoding="utf-8") as file:
+            json.dump({"bytes": dict(sent), "statuses": dict(statuses)}, file, indent=1)
+
+
+ETAG = re.compile(r'data-etag="([^"]+)"')
+
+
+class Phone(FastHttpUser):
+    """A player's phone on the hall's Wi-Fi."""
+
+    wait_time = between(POLL * 0.8, POLL * 1.2)
+    headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
+
+    def on_start(self):
+        number = next(phones)
+        entries = PLAN["entries"]
+        self.entry = entries[number % len(entries)]
+        slug = PLAN["slug"]
+        self.standings = number % 2 == 0
+        if self.standings:
+            self.page = f"/t/{slug}/standings/"
+            self.poll_url = f"{self.page}?partial=1&me={self.entry}"
+            self.name = "standings"
+        else:
+            self.page = f"/t/{slug}/players/{self.entry}/"
+            self.poll_url = f"{self.page}?partial=1"
+            self.name = "player page"
+        with self.client.get(self.page, headers=self.headers, name=f"{self.name} (open)",
+                             catch_response=True) as response:
+            if response.status_code != 200:
+                response.failure(f"status {response.status_code}")
+                self.etag = None
+                return
+            found = ETAG.search(response.text)
+            # the page's own row may be missing from the standings' first places: the script then
+            # polls without a validator first (static/js/standings.js)
+            self.etag = found.group(1).replace("&quot;", '"') if found and not self.standings else None
+
+    @task
+    def poll(self):
+        headers = dict(self.headers)
+        if self.etag:
+            headers["If-None-Match"] = self.etag
+        with self.client.get(self.poll_url, headers=headers, name=f"{self.name} poll",
+                             catch_response=True) as response:
+            if response.status_code == 304:
+                response.success()
+            elif response.status_code == 200:
+                self.etag = response.headers.get("ETag")
+                response.success()
+            else:
+                response.failure(f"status {response.status_code}")
+
+
+CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+
+
+class Director(FastHttpUser):
+    """A director (or helper) entering the round's score sheets at a laptop."""
+
+    fixed_count = 3
+    wait_time = between(5, 10)
+
+    def on_start(self):
+        number = next(directors)
+        account = PLAN["directors"][number % len(PLAN["directors"])]
+        self.tables = [t for i, t in enumerate(PLAN["tables"]) if i % len(PLAN["directors"]) == number]
+        self.current = 0
+        self.game = {}
+        page = self.client.get("/accounts/login/", name="login (form)")
+        token = CSRF.search(page.text).group(1)
+        body = urlencode({"username": account["username"], "password": account["password"],
+                          "csrfmiddlewaretoken": token})
+        with self.client.post("/accounts/login/", data=body, name="login", allow_redirects=False, catch_response=True,
+                              headers={"Content-Type": "application/x-www-form-urlencoded"}) as response:
+            if response.status_code != 302:
+                response.failure(f"login: status {response.status_code}")
+
+    @task
+    def save_game(self):
+        if self.current >= len(self.tables):
+            return  # every table of this director is full
+        table = self.tables[self.current]
+        number = self.game.get(table["number"], 1)
+        if number > table["games"]:
+            self.current += 1
+            return
+        players = table["players_of_game"][str(number)]
+        url = f"/t/{PLAN['slug']}/rounds/{PLAN['round']}/tables/{table['number']}/games/{number}/"
+        form = self.client.get(url, name="game form")
+        found = CSRF.search(form.text)
+        if found is None:
+            return
+        # the Re party as the form asks for it: by seat ("13", as written on the sheet) or by player
+        seats = "".join(str(table["seats"].index(player) + 1) for player in players[:2])
+        data = {"csrfmiddlewaretoken": found.group(1), "type": "normal", "solo": "", "re_seats": seats,
+                "re": [str(players[0]), str(players[1])], "announce_re": "", "announce_kontra": "",
+                "re_augen": str(random.choice([90, 121, 131, 151, 181])), "re_tricks": "", "action": "save",
+                "version": "0", "number": str(number)}
+        body = urlencode(data, doseq=True)  # the Re party: one field, two values
+        with self.client.post(url, data=body, name="save game", allow_redirects=False, catch_response=True,
+                              headers={"Content-Type": "application/x-www-form-urlencoded"}) as response:
+            if response.status_code == 302:
+                self.game[table["number"]] = number + 1
+                response.success()
+            else:
+                response.failure(f"save: status {response.status_code}")

@@ -1,0 +1,21 @@
+// The round clock (templates/tournament/_round_clock.html): counts the minutes left down to the end
+// the server gave (data-clock-end, ISO time). The words come from the page, in its language.
+(function () {
+  "use strict";
+  const clocks = document.querySelectorAll("[data-clock-end]");
+  function update() {
+    const now = Date.now();
+    clocks.forEach(function (clock) {
+      const end = Date.parse(clock.dataset.clockEnd);
+      const left = Math.ceil((end - now) / 60000);
+      const text = left > 0 ? clock.dataset.left.replace("%(m)s", left)
+        : clock.dataset.over.replace("%(m)s", Math.max(0, -left));
+      clock.querySelector(".clock-left").textContent = text;
+      clock.classList.toggle("over", left <= 0);
+    });
+  }
+  if (clocks.length) {
+    update();
+    setInterval(update, 10000);
+  }
+})();

@@ -1,0 +1,75 @@
+"""A whole table of 8 games entered by keyboard at the speed of the paper sheet: the Re party as the
+sheet writes it (seat numbers), announcements by their first letter, Augen, Sonderpunkte in the
+short notation, Enter saves and opens the next game. A normal game with Re announced takes at most
+10 keystrokes, a game with Sonderpunkte at most 14; this test counts them."""
+
+from __future__ import annotations
+
+from tournament.models import Game, Score
+
+from ..tournament.factories import make_director, make_tournament, seat_ids, seated_round
+
+# (Re seats, announcement key or "", Augen, Sonderpunkte) per game, as a sheet would read them
+GAMES = [
+    ("12", "r", "135", ""), ("34", "", "110", "kf"), ("13", "r", "150", "rd"), ("24", "", "121", ""),
+    ("14", "r", "90", ""), ("23", "", "181", "rd kf"), ("12", "r", "125", "kk"), ("34", "", "119", ""),
+]
+
+
+class Keys:
+    """Presses keys and counts them."""
+
+    def __init__(self, page):
+        self.page, self.count = page, 0
+
+    def type(self, text: str):
+        for char in text:
+            self.page.keyboard.press(char if char != " " else "Space")
+            self.count += 1
+
+    def press(self, key: str):
+        self.page.keyboard.press(key)
+        self.count += 1
+
+
+def test_a_table_of_eight_games_by_keyboard(live_server, page):
+    director = make_director("leitung")
+    tournament = make_tournament(players=8, director=director, slug="tasten")
+    table = seated_round(tournament).tables.get(number=1)
+    base = live_server.url
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "leitung")
+    page.fill("#id_password", "pw-leitung")
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+    page.goto(base + "/t/tasten/rounds/1/tables/1/games/new/")
+    counts = []
+    for number, (seats, announce, augen, extras) in enumerate(GAMES, start=1):
+        assert page.evaluate("document.activeElement.name") == "re_seats", number  # the cursor is ready
+        keys = Keys(page)
+        keys.type(seats)
+        assert page.inner_text("#re-names")  # the names appear as the seats are typed
+        keys.press("Tab")  # announcements
+        if announce:
+            keys.type(announce)
+        keys.press("Tab")  # Augen
+        keys.type(augen)
+        if extras:
+            keys.press("Tab")  # Sonderpunkte
+            keys.type(extras)
+        with page.expect_navigation():
+            keys.press("Enter")
+        counts.append((number, keys.count, bool(extras)))
+        assert f"Spiel {number} gespeichert." in page.inner_text(".messages")
+    for number, count, with_extras in counts:
+        assert count <= (14 if with_extras else 10), (number, count)
+    # seats 2, Tab, announcement 1, Tab, Augen 2 or 3, (Tab, Sonderpunkte), Enter
+    assert [c for _n, c, _e in counts] == [9, 11, 12, 8, 8, 14, 12, 8]
+    ids = seat_ids(table)
+    games = list(Game.objects.filter(table=table).order_by("number"))
+    assert [g.number for g in games] == list(range(1, 9))
+    assert games[0].re == [ids[0], ids[1]] and games[0].announce_re == "re" and games[0].re_augen == 135
+    assert games[1].extras == {"kontra": {"fuchs": 1}}
+    assert games[5].extras == {"re": {"doppelkopf": 1}, "kontra": {"fuchs": 1}}
+    assert sum(Score.objects.filter(table=table).values_list("points", flat=True)) == 0
+    print("\nkeystrokes per game:", [c for _n, c, _e in counts])

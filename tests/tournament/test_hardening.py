@@ -1,0 +1,217 @@
+"""Hardening: login rate limiting, production settings, bounded numbers, no leaks past the public
+switches, spreadsheet-safe CSV, errors written down with their traceback."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from django.urls import reverse
+
+from tournament.errors import UserError
+from tournament.models import Entry, Player, Score
+from tournament.services import results, tournaments
+
+from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+
+pytestmark = pytest.mark.django_db
+ROOT = Path(__file__).resolve().parents[2]
+
+
+# ---- login rate limiting -------------------------------------------------------------------------
+
+def test_repeated_failed_logins_lock_the_account_and_the_address(client, settings):
+    make_director("leitung")
+    login = reverse("login")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        response = client.post(login, {"username": "leitung", "password": "falsch"})
+        assert response.status_code == 200
+    response = client.post(login, {"username": "leitung", "password": "falsch"})
+    assert response.status_code == 429
+    page = response.content.decode()
+    assert "Anmeldung vorübergehend gesperrt" in page and "15 Minuten" in page
+    # locked: even the right password does not get in now, from this address
+    response = client.post(login, {"username": "leitung", "password": "pw-leitung"})
+    assert response.status_code == 429 and "_auth_user_id" not in client.session
+    # and the account is locked from another address too
+    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+    assert response.status_code == 429
+
+
+def test_the_lockout_page_speaks_english(client, settings):
+    for _ in range(settings.AXES_FAILURE_LIMIT):
+        response = client.post(reverse("login"), {"username": "x", "password": "y"}, HTTP_ACCEPT_LANGUAGE="en")
+    assert response.status_code == 429 and "Login temporarily locked" in response.content.decode()
+
+
+def test_a_successful_login_resets_the_count(client, settings):
+    make_director("leitung")
+    for _ in range(settings.AXES_FAILURE_LIMIT - 1):
+        client.post(reverse("login"), {"username": "leitung", "password": "falsch"})
+    assert client.post(reverse("login"), {"username": "leitung", "password": "pw-leitung"}).status_code == 302
+    client.logout()
+    response = client.post(reverse("login"), {"username": "leitung", "password": "falsch"})
+    assert response.status_code == 200
+
+
+# ---- production settings ------------------------------------------------------------------------
+
+def production_env(tmp_path, **extra):
+    env = {key: value for key, value in os.environ.items() if not key.startswith("DJANGO_")}
+    env.update(DJANGO_DEBUG="0", DJANGO_SECRET_KEY="k" * 20 + "-a-long-random-looking-secret-" + "x9" * 20,
+               DJANGO_ALLOWED_HOSTS="turnier.example.org", DJANGO_LOG_DIR=str(tmp_path / "log"), **extra)
+    return env
+
+
+@pytest.mark.parametrize("https", ["1", "0"])
+def test_check_deploy_is_clean_with_production_settings(tmp_path, https):
+    """`manage.py check --deploy` with DJANGO_DEBUG=0: behind nginx with HTTPS, and on a venue
+    laptop that serves plain HTTP (where the HTTPS checks do not apply and are silenced)."""
+    done = subprocess.run([sys.executable, "manage.py", "check", "--deploy", "--fail-level", "WARNING"], cwd=ROOT,
+                          env=production_env(tmp_path, DJANGO_HTTPS=https), capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "System check identified no issues" in done.stdout
+
+
+def test_errors_are_written_with_their_traceback(tmp_path):
+    """With DJANGO_DEBUG=0 an error of a request goes to standard error and to var/log/errors.log,
+    with the traceback."""
+    script = ("import django, logging; django.setup()\n"
+              "try:\n    1 / 0\nexcept ZeroDivisionError:\n"
+              "    logging.getLogger('django.request').error('Internal Server Error: /t/x/', exc_info=True)\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**production_env(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"})
+    assert done.returncode == 0, done.stderr
+    assert "Traceback" in done.stderr and "ZeroDivisionError" in done.stderr
+    logged = (tmp_path / "log" / "errors.log").read_text(encoding="utf-8")
+    assert "Internal Server Error: /t/x/" in logged and "ZeroDivisionError" in logged
+
+
+# ---- numbers a person types are bounded -----------------------------------------------------------
+
+@pytest.fixture
+def setup(director):
+    tournament = make_tournament(players=8, director=director, slug="grenzen")
+    return tournament, seated_round(tournament)
+
+
+@pytest.mark.parametrize("number", [2**31, 2**63, 100_000])
+def test_start_numbers_beyond_the_range_are_refused_with_a_message(client, director, setup, number):
+    tournament, _round = setup
+    client.force_login(director)
+    response = client.post(reverse("tournament:players", args=[tournament.slug]),
+                           {"one-name": "Zahl", "one-club": "", "one-start_number": str(number)})
+    assert response.status_code == 200 and "kleiner oder gleich 99999" in response.content.decode()
+    with pytest.raises(UserError, match="1 bis 99999"):
+        tournaments.register_player(tournament=tournament, name="Zahl", start_number=number)
+    assert not Entry.objects.filter(player__name="Zahl").exists()
+
+
+@pytest.mark.parametrize("points", [2**40, 10**9, 5000])
+def test_totals_beyond_what_the_rules_allow_are_refused(client, director, setup, points):
+    tournament, round = setup
+    table = round.tables.get(number=1)
+    ids = seat_ids(table)
+    client.force_login(director)
+    most = results.most_total(tournament, 4)  # 8 games of at most 432 points (turnier), and a penalty in each
+    assert most == 8 * (432 + 6)
+    data = {"version": table.version, f"p{ids[0]}": points, f"p{ids[1]}": -points, f"p{ids[2]}": 0, f"p{ids[3]}": 0}
+    response = client.post(reverse("tournament:table_totals", args=[tournament.slug, 1, 1]), data)
+    assert response.status_code == 200 and f"kleiner oder gleich {most} sein" in response.content.decode()
+    with pytest.raises(UserError, match=f"höchstens ±{most}"):
+        results.enter_totals(table=table, totals={ids[0]: points, ids[1]: -points, ids[2]: 0, ids[3]: 0})
+    assert not Score.objects.filter(table=table).exists()
+
+
+def test_the_largest_allowed_totals_keep_the_standings_page_small(client, director, setup):
+    tournament, round = setup
+    for table in round.tables.all():
+        ids = seat_ids(table)
+        most = results.most_total(tournament, 4)
+        results.enter_totals(table=table, totals={ids[0]: most, ids[1]: -most, ids[2]: 0, ids[3]: 0})
+    response = client.get(reverse("tournament:standings", args=[tournament.slug]))
+    page = response.content.decode()
+    assert response.status_code == 200 and len(page) < 100_000
+    assert page.count("<line ") <= 8  # the chart's grid: a handful of lines whatever the numbers
+
+
+def test_a_pasted_name_over_120_characters_saves_nothing(client, director, setup):
+    tournament, _round = setup
+    client.force_login(director)
+    lines = "Kurz; DK\n" + "L" * 121 + "; DK\n"
+    response = client.post(reverse("tournament:players", args=[tournament.slug]), {"many-lines": lines})
+    assert "Zeile 2: Der Name ist zu lang: höchstens 120 Zeichen." in response.content.decode()
+    assert not Player.objects.filter(name="Kurz").exists()
+
+
+@pytest.mark.parametrize("depth", [100_000, 2_000])
+def test_deeply_nested_rule_changes_get_a_message(client, director, setup, depth):
+    tournament, _round = setup
+    client.force_login(director)
+    data = {"version": 1, "name": tournament.name, "date": "2026-11-21", "place": "", "slug": tournament.slug,
+            "preset": "turnier", "rule_changes": "[" * depth + "]" * depth, "rounds_planned": "3",
+            "games_at_table_of_4": "8", "games_at_table_of_5": "10"}
+    response = client.post(reverse("tournament:settings", args=[tournament.slug]), data)
+    page = response.content.decode()
+    assert response.status_code == 200
+    assert "höchstens 5000 Zeichen" in page or "zu tief verschachtelt" in page
+
+
+def test_sign_note_and_penalty_reason_are_bounded():
+    tournament = make_tournament(players=8)
+    table = seated_round(tournament).tables.first()
+    with pytest.raises(UserError, match="höchstens 300"):
+        results.sign_table(table=table, note="x" * 301)
+    with pytest.raises(UserError, match="höchstens 200"):
+        results.add_penalty(table=table, offender_id=seat_ids(table)[0], note="x" * 201)
+
+
+# ---- the public switches hold on every page ---------------------------------------------------------
+
+def player_page(client, tournament, entry_id):
+    return client.get(reverse("tournament:player", args=[tournament.slug, entry_id]))
+
+
+def test_player_pages_do_not_show_the_seating_when_it_is_switched_off(client, setup):
+    tournament, round = setup
+    table = round.tables.get(number=1)
+    for number in (1, 2):
+        results.save_game(table=table, number=number, data=normal_game(table, number))
+    me, *mates = seat_ids(table)
+    names = [Entry.objects.get(pk=e).player.name for e in mates]
+    page = player_page(client, tournament, me).content.decode()
+    assert "Tisch 1, Platz 1" in page and all(name in page for name in names)
+    tournament.public_seating = False
+    tournament.save()
+    page = player_page(client, tournament, me).content.decode()
+    assert "Tisch 1, Platz 1" not in page and "Am Tisch" not in page
+    assert not any(name in page for name in names)
+    assert "Normalspiel" in page  # the games themselves stay
+
+
+def test_player_pages_do_not_show_total_or_rank_when_the_standings_are_switched_off(client, setup):
+    tournament, round = setup
+    table = round.tables.get(number=1)
+    results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=140))
+    me = seat_ids(table)[0]
+    page = player_page(client, tournament, me).content.decode()
+    assert "nach Runde 1" in page and "Platz" in page and "<svg" in page
+    tournament.public_standings = False
+    tournament.save()
+    page = player_page(client, tournament, me).content.decode()
+    assert "nach Runde 1" not in page and "<dt>Platz</dt>" not in page and "<dt>Punkte</dt>" not in page
+    assert "<svg" not in page and ">Stand<" not in page
+    client.force_login(tournament.directors.get())  # the director still sees everything
+    assert "nach Runde 1" in player_page(client, tournament, me).content.decode()
+
+
+def test_names_that_look_like_formulas_are_quoted_in_the_csv(client, director):
+    tournament = make_tournament(players=0, director=director, slug="csv")
+    tournaments.register_player(tournament=tournament, name='=HYPERLINK("http://x";"y")', club="+Verein")
+    tournaments.register_players(tournament=tournament, lines="@Anna\n-Bernd\nCarla")
+    text = client.get(reverse("tournament:standings_csv", args=["csv"])).content.decode("utf-8-sig")
+    assert "'=HYPERLINK" in text and ";'+Verein;" in text and "'@Anna" in text and "'-Bernd" in text
+    assert ";Carla;" in text and "\n1;" in text.replace("\r\n", "\n")  # numbers stay numbers

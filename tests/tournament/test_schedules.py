@@ -1,0 +1,245 @@
+"""Tests for tournament.schedules: repeat-free constructions, the plan for all rounds, the lower
+bound and the labelling (pure Python, no database).
+
+Repeats are always recounted by `_recount`, which works from the rounds directly.
+"""
+
+import random
+from collections import Counter
+from itertools import combinations, product
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from tournament import schedules
+from tournament.draw import History, draw_random, table_sizes
+
+SEATABLE = [n for n in range(4, 61) if n not in (6, 7, 11)]
+
+
+def _recount(rows):
+    """(repeats, repeated fives) of a schedule: pairs beyond their first meeting, seats at a table of
+    5 beyond a player's first."""
+    pairs = Counter(frozenset(pair) for row in rows for table in row for pair in combinations(table, 2))
+    fives = Counter(p for row in rows for table in row if len(table) == 5 for p in table)
+    return sum(k - 1 for k in pairs.values()), sum(k - 1 for k in fives.values())
+
+
+def _assert_schedule(rows, n, rounds):
+    assert len(rows) == rounds
+    for row in rows:
+        assert sorted(p for table in row for p in table) == list(range(n))
+        assert [len(table) for table in row] == table_sizes(n)  # tables of 4 first
+
+
+def _splits(players, sizes):
+    """Every partition of players into unordered tables of the given sizes (small n only)."""
+    if not players:
+        yield []
+        return
+    first, rest = players[0], players[1:]
+    for size in sorted(set(sizes)):
+        remaining = list(sizes)
+        remaining.remove(size)
+        for mates in combinations(rest, size - 1):
+            others = [p for p in rest if p not in mates]
+            for split in _splits(others, remaining):
+                yield [[first, *mates], *split]
+
+
+# ---- constructions -----------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, rounds, construction", [
+    (16, 5, "RTD(4, 4) + in each group: one round"),  # the affine plane of order 4
+    (20, 3, "RTD(4, 5)"),
+    (20, 5, "RTD(4, 5)"),
+    (28, 7, "RTD(4, 7)"),
+    (28, 9, "Hermitian unital of order 3"),
+    (32, 8, "RTD(4, 8)"),
+    (32, 9, "RTD(4, 8) + in each group: one round"),
+    (32, 10, "doubled affine planes"),  # the social golfer problem, 8-4-10
+    (36, 9, "RTD(4, 9)"),
+    (44, 11, "RTD(4, 11)"),
+    (64, 21, "RTD(4, 16) + in each group: RTD(4, 4) + in each group: one round"),
+    (80, 25, "RTD(4, 20) + in each group: RTD(4, 5)"),
+    (112, 37, "RTD(4, 28) + in each group: Hermitian unital of order 3"),
+])
+def test_constructions_seat_everybody_without_repeats(n, rounds, construction):
+    plan = schedules.plan(n, rounds)
+    _assert_schedule(plan.rows, n, rounds)
+    assert _recount(plan.rows) == (0, 0)
+    assert (plan.repeats, plan.lower_bound, plan.optimal) == (0, 0, True)
+    assert plan.method == f"construction: {construction}"
+
+
+@pytest.mark.parametrize("n, rounds", [(16, 5), (28, 9), (64, 21), (112, 37)])
+def test_complete_constructions_let_every_pair_meet_exactly_once(n, rounds):
+    rows = schedules.plan(n, rounds).rows
+    met = Counter(frozenset(pair) for row in rows for table in row for pair in combinations(table, 2))
+    assert len(met) == n * (n - 1) // 2 and set(met.values()) == {1}
+
+
+def test_32_players_for_10_rounds_miss_exactly_one_other_player_each():
+    rows = schedules.plan(32, 10).rows
+    partners = {p: set() for p in range(32)}
+    for row in rows:
+        for table in row:
+            for a, b in combinations(table, 2):
+                partners[a].add(b)
+                partners[b].add(a)
+    assert {len(mates) for mates in partners.values()} == {30}
+
+
+@pytest.mark.parametrize("n, most", [(4, 1), (8, 1), (12, 1), (16, 5), (20, 5), (24, 1), (28, 9), (32, 10),
+                                     (36, 9), (40, 1), (64, 21), (128, 42), (13, 0), (30, 0)])
+def test_constructible_rounds(n, most):
+    assert schedules.constructible_rounds(n) == most
+
+
+@pytest.mark.parametrize("m, expected", [(4, True), (5, True), (8, True), (9, True), (20, True), (2, False),
+                                         (3, False), (6, False), (10, False), (12, False), (15, False)])
+def test_transversal_designs_exist_for_products_of_prime_powers_from_4(m, expected):
+    design = schedules._transversal_design(m)
+    assert (design is not None) == expected
+    if design is not None:
+        _assert_schedule(schedules._as_rows(design), 4 * m, m)
+        assert _recount(design) == (0, 0)
+        # players of one group (i * m + x for fixed i) never meet
+        assert all(len({p // m for p in table}) == 4 for row in design for table in row)
+
+
+# ---- the plan ----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n, rounds", [(8, 3), (9, 2), (13, 4), (16, 6), (17, 3), (21, 4), (37, 6), (150, 4)])
+def test_plans_without_a_construction_are_valid_and_counted_right(n, rounds):
+    plan = schedules.plan(n, rounds)
+    _assert_schedule(plan.rows, n, rounds)
+    assert _recount(plan.rows) == (plan.repeats, plan.repeated_five)
+    assert plan.repeated_five == schedules.min_repeated_five(n, rounds)  # the fives first, always reached
+    assert plan.lower_bound <= plan.repeats
+
+
+def test_a_plan_is_no_worse_than_the_round_by_round_draw():
+    for n, rounds in [(13, 4), (20, 6), (24, 6), (28, 8)]:
+        greedy = schedules._extend_by_draws(n, rounds, [])
+        assert _recount(schedules.plan(n, rounds).rows)[::-1] <= _recount(greedy)[::-1]
+
+
+def test_the_search_improves_on_the_round_by_round_draw():
+    plan = schedules.plan(24, 6)
+    assert plan.method == "draw + search"
+    assert plan.repeats < _recount(schedules._extend_by_draws(24, 6, []))[0]
+
+
+def test_plans_are_the_same_every_time():
+    for n, rounds in [(13, 4), (24, 6), (32, 10)]:
+        assert schedules.plan.__wrapped__(n, rounds) == schedules.plan(n, rounds)
+
+
+def test_a_plan_needs_one_to_255_rounds():
+    for rounds in (0, 256):
+        with pytest.raises(ValueError):
+            schedules.plan(16, rounds)
+
+
+def test_sixteen_players_for_six_rounds_reach_the_bound():
+    plan = schedules.plan(16, 6)  # all 120 pairs met in 5 rounds: round 6 repeats all its 24 pairs
+    assert plan.repeats == plan.lower_bound == 24
+
+
+# ---- lower bound -------------------------------------------------------------------------------
+
+
+def test_lower_bound_examples():
+    assert schedules.lower_bound(16, 5) == 0
+    assert schedules.lower_bound(16, 6) == 24  # everybody needs 18 partners of 15
+    assert schedules.lower_bound(8, 2) == 4  # two tables of 4 from two tables of 4: 2 pairs each
+    assert schedules.lower_bound(12, 3) == 6  # a table of 4 from 3 tables: one pair; 3 tables, 2 rounds
+    assert schedules.lower_bound(32, 10) == 0 and schedules.lower_bound(32, 11) > 0
+
+
+@pytest.mark.parametrize("n, rounds", [(8, 2), (8, 3), (9, 2), (10, 2), (5, 3), (12, 2)])
+def test_lower_bound_is_at_most_the_exhaustive_optimum(n, rounds):
+    """Every schedule (round 1 fixed: relabelling changes nothing) is counted."""
+    players = list(range(n))
+    splits = list(_splits(players, table_sizes(n)))
+    first = [players[sum(table_sizes(n)[:i]):sum(table_sizes(n)[:i + 1])] for i in range(len(table_sizes(n)))]
+    best = min(_recount([first, *later])[0] for later in product(splits, repeat=rounds - 1))
+    assert schedules.lower_bound(n, rounds) <= best
+    if n in (8, 12):  # no tables of 5: the bound is reached
+        assert schedules.lower_bound(n, rounds) == best
+
+
+seatable_n = st.integers(min_value=4, max_value=80).filter(lambda n: n not in (6, 7, 11))
+
+
+@settings(max_examples=80, deadline=None)
+@given(n=seatable_n, rounds=st.integers(min_value=1, max_value=12), seed=st.integers())
+def test_lower_bound_is_never_above_the_repeats_of_any_schedule(n, rounds, seed):
+    rng = random.Random(seed)
+    sizes = table_sizes(n)
+    rows = []
+    for _ in range(rounds):
+        order = list(range(n))
+        rng.shuffle(order)
+        rows.append([order[sum(sizes[:i]):sum(sizes[:i + 1])] for i in range(len(sizes))])
+    assert schedules.lower_bound(n, rounds) <= _recount(rows)[0]
+
+
+@settings(max_examples=25, deadline=None)
+@given(n=st.sampled_from(SEATABLE), rounds=st.integers(min_value=1, max_value=8))
+def test_lower_bound_is_never_above_the_repeats_of_the_plan(n, rounds):
+    plan = schedules.plan(n, rounds)
+    assert schedules.lower_bound(n, rounds) == plan.lower_bound <= plan.repeats == _recount(plan.rows)[0]
+
+
+# ---- labelling ---------------------------------------------------------------------------------
+
+
+def _label_tables(plan, label, r):
+    return [[label[i] for i in table] for table in plan.rows[r]]
+
+
+def test_labelling_without_constraints_is_a_seeded_shuffle():
+    plan = schedules.plan(16, 5)
+    first = schedules.labelling(plan, random.Random("a"))
+    assert sorted(first) == list(range(16)) and first != list(range(16))
+    assert schedules.labelling(plan, random.Random("a")) == first != schedules.labelling(plan, random.Random("b"))
+
+
+def test_labelling_spreads_clubs_over_the_tables_of_round_one():
+    plan = schedules.plan(16, 5)
+    clubs = [p // 4 for p in range(16)]  # four clubs of four: one of each at every table
+    label = schedules.labelling(plan, random.Random(1), clubs=clubs)
+    assert sorted(label) == list(range(16))
+    assert all(len({clubs[p] for p in table}) == 4 for table in _label_tables(plan, label, 0))
+
+
+def test_labelling_keeps_pairs_apart_in_every_round_when_the_schedule_allows():
+    plan = schedules.plan(32, 10)  # everybody misses one player: room for 16 pairs kept apart
+    apart = [(0, 1), (2, 3), (4, 5), (6, 7)]
+    label = schedules.labelling(plan, random.Random(2), apart=apart)
+    for r in range(10):
+        for table in _label_tables(plan, label, r):
+            assert not any(set(pair) <= set(table) for pair in apart)
+
+
+def test_labelling_pushes_unavoidable_apart_pairs_to_late_rounds():
+    plan = schedules.plan(16, 5)  # every pair meets once: the pair must meet, best in round 5
+    label = schedules.labelling(plan, random.Random(3), apart=[(0, 1)])
+    meets = [r for r in range(5) for table in _label_tables(plan, label, r) if {0, 1} <= set(table)]
+    assert meets == [4]
+
+
+# ---- the draw that follows a plan ---------------------------------------------------------------
+
+
+def test_plan_rows_come_from_the_round_by_round_draw_when_nothing_is_known():
+    rows = schedules._extend_by_draws(13, 2, [])
+    first = draw_random(list(range(13)), seed="plan 13x2/1")
+    assert [sorted(t) for t in rows[0]] == [sorted(t) for t in first.tables]
+    second = draw_random(list(range(13)), seed="plan 13x2/2", history=History.from_rounds([first.tables]))
+    assert [sorted(t) for t in rows[1]] == [sorted(t) for t in second.tables]

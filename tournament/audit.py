@@ -1,0 +1,262 @@
+"""Who changed what: the actor of a change, the record every write leaves, and the change counter.
+
+django-simple-history keeps a historical record of every save and delete of the tracked models
+(`models.kept_history`). A service that writes runs its changes inside `recording(action, by=...,
+tournament=...)`; `fill_record`, connected to the library's `pre_create_historical_record` signal,
+stamps each record with the tournament, round and table, the action, the person and device, and a
+snapshot in the words of the tournament file (`fileformat`). When the recording ends without an
+error it appends a `DataChange` row: the tournament's change counter.
+
+The change log page (`selectors_log`) reads these records back.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db import connection
+from django.dispatch import receiver
+from django.utils import timezone
+from django.utils.translation import gettext_lazy as _
+from simple_history.signals import pre_create_historical_record
+
+from . import fileformat
+from .models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Table, Tournament
+
+# What a change did, as the change log says it. The code is stored with each record.
+ACTIONS = {
+    "tournament_created": _("Turnier angelegt"),
+    "settings_changed": _("Einstellungen geändert"),
+    "roles_changed": _("Turnierleitung und Helfer geändert"),
+    "player_registered": _("Spieler angemeldet"),
+    "player_withdrawn": _("Spieler zurückgezogen"),
+    "player_changed": _("Name oder Verein geändert"),
+    "player_returned": _("Spieler spielt wieder mit"),
+    "round_created": _("Runde angelegt"),
+    "round_drawn": _("Tische ausgelost"),
+    "round_seated": _("Tische eingeteilt"),
+    "seats_swapped": _("Plätze getauscht"),
+    "player_moved": _("Spieler an einen anderen Tisch gesetzt"),
+    "round_published": _("Runde veröffentlicht"),
+    "round_closed": _("Runde abgeschlossen"),
+    "round_clock_started": _("Rundenuhr gestartet"),
+    "round_clock_stopped": _("Rundenuhr angehalten"),
+    "round_reopened": _("Runde wieder geöffnet"),
+    "results_hidden": _("Ergebnisse verborgen"),
+    "results_shown": _("Ergebnisse bekanntgegeben"),
+    "game_saved": _("Spiel gespeichert"),
+    "game_deleted": _("Spiel gelöscht"),
+    "game_restored": _("Spiel wiederhergestellt"),
+    "penalty_added": _("Strafe eingetragen"),
+    "penalty_deleted": _("Strafe gelöscht"),
+    "penalty_restored": _("Strafe wiederhergestellt"),
+    "totals_entered": _("Endstände eingetragen"),
+    "totals_cleared": _("Endstände gelöscht"),
+    "table_signed": _("Spielzettel unterschrieben"),
+    "table_unlocked": _("Spielzettel entsperrt"),
+    "table_ended": _("Tisch vorzeitig beendet"),
+    "table_resumed": _("beendeten Tisch wieder geöffnet"),
+    "draft_entered": _("Spiel am Tisch eingegeben"),
+    "draft_confirmed": _("Eingabe vom Tisch bestätigt"),
+    "draft_rejected": _("Eingabe vom Tisch abgelehnt"),
+    "sheet_approved": _("„Stimmt“ getippt"),
+    "link_renewed": _("Eingabelink neu erzeugt"),
+    "link_revoked": _("Eingabelink gesperrt"),
+    "sheets_entered": _("Ganze Spielzettel eingetragen"),
+    "imported": _("Turnier eingelesen"),
+}
+
+
+@dataclass(frozen=True)
+class Actor:
+    """Who makes a change: a logged-in user, or (without an account) a label such as a table's
+    entry link; `device` is the random id a phone keeps for itself."""
+
+    user: Any = None
+    label: str = ""
+    device: str = ""
+
+    @property
+    def name(self) -> str:
+        if self.user is not None and getattr(self.user, "is_authenticated", False):
+            return self.user.get_username()
+        return self.label or "System"
+
+    @classmethod
+    def of(cls, request, *, device: str = "") -> Actor:
+        user = getattr(request, "user", None)
+        return cls(user=user if user is not None and user.is_authenticated else None, device=device)
+
+
+SYSTEM = Actor(label="System")
+
+
+@dataclass
+class Recording:
+    """The change being made: set by `recording`, read by `fill_record` for each historical record."""
+
+    action: str
+    by: Actor
+    tournament_id: int | None
+    _names: dict[int, str] | None = None
+    _seats: dict[int, list[int]] = field(default_factory=dict)
+    _tables: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+
+    def name(self, entry_id: int) -> str:
+        if self._names is None:
+            self._names = dict(Entry.objects.filter(tournament_id=self.tournament_id or 0)
+                               .values_list("id", "player__name"))
+        if entry_id not in self._names:  # registered in this change
+            self._names.update(Entry.objects.filter(pk=entry_id).values_list("id", "player__name"))
+        return self._names.get(entry_id, f"#{entry_id}")
+
+    def seated(self, table_id: int) -> list[int]:
+        if table_id not in self._seats:
+            self._seats[table_id] = list(Seat.objects.filter(table_id=table_id).order_by("position")
+                                         .values_list("entry_id", flat=True))
+        return self._seats[table_id]
+
+    def table_place(self, table_id: int) -> tuple[int, int, int]:
+        """(tournament id, round number, table number) of a table."""
+        if table_id not in self._tables:
+            place = (Table.objects.filter(pk=table_id)
+                     .values_list("round__tournament_id", "round__number", "number").first())
+            self._tables[table_id] = place or (self.tournament_id or 0, 0, 0)
+        return self._tables[table_id]
+
+    def forget_seats(self) -> None:
+        """The seating changed within this recording (a draw, a swap): read it anew."""
+        self._seats.clear()
+
+    def know_table(self, table: Table, seated: list[int]) -> None:
+        """Tells the recording a table's place and seating, which spares a query per table when many
+        are written at once."""
+        self._seats[table.pk] = list(seated)
+        self._tables[table.pk] = (table.round.tournament_id, table.round.number, table.number)
+
+
+_current: ContextVar[Recording | None] = ContextVar("audit_recording", default=None)
+
+
+@contextmanager
+def recording(action: str, *, by: Actor, tournament: Tournament | int | None) -> Iterator[Recording]:
+    """Runs the changes of one action of one person; must be inside the action's transaction, so
+    that the records and the counter are written with the change or not at all."""
+    if not connection.in_atomic_block:
+        raise RuntimeError("audit.recording() must run inside the transaction of the change")
+    tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
+    current = Recording(action=action, by=by, tournament_id=tournament_id)
+    token = _current.set(current)
+    try:
+        yield current
+    finally:
+        _current.reset(token)
+    if current.tournament_id is not None:  # (a new tournament: known once its first record is made)
+        DataChange.objects.create(tournament_id=current.tournament_id)
+
+
+def current() -> Recording | None:
+    return _current.get()
+
+
+# ---- what a record holds ---------------------------------------------------------------------------
+
+def place_of(instance, rec: Recording) -> tuple[int | None, int | None, int | None]:
+    """(tournament id, round number, table number) a changed object belongs to."""
+    if isinstance(instance, Tournament):
+        return instance.pk, None, None
+    if isinstance(instance, Entry):
+        return instance.tournament_id, None, None
+    if isinstance(instance, Round):
+        return instance.tournament_id, instance.number, None
+    if isinstance(instance, Table):
+        tournament_id, round_number, _number = rec.table_place(instance.pk)
+        return tournament_id, round_number, instance.number
+    if isinstance(instance, (Game, Penalty, DraftGame)):
+        return rec.table_place(instance.table_id)
+    return rec.tournament_id, None, None
+
+
+def snapshot(instance, rec: Recording) -> dict:
+    """The changed object in the words of the tournament file (names, not ids)."""
+    if isinstance(instance, Game):
+        row = fileformat.game_row(instance, rec.seated(instance.table_id), rec.name)
+        return {"number": instance.number, "row": row}
+    if isinstance(instance, Penalty):
+        return {"row": fileformat.penalty_row(instance, rec.name), **fileformat.penalty_detail(instance)}
+    if isinstance(instance, DraftGame):
+        return fileformat.draft_item(instance, rec.seated(instance.table_id), rec.name)
+    if isinstance(instance, Table):
+        seated = rec.seated(instance.pk)
+        detail: dict[str, Any] = {"players": [rec.name(e) for e in seated]}
+        totals = fileformat.totals_item(instance, seated, rec.name)
+        if totals is not None:
+            detail["totals"] = totals
+        signed = fileformat.signed_item(instance)
+        if signed is not None:
+            detail["signed"] = signed
+        approved = fileformat.approved_names(instance, seated, rec.name)
+        if approved:
+            detail["approved"] = approved
+        return detail
+    if isinstance(instance, Round):
+        tables: dict[int, list[str]] = {}
+        for table_number, entry_id in (Seat.objects.filter(round=instance)
+                                       .order_by("table__number", "position")
+                                       .values_list("table__number", "entry_id")):
+            tables.setdefault(table_number, []).append(rec.name(entry_id))
+        return {**fileformat.round_item(instance), "tables": [{"number": n, "players": p} for n, p in tables.items()]}
+    if isinstance(instance, Entry):
+        return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
+    if isinstance(instance, Tournament):
+        return {**fileformat.tournament_settings(instance),
+                "directors": sorted(u.get_username() for u in instance.directors.all()),
+                "helpers": sorted(u.get_username() for u in instance.helpers.all())}
+    return {}
+
+
+@receiver(pre_create_historical_record)
+def fill_record(sender, instance, history_instance, **kwargs):
+    """Stamps a historical record (django-simple-history) with where, what, who and a snapshot.
+    A change made outside a service (the admin, a shell) is recorded too, without an action."""
+    rec = _current.get()
+    if rec is None:
+        user = history_instance.history_user
+        rec = Recording(action="", by=Actor(user=user, label="Admin" if user else "System"), tournament_id=None)
+    stamp(history_instance, instance, rec)
+
+
+def record_bulk(objects: list, history_type: str = "+") -> None:
+    """The historical records of objects written in bulk (`bulk_create` sends no signals, so
+    django-simple-history does not see them), stamped like `fill_record` does; one insert."""
+    rec = _current.get()
+    if not objects or rec is None:
+        raise RuntimeError("record_bulk() needs objects and must run inside audit.recording()")
+    history = type(objects[0]).history.model
+    now = timezone.now()
+    rows = []
+    for obj in objects:
+        row = history(history_date=now, history_type=history_type, history_change_reason=None,
+                      **{field.attname: getattr(obj, field.attname) for field in history.tracked_fields})
+        stamp(row, obj, rec)
+        rows.append(row)
+    history.objects.bulk_create(rows)
+
+
+def stamp(history_instance, instance, rec: Recording) -> None:
+    if rec.by.user is not None:
+        history_instance.history_user = rec.by.user
+    tournament_id, round_number, table_number = place_of(instance, rec)
+    if rec.tournament_id is None:
+        rec.tournament_id = tournament_id
+    history_instance.log_tournament = tournament_id
+    history_instance.log_round = round_number
+    history_instance.log_table = table_number
+    history_instance.log_action = rec.action
+    history_instance.log_user = rec.by.name
+    history_instance.log_device = rec.by.device
+    history_instance.log_detail = snapshot(instance, rec)

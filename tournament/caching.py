@@ -1,0 +1,284 @@
+"""Cheap polling: HTTP validators and a shared cache for the pages players keep open on their phones.
+
+Every write to a tournament goes through a service inside `audit.recording(...)`, which appends a
+`DataChange` row: the newest row's id is the tournament's **change counter**. One indexed query
+reads it, and everything here is keyed by it:
+
+- **ETag.** A polled page's ETag is the counter plus a digest of what else the page depends on
+  (the page and its query, the language, what the reader's role may see, the release of the code).
+  A poll whose `If-None-Match` still matches is answered `304 Not Modified` before anything is
+  read or rendered.
+- **Shared cache.** What is expensive to compute (the standings of every round, a rendered page
+  fragment) is stored in Django's cache under a key that holds the counter. A write makes a new
+  counter, so every key of the tournament changes at once: nothing has to be deleted, no worker can
+  serve a page from before the write, and old entries simply expire. The cache is the database
+  (`doko_cache`) or Redis (`DJANGO_REDIS_URL`), so it is shared by every worker process and every
+  machine (config/settings.py); never process memory.
+
+What the cache holds is shared by everyone with the same view of the tournament, so it never holds
+anything personal: the full pages are assembled per request from the cached fragment and the
+site's frame (which carries the reader's CSRF token), and only fragments without any secret are
+compressed (`compressed`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from contextvars import ContextVar
+from dataclasses import dataclass, field
+from functools import cache as memoize
+from functools import wraps
+from typing import Any, cast
+
+from django.conf import settings
+from django.contrib import messages
+from django.core.cache import cache
+from django.db import connection
+from django.db.models.signals import post_delete, post_save, pre_delete
+from django.dispatch import receiver
+from django.middleware.gzip import GZipMiddleware
+from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils.translation import get_language
+
+from . import audit, selectors
+from .models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
+
+# how long an entry is kept at most (a write makes new keys anyway)
+TIMEOUT = 6 * 3600
+
+
+def change_counter(tournament: Tournament | int) -> int:
+    """The tournament's change counter: the id of its newest DataChange (0 before the first), read
+    backwards along the (tournament, id) index. One query."""
+    tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
+    newest = (DataChange.objects.filter(tournament_id=tournament_id).order_by("-id")
+              .values_list("id", flat=True).first())
+    return newest or 0
+
+
+@memoize
+def release() -> str:
+    """What the code that renders the pages is: DJANGO_RELEASE, or a digest of the templates, the
+    Python code, the static files and the translations, so that a new version never serves a page
+    or an ETag of the old one. The same on every machine with the same checkout."""
+    configured = os.environ.get("DJANGO_RELEASE", "").strip()
+    if configured:
+        return configured
+    digest = hashlib.sha256()
+    base = settings.BASE_DIR
+    for folder, pattern in (("templates", "**/*.html"), ("tournament", "**/*.py"), ("scoring", "**/*.py"),
+                            ("static", "**/*.*"), ("locale", "**/*.po")):
+        for path in sorted((base / folder).glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                digest.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+# computed when the app loads: in gunicorn's master process (preload_app), so that every worker forked
+# from it has the same release even if a file is touched while it runs
+release()
+
+
+def digest(*parts) -> str:
+    return hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).hexdigest()[:24]
+
+
+def etag(tournament: Tournament | int, counter: int, page: str, variant: tuple = (), mine: tuple = ()) -> str:
+    """The validator of a page: the change counter, and a digest of what else it depends on."""
+    tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
+    return f'W/"{counter}-{digest(release(), page, tournament_id, counter, get_language(), *variant, *mine)}"'
+
+
+def personal_parts(request) -> tuple:
+    """What of the reader a page with the site's frame depends on: the user and the CSRF cookie."""
+    return (request.user.pk, request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""))
+
+
+class Poll:
+    """One request for a polled page: its change counter and its ETag.
+
+    `variant`: everything besides the tournament's data that the page depends on (which page, its
+    query, what the reader's role may see). `personal`: the response also carries the reader's own
+    things (the site's frame with their name and CSRF token), so the ETag includes the user and the
+    CSRF cookie (the cached fragment inside does not depend on them, see `key`).
+    """
+
+    def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False):
+        self.request = request
+        self.counter = change_counter(tournament)
+        self.personal = personal
+        self.etag = etag(tournament, self.counter, page, variant, personal_parts(request) if personal else ())
+
+    def not_modified(self):
+        """The 304 answer when the reader already has this version, else None."""
+        if self.personal and len(messages.get_messages(self.request)):
+            return None  # a message waits to be shown (loading does not use it up)
+        answer = get_conditional_response(self.request, etag=self.etag)
+        return self.finish(answer) if answer is not None else None
+
+    def finish(self, response):
+        """Marks a response of this page with its validator: a browser may keep it, but asks first."""
+        response["ETag"] = self.etag
+        patch_cache_control(response, private=True, no_cache=True)
+        return response
+
+
+# ---- the fast answer to an unchanged poll ------------------------------------------------------------
+
+def _counter_sql() -> str:
+    tournaments, changes = Tournament._meta.db_table, DataChange._meta.db_table
+    return (f'SELECT t.id, (SELECT MAX(d.id) FROM "{changes}" d WHERE d.tournament_id = t.id) '
+            f'FROM "{tournaments}" t WHERE t.slug = %s')
+
+
+def counter_by_slug(slug: str) -> tuple[int, int] | None:
+    """(tournament id, change counter) in one query, without loading the tournament."""
+    with connection.cursor() as cursor:
+        cursor.execute(_counter_sql(), [slug])
+        row = cursor.fetchone()
+    return (row[0], row[1] or 0) if row else None
+
+
+def answers_unchanged_polls(describe):
+    """Decorator for a polled view, outside its access check: a visitor's request that brings an
+    ETag (If-None-Match) is answered 304 from one query -- the tournament's change counter by its
+    slug -- before the tournament, the role or anything else is read. `describe(request, *args,
+    **kwargs)` gives (page, variant, personal) exactly as the view's `Poll` uses them.
+
+    Only for visitors without a session (no role to look up); everything that could change what a
+    visitor may see (a page switched off, a round's results hidden) is a write, so it changes the
+    counter and with it the ETag. Everyone else goes on to the view, which checks the same ETag."""
+
+    def decorator(view):
+        @wraps(view)
+        def wrapper(request, slug, *args, **kwargs):
+            if (request.method in ("GET", "HEAD") and "HTTP_IF_NONE_MATCH" in request.META
+                    and settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES):
+                found = counter_by_slug(slug)
+                if found is not None:
+                    page, variant, personal = describe(request, *args, **kwargs)
+                    tag = etag(found[0], found[1], page, variant, personal_parts(request) if personal else ())
+                    answer = get_conditional_response(request, etag=tag)
+                    if answer is not None:
+                        answer["ETag"] = tag
+                        patch_cache_control(answer, private=True, no_cache=True)
+                        return answer
+            return view(request, slug, *args, **kwargs)
+
+        return wrapper
+
+    return decorator
+
+
+# ---- the shared cache ---------------------------------------------------------------------------------
+
+def key(page: str, tournament: Tournament, counter: int, *variant) -> str:
+    """The cache key of something shared by everyone who sees `variant` of the page: it holds the
+    change counter (a write changes it), the language and the release of the code."""
+    return f"doko:{page}:{tournament.pk}:{counter}:{digest(release(), get_language(), *variant)}"
+
+
+def cached(key: str, compute, timeout: int = TIMEOUT):
+    """The value stored under `key`, computed and stored first when it is not there."""
+    value = cache.get(key)
+    if value is None:
+        value = compute()
+        cache.set(key, value, timeout)
+    return value
+
+
+def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
+    """`selectors.standings_history`, computed once per change of the tournament and shared by every
+    page, worker and machine that needs it (the standings, every player's page, the exports)."""
+    key = f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{release()}"
+    return cached(key, lambda: selectors.standings_history(tournament, include_hidden=include_hidden))
+
+
+@dataclass
+class Ranks(selectors.StandingsHistory):
+    """Only everyone's rank after each round: what a player's page needs from the standings, in a
+    hundredth of their size (so that reading it from the cache costs next to nothing)."""
+
+    by_round: dict[int, dict[int, int]] = field(default_factory=dict)
+
+    def ranks(self, round_number: int) -> dict[int, int]:
+        return self.by_round.get(round_number, {})
+
+
+def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Ranks:
+    key = f"doko:ranks:{tournament.pk}:{counter}:{int(include_hidden)}:{release()}"
+
+    def compute():
+        history = standings_history(tournament, include_hidden=include_hidden, counter=counter)
+        return Ranks(rounds=history.rounds, after={}, before=[],
+                     by_round={number: history.ranks(number) for number in history.rounds})
+
+    return cached(key, compute)
+
+
+_gzip = GZipMiddleware(cast(Any, lambda request: None))  # only its process_response is used
+
+
+def compressed(request, response):
+    """Gzip for a response that holds no secret (a fragment of public data, an export), when the
+    client accepts it. Pages with a CSRF token are left alone (BREACH: a secret in a compressed
+    response next to text an attacker can choose)."""
+    return _gzip.process_response(request, response)
+
+
+# ---- writes outside the services -------------------------------------------------------------------
+# The services record every change, and their recording appends the DataChange. A change made
+# elsewhere (the admin, a shell, a test that saves a model) must not leave a page that is cached or
+# held by a phone as it was -- least of all results the director has just hidden -- so each save
+# or delete of the tournament's models outside a recording counts the tournament up as well.
+
+_deleting: ContextVar[frozenset[int]] = ContextVar("doko_tournaments_being_deleted", default=frozenset())
+
+
+def _tournaments_of(instance) -> list[int]:
+    if isinstance(instance, Tournament):
+        return [instance.pk]
+    if isinstance(instance, (Entry, Round)):
+        return [instance.tournament_id]
+    if isinstance(instance, Player):
+        return list(Entry.objects.filter(player_id=instance.pk).values_list("tournament_id", flat=True).distinct())
+    if isinstance(instance, Seat):
+        return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
+    if isinstance(instance, Table):
+        return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
+    if isinstance(instance, (Game, Penalty, DraftGame)):
+        return list(Table.objects.filter(pk=instance.table_id).values_list("round__tournament_id", flat=True))
+    return []
+
+
+COUNTED = (Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, DraftGame)
+
+
+def _count_up(instance) -> None:
+    if audit.current() is not None:
+        return  # a service's recording appends the DataChange when it ends
+    deleting = _deleting.get()
+    for tournament_id in _tournaments_of(instance):
+        if tournament_id and tournament_id not in deleting:
+            DataChange.objects.create(tournament_id=tournament_id)
+
+
+@receiver(post_save)
+def count_saved(sender, instance, raw=False, **kwargs):
+    if isinstance(instance, COUNTED) and not raw:
+        _count_up(instance)
+
+
+@receiver(pre_delete, sender=Tournament)
+def tournament_deleting(sender, instance, **kwargs):
+    # its rows go with it (its DataChange rows too): nothing to count for them
+    _deleting.set(_deleting.get() | {instance.pk})
+
+
+@receiver(post_delete)
+def count_deleted(sender, instance, **kwargs):
+    if isinstance(instance, Tournament):
+        _deleting.set(_deleting.get() - {instance.pk})
+    elif isinstance(instance, COUNTED):
+        _count_up(instance)

@@ -1,0 +1,13 @@
+"""QR codes as inline SVG (segno: pure Python, no image library), for the entry links on the score
+sheets and the links page, and for the address in the terminal of `make serve`."""
+
+from __future__ import annotations
+
+import segno
+from django.utils.safestring import SafeString, mark_safe
+
+
+def qr_svg(text: str, *, scale: int = 4) -> SafeString:
+    """An SVG QR code of `text` (error correction M: still reads when a corner is creased)."""
+    code = segno.make(text, error="m", micro=False)
+    return mark_safe(code.svg_inline(scale=scale, omitsize=False, dark="#000", light="#fff"))

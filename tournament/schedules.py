@@ -1,0 +1,725 @@
+"""Seating schedules: all planned rounds of a tournament at once (pure Python, no Django).
+
+A schedule seats ``n`` players, numbered ``0 .. n-1``, for ``R`` rounds at the tables of
+:func:`tournament.draw.table_sizes` (tables of 4 first, then the tables of 5).  Its cost is
+counted as the round-by-round draw counts it, summed over the rounds:
+
+- ``repeated_five``: seats at a table of 5 taken by a player who had been at one before;
+- ``repeats``: pairs at one table who had already met in an earlier round (a pair that meets
+  ``k`` times counts ``k - 1``).
+
+:func:`plan` returns the best schedule it finds for ``(n, R)``: first the fewest repeated fives
+(``max(0, 5 * fives * R - n)``, always reached), then the fewest repeats.  It is deterministic
+(no randomness that is not seeded from ``n`` and ``R``, no time limits), so every process computes
+the same plan; the draw maps it onto the players with a seeded random labelling
+(:func:`tournament.draw.draw_random` with ``rounds_planned``).
+
+How a plan is made
+    1. Known constructions give repeat-free schedules where they exist (``n`` a multiple of 4):
+
+       - *resolvable transversal designs* RTD(4, m) from finite fields: ``n = 4m`` players in
+         four groups of ``m``; round ``a`` seats player ``x`` of group ``i`` at table ``b`` when
+         ``x = a * e_i + b`` (arithmetic in GF(q), or in a product of fields for ``m`` that is a
+         product of prime powers ``q >= 4``).  ``m`` rounds, nobody meets twice, and players of
+         the same group never meet; so when ``m`` is a multiple of 4, the groups can then play
+         a repeat-free schedule of ``m`` players side by side (one round at least: tables of 4
+         inside each group).  16 players: 4 + 1 = 5 rounds (the affine plane of order 4), 20:
+         5, 28: 7, 32: 8 + 1, 36: 9, 64: 16 + 5 = 21 (every pair exactly once);
+       - 32 players, 10 rounds (the original social golfer problem): :func:`_doubled_planes`.
+
+    2. Otherwise, and for the rounds beyond a construction, the round-by-round draw
+       (:func:`tournament.draw.draw_random`, seeded from ``n`` and ``R``) adds the rounds one
+       after the other, each with the fewest repeats given the rounds before.
+
+    3. If that leaves more repeats than :func:`lower_bound`, a tabu search over the whole
+       schedule (swaps of two players in one round; the repeated fives never get worse) tries
+       to lower them, for at most ``_SEARCH_EVALUATIONS`` swap evaluations.
+
+    When the repeats reach :func:`lower_bound` the plan is proven optimal; zero repeats is then
+    proven by the schedule itself.
+
+Lower bound (:func:`lower_bound`)
+    The largest of two counting arguments, combined over the rounds:
+
+    - *partners*: a player at a table of 4 meets 3 others per round, at a table of 5 four; over
+      the rounds a player needs ``3R + k`` partners (``k`` = rounds at a table of 5, spread as
+      evenly as possible, which is the most favourable) among ``n - 1``; every partner beyond
+      ``n - 1`` is a repeat, and a repeat pair is counted by both players;
+    - *pigeonhole*: every round after the first has at least ``b`` pairs that sat together in
+      round 1 (a table of ``s`` players drawn from fewer than ``s`` tables of the round before
+      must bring two of them together again; ``b`` is the fewest over all seatings).
+
+    Rounds ``1..R'`` cost at least the partner bound for ``R'`` rounds, every later round at
+    least ``b``; the bound is the best such sum.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from itertools import combinations
+from typing import cast
+
+from .draw import History, draw_random, fewest_pairs, pigeonhole_bound, table_sizes
+
+__all__ = [
+    "Schedule", "constructible_rounds", "labelling", "lower_bound", "min_repeated_five", "plan", "schedule_costs",
+]
+
+# Steps of the whole-schedule search (about a second when a plan cannot reach its lower bound;
+# most plans reach it without any search).
+_SEARCH_STEPS = 300_000
+_MAX_FIELD = 256  # finite fields up to this order are built for the transversal designs
+
+
+Rows = tuple[tuple[tuple[int, ...], ...], ...]
+
+
+@dataclass(frozen=True)
+class Schedule:
+    """``rows[r][t]``: the players (0..n-1) at table ``t`` of round ``r`` (tables of 4 first)."""
+
+    n: int
+    rows: Rows
+    repeats: int
+    repeated_five: int
+    lower_bound: int
+    method: str  # how it was made: "construction: …", "construction + draw", "draw", "draw + search"
+
+    @property
+    def optimal(self) -> bool:
+        """The repeats equal the lower bound: no schedule can have fewer."""
+        return self.repeats == self.lower_bound
+
+
+# --------------------------------------------------------------------------
+# Costs and bounds
+# --------------------------------------------------------------------------
+
+
+def schedule_costs(rows) -> tuple[int, int]:
+    """``(repeats, repeated_five)`` of a schedule, counted as the draws of its rounds count them."""
+    met: set[frozenset] = set()
+    at_five: set = set()
+    repeats = repeated_five = 0
+    for row in rows:
+        pairs = [frozenset(pair) for table in row for pair in combinations(table, 2)]
+        repeats += sum(1 for pair in pairs if pair in met)
+        met.update(pairs)
+        fives = [p for table in row if len(table) == 5 for p in table]
+        repeated_five += sum(1 for p in fives if p in at_five)
+        at_five.update(fives)
+    return repeats, repeated_five
+
+
+def min_repeated_five(n: int, rounds: int) -> int:
+    """Fewest seats at a table of 5 taken a second time: everybody once before anybody twice."""
+    return max(0, 5 * table_sizes(n).count(5) * rounds - n)
+
+
+def _partner_bound(n: int, rounds: int) -> int:
+    """Repeats forced by counting partners (see the module doc)."""
+    sizes = table_sizes(n)
+    seats_at_five = 5 * sizes.count(5) * rounds
+    low, extra = divmod(seats_at_five, n)  # `extra` players sit at a table of 5 once more
+    excess = (n - extra) * max(0, 3 * rounds + low - (n - 1)) + extra * max(0, 3 * rounds + low + 1 - (n - 1))
+    return (excess + 1) // 2
+
+
+def lower_bound(n: int, rounds: int) -> int:
+    """No schedule of ``n`` players for ``rounds`` rounds has fewer repeats (see the module doc)."""
+    sizes = table_sizes(n)
+    if rounds <= 1:
+        return 0
+    per_round = pigeonhole_bound(sizes, sizes)
+    return max(_partner_bound(n, first) + (rounds - first) * per_round for first in range(1, rounds + 1))
+
+
+# --------------------------------------------------------------------------
+# Constructions
+# --------------------------------------------------------------------------
+
+
+def _prime_powers(m: int) -> list[tuple[int, int]] | None:
+    """``m`` as a product of prime powers ``(p, k)``, or None when ``m < 1``."""
+    if m < 1:
+        return None
+    factors = []
+    p = 2
+    while p * p <= m:
+        if m % p == 0:
+            k = 0
+            while m % p == 0:
+                m //= p
+                k += 1
+            factors.append((p, k))
+        p += 1
+    if m > 1:
+        factors.append((m, 1))
+    return factors
+
+
+def _poly_mod(a: list[int], f: list[int], p: int) -> list[int]:
+    """``a mod f`` over GF(p); coefficients lowest first, ``f`` monic."""
+    a = list(a)
+    while len(a) >= len(f):
+        lead = a[-1]
+        if lead:
+            shift = len(a) - len(f)
+            for i, c in enumerate(f):
+                a[shift + i] = (a[shift + i] - lead * c) % p
+        a.pop()
+    return a
+
+
+def _irreducible(p: int, k: int) -> list[int]:
+    """The first monic irreducible polynomial of degree ``k`` over GF(p) (lowest coefficient first)."""
+
+    def monic(degree: int):
+        for code in range(p**degree):
+            coefficients = [(code // p**i) % p for i in range(degree)]
+            yield [*coefficients, 1]
+
+    for f in monic(k):
+        if all(any(_poly_mod(f, g, p)) for d in range(1, k // 2 + 1) for g in monic(d)):
+            return f
+    raise AssertionError(f"no irreducible polynomial of degree {k} over GF({p})")  # pragma: no cover
+
+
+class _Field:
+    """GF(p^k) with elements ``0 .. q-1`` (base-p digits = polynomial coefficients, modulo the first
+    irreducible polynomial of degree k): an addition table, multiplication by 0, 1, 2, 3 as tables
+    (what the transversal designs need) and :meth:`multiply`."""
+
+    def __init__(self, p: int, k: int):
+        self.p, self.k, self.q = p, k, p**k
+        self.digits = [[(x // p**i) % p for i in range(k)] for x in range(self.q)]
+        self.modulus = _irreducible(p, k)
+        self.add = [[self._encode([(a + b) % p for a, b in zip(self.digits[x], self.digits[y], strict=True)])
+                     for y in range(self.q)] for x in range(self.q)]
+        self.times = [[self.multiply(e, x) for x in range(self.q)] for e in range(4)]  # times[e][x] = e * x
+
+    def _encode(self, coefficients: list[int]) -> int:
+        return sum(c * self.p**i for i, c in enumerate(coefficients))
+
+    def multiply(self, x: int, y: int) -> int:
+        p, k = self.p, self.k
+        product = [0] * (2 * k)
+        for i, a in enumerate(self.digits[x]):
+            for j, b in enumerate(self.digits[y]):
+                product[i + j] = (product[i + j] + a * b) % p
+        return self._encode((_poly_mod(product, self.modulus, p) + [0] * k)[:k])
+
+
+@lru_cache(maxsize=16)
+def _transversal_design(m: int) -> list[list[list[int]]] | None:
+    """The ``m`` rounds of a resolvable TD(4, m) on ``4m`` players (player ``i*m + x``: element
+    ``x`` of group ``i``), or None when ``m`` is not a product of prime powers from 4 to
+    ``_MAX_FIELD``.  Elements of the product of fields are encoded in mixed radix."""
+    factors = _prime_powers(m)
+    if not factors or any(p**k < 4 or p**k > _MAX_FIELD for p, k in factors):
+        return None
+    fields = [_Field(p, k) for p, k in factors]
+
+    def split(x: int) -> list[int]:
+        parts = []
+        for field in fields:
+            x, r = divmod(x, field.q)
+            parts.append(r)
+        return parts
+
+    def join(parts: list[int]) -> int:
+        x = 0
+        for field, part in zip(reversed(fields), reversed(parts), strict=True):
+            x = x * field.q + part
+        return x
+
+    elements = [split(x) for x in range(m)]
+    rounds = []
+    for a in elements:
+        # a * e_i for the four groups, then + b for every b: one table per b
+        scaled = [[field.times[e][ai] for field, ai in zip(fields, a, strict=True)] for e in range(4)]
+        tables = []
+        for b in elements:
+            tables.append([i * m + join([field.add[s][bj] for field, s, bj in zip(fields, scaled[i], b, strict=True)])
+                           for i in range(4)])
+        rounds.append(tables)
+    return rounds
+
+
+def _gf2_solve(equations: list[tuple[int, int]]) -> int | None:
+    """Solves a linear system over GF(2): each equation is (bit mask of its variables, right-hand
+    side).  Returns the variables as a bit mask (free variables 0), or None if there is no solution."""
+    pivots: dict[int, tuple[int, int]] = {}  # pivot bit -> reduced equation
+    for mask, rhs in equations:
+        for bit, (pivot_mask, pivot_rhs) in pivots.items():
+            if mask >> bit & 1:
+                mask, rhs = mask ^ pivot_mask, rhs ^ pivot_rhs
+        if not mask:
+            if rhs:
+                return None
+            continue
+        bit = mask.bit_length() - 1
+        for other, (other_mask, other_rhs) in pivots.items():
+            if other_mask >> bit & 1:
+                pivots[other] = (other_mask ^ mask, other_rhs ^ rhs)
+        pivots[bit] = (mask, rhs)
+    return sum(1 << bit for bit, (_mask, rhs) in pivots.items() if rhs)
+
+
+def _two_disjoint_spreads() -> tuple[list[frozenset[int]], list[frozenset[int]]]:
+    """Two spreads of PG(3, 2) without a common line: each a set of 5 two-dimensional subspaces of
+    GF(2)^4 (as their 3 non-zero vectors, 1..15) that share no vector.  Found by backtracking, the
+    first in a fixed order (every spread has 30 spreads disjoint from it)."""
+    lines = sorted({frozenset((a, b, a ^ b)) for a in range(1, 16) for b in range(a + 1, 16)}, key=sorted)
+
+    def spread(allowed: list[frozenset[int]]) -> list[frozenset[int]]:
+        chosen: list[frozenset[int]] = []
+
+        def extend(covered: frozenset[int]) -> bool:
+            if len(covered) == 15:
+                return True
+            point = min(set(range(1, 16)) - covered)
+            for line in allowed:
+                if point in line and not line & covered:
+                    chosen.append(line)
+                    if extend(covered | line):
+                        return True
+                    chosen.pop()
+            return False
+
+        extend(frozenset())
+        return chosen
+
+    first = spread(lines)
+    return first, spread([line for line in lines if line not in first])
+
+
+@lru_cache(maxsize=1)
+def _doubled_planes() -> list[list[list[int]]] | None:
+    """10 repeat-free rounds of 32 players (the original social golfer problem, 8-4-10).
+
+    Sixteen "letters" are the vectors of GF(2)^4; each letter is played by two players, ``2x``
+    and ``2x + 1``.  Two spreads of PG(3, 2) without a common line give 10 two-dimensional
+    subspaces W; every non-zero vector lies in exactly two of them, so every pair of letters
+    {x, y} lies in a coset of exactly two of them (the two containing x + y).  Round W: each coset
+    B of W (4 letters) gives two tables, one player of every letter of B at each: player
+    ``2x + s_x`` at the first, ``2x + 1 - s_x`` at the second, with a sign ``s_x`` per letter and
+    coset.  Players of letters x and y then meet in the coset's round if their bits differ as
+    ``s_x + s_y`` does; so all four pairs of players of x and y meet exactly once if the two cosets
+    containing x and y have different ``s_x + s_y``: 120 linear equations over GF(2) in the 160
+    signs, solved by elimination (solvable for every pair of disjoint spreads).  The two players
+    of a letter never meet: everybody meets 30 of the other 31 exactly once.
+    """
+    cosets: list[list[list[int]]] = []  # cosets[round] = the 4 cosets (letters) of its subspace
+    for spread in _two_disjoint_spreads():
+        for line in spread:
+            a, b = sorted(line)[:2]
+            cosets.append([[x, x ^ a, x ^ b, x ^ a ^ b] for x in range(16) if x < min(x ^ a, x ^ b, x ^ a ^ b)])
+    sign_bit: dict[tuple[int, int, int], int] = {}  # (round, coset, letter) -> variable
+    holders: dict[tuple[int, int], list[tuple[int, int]]] = {}  # letter pair -> its (round, coset)s
+    for r, row in enumerate(cosets):
+        for c, letters in enumerate(row):
+            for x in letters:
+                sign_bit[(r, c, x)] = len(sign_bit)
+            for x, y in combinations(sorted(letters), 2):
+                holders.setdefault((x, y), []).append((r, c))
+    equations = []
+    for (x, y), places in holders.items():
+        mask = 0
+        for r, c in places:
+            mask ^= (1 << sign_bit[(r, c, x)]) ^ (1 << sign_bit[(r, c, y)])
+        equations.append((mask, 1))
+    signs = _gf2_solve(equations)
+    if signs is None:  # pragma: no cover - does not happen for any pair of disjoint spreads
+        return None
+    rounds = []
+    for r, row in enumerate(cosets):
+        tables = []
+        for c, letters in enumerate(row):
+            bits = [signs >> sign_bit[(r, c, x)] & 1 for x in letters]
+            tables.append([2 * x + s for x, s in zip(letters, bits, strict=True)])
+            tables.append([2 * x + 1 - s for x, s in zip(letters, bits, strict=True)])
+        rounds.append(tables)
+    return rounds
+
+
+@lru_cache(maxsize=1)
+def _hermitian_unital() -> list[list[list[int]]]:
+    """9 repeat-free rounds of 28 players, in which every pair meets exactly once.
+
+    The Hermitian unital of order 3: the 28 points of the curve x^4 + y^4 + z^4 = 0 in the
+    projective plane over GF(9); every line meeting it in 4 points is a table (63 tables, every
+    pair of points on exactly one of them).  Its tables fall into 9 rounds of 7 (a resolution);
+    the rounds are found by backtracking over the 63 ways to seat all 28 at 7 of these tables
+    (exact cover, the first in a fixed order; it takes milliseconds).
+    """
+    gf9 = _Field(3, 2)
+    add, mul = gf9.add, gf9.multiply
+    points = [(x, y, 1) for x in range(9) for y in range(9)] + [(x, 1, 0) for x in range(9)] + [(1, 0, 0)]
+
+    def fourth_power(x: int) -> int:
+        return mul(mul(x, x), mul(x, x))
+
+    curve = [v for v in points if add[add[fourth_power(v[0])][fourth_power(v[1])]][fourth_power(v[2])] == 0]
+    blocks = []
+    for line in points:  # a line is given by the coefficients of its equation, a point of the dual plane
+        on = [i for i, v in enumerate(curve)
+              if add[add[mul(line[0], v[0])][mul(line[1], v[1])]][mul(line[2], v[2])] == 0]
+        if len(on) == 4:
+            blocks.append(on)
+    masks = [sum(1 << i for i in block) for block in blocks]
+    everybody = (1 << len(curve)) - 1
+
+    def exact_covers(sets: list[int], full: int, first_only: bool) -> list[list[int]]:
+        """The ways to cover the bits of ``full`` by disjoint ``sets`` (indices), by backtracking on the
+        lowest uncovered bit."""
+        found: list[list[int]] = []
+
+        def extend(covered: int, chosen: list[int]) -> bool:
+            if covered == full:
+                found.append(list(chosen))
+                return first_only
+            bit = (~covered & full & -(~covered & full)).bit_length() - 1
+            for j, mask in enumerate(sets):
+                if mask >> bit & 1 and not mask & covered:
+                    chosen.append(j)
+                    if extend(covered | mask, chosen):
+                        return True
+                    chosen.pop()
+            return False
+
+        extend(0, [])
+        return found
+
+    rounds = exact_covers(masks, everybody, first_only=False)  # all the ways to seat everybody once
+    resolution = exact_covers([sum(1 << j for j in r) for r in rounds], (1 << len(blocks)) - 1, first_only=True)[0]
+    return [[blocks[j] for j in rounds[r]] for r in resolution]
+
+
+# constructions for one player count: how to build, the name
+_SPECIAL: dict[int, tuple] = {28: (_hermitian_unital, "Hermitian unital of order 3"),
+                              32: (_doubled_planes, "doubled affine planes")}
+
+
+@lru_cache(maxsize=64)
+def _repeat_free(n: int, rounds: int) -> tuple[Rows, str] | None:
+    """A repeat-free schedule by construction, or None.  With the construction's name."""
+    if rounds < 1 or n % 4 or n < 4:
+        return None
+    if rounds == 1:
+        return (tuple(tuple(range(s, s + 4)) for s in range(0, n, 4)),), "one round"
+    m = n // 4
+    design = _transversal_design(m)
+    name = f"RTD(4, {m})"
+    if design is not None and rounds <= m:
+        return _as_rows(design[:rounds]), name
+    inner = _repeat_free(m, rounds - m) if design is not None else None
+    if design is not None and inner is not None:
+        # players of one group never met: each group plays the inner schedule, side by side
+        extra = [[[i * m + x for x in table] for i in range(4) for table in row] for row in inner[0]]
+        return _as_rows(design + extra), f"{name} + in each group: {inner[1]}"
+    if n in _SPECIAL:
+        build, special_name = _SPECIAL[n]
+        built = build()
+        if built is not None and rounds <= len(built):
+            return _as_rows(built[:rounds]), special_name
+    return None
+
+
+def constructible_rounds(n: int) -> int:
+    """Most rounds for which a construction gives ``n`` players a repeat-free schedule (0: none)."""
+    if n % 4 or n < 4:
+        return 0
+    m = n // 4
+    best = m + constructible_rounds(m) if _transversal_design(m) is not None else 1
+    if n in _SPECIAL:
+        best = max(best, len(_SPECIAL[n][0]()))
+    return best
+
+
+def _as_rows(rounds) -> Rows:
+    """Tables as tuples, in the order of ``table_sizes`` (size, then as given)."""
+    return tuple(tuple(sorted((tuple(t) for t in row), key=len)) for row in rounds)
+
+
+# --------------------------------------------------------------------------
+# The plan
+# --------------------------------------------------------------------------
+
+
+@lru_cache(maxsize=32)
+def plan(n: int, rounds: int) -> Schedule:
+    """The best schedule found for ``n`` players and ``rounds`` rounds (see the module doc)."""
+    sizes = table_sizes(n)
+    if not 1 <= rounds <= 255:
+        raise ValueError(f"a schedule has 1 to 255 rounds, not {rounds}")
+    bound = lower_bound(n, rounds)
+    starts: list[tuple[list[list[list[int]]], str]] = []
+    built = _repeat_free(n, min(rounds, constructible_rounds(n))) if constructible_rounds(n) > 1 else None
+    if built is not None:
+        rows = _extend_by_draws(n, rounds, [[list(t) for t in row] for row in built[0]])
+        starts.append((rows, f"construction: {built[1]}" + (" + draw" if len(built[0]) < rounds else "")))
+    if built is None or len(built[0]) < rounds:
+        starts.append((_extend_by_draws(n, rounds, []), "draw"))
+    rows, method = min(starts, key=lambda start: schedule_costs(start[0])[::-1])  # fives first
+    repeats, fives = schedule_costs(rows)
+    if repeats > bound:
+        found = _ScheduleSearch(n, rows, random.Random(f"plan {n}x{rounds}")).run(bound, _SEARCH_STEPS)
+        if found is not None:
+            rows, method = found, method + " + search"
+            repeats, fives = schedule_costs(rows)
+    assert [sorted(map(len, row)) for row in rows] == [sizes] * rounds
+    return Schedule(n=n, rows=_as_rows(rows), repeats=repeats, repeated_five=fives, lower_bound=bound, method=method)
+
+
+def _extend_by_draws(n: int, rounds: int, rows: list[list[list[int]]]) -> list[list[list[int]]]:
+    """``rows`` and then round-by-round draws (seeded from n and rounds) up to ``rounds`` rounds."""
+    players = list(range(n))
+    for r in range(len(rows), rounds):
+        draw = draw_random(players, seed=f"plan {n}x{rounds}/{r + 1}", history=History.from_rounds(rows))
+        rows.append([[cast(int, p) for p in table] for table in draw.tables])
+    return rows
+
+
+class _ScheduleSearch:
+    """Simulated annealing over a whole schedule: a move swaps two players at different tables of
+    one round.
+
+    The cost is the number of repeats (``sum(max(0, c - 1))`` over the pair counts ``c``).  Swaps
+    that would seat a player at a table of 5 a second time while the other has not been at one
+    are never made (the start, made by the round-by-round draw, already has the fewest repeated
+    fives).  Each step proposes a swap in a random round: half of the time of a player of a pair
+    that meets more than once, else of a random player, with a random player at another table.  A
+    swap that adds ``d > 0`` repeats is made with probability ``exp(-d / T)``; the temperature
+    ``T`` falls geometrically from 1 to 0.1 over the steps.  The best schedule seen is kept.
+    """
+
+    def __init__(self, n: int, rows: list[list[list[int]]], rng: random.Random):
+        self.n, self.rng = n, rng
+        self.rows = [[list(t) for t in row] for row in rows]
+        self.where = [[0] * n for _ in rows]
+        for r, row in enumerate(self.rows):
+            for j, table in enumerate(row):
+                for p in table:
+                    self.where[r][p] = j
+        self.count = [bytearray(n) for _ in range(n)]
+        self.five = [0] * n
+        for row in self.rows:
+            for table in row:
+                for a, b in combinations(table, 2):
+                    self.count[a][b] += 1
+                    self.count[b][a] += 1
+                if len(table) == 5:
+                    for p in table:
+                        self.five[p] += 1
+        self.bad: list[int] = []  # pairs a * n + b (a < b) that meet more than once
+        self.bad_at: dict[int, int] = {}
+        for a in range(n):
+            for b in range(a + 1, n):
+                if self.count[a][b] > 1:
+                    self._mark(a, b, True)
+        self.repeats = sum(max(0, c - 1) for a in range(n) for c in self.count[a][a + 1:])
+
+    def _mark(self, a: int, b: int, bad: bool) -> None:
+        key = a * self.n + b if a < b else b * self.n + a
+        if bad and key not in self.bad_at:
+            self.bad_at[key] = len(self.bad)
+            self.bad.append(key)
+        elif not bad and key in self.bad_at:
+            i = self.bad_at.pop(key)
+            last = self.bad.pop()
+            if last != key:
+                self.bad[i] = last
+                self.bad_at[last] = i
+
+    def _pair(self, a: int, b: int, change: int) -> int:
+        """Changes the count of pair a, b; returns the change of the cost."""
+        before = self.count[a][b]
+        after = before + change
+        self.count[a][b] = self.count[b][a] = after
+        if (before > 1) != (after > 1):
+            self._mark(a, b, after > 1)
+        return max(0, after - 1) - max(0, before - 1)
+
+    def _swap(self, r: int, p: int, q: int) -> None:
+        where = self.where[r]
+        a, b = where[p], where[q]
+        table_a, table_b = self.rows[r][a], self.rows[r][b]
+        for x in table_a:
+            if x != p:
+                self.repeats += self._pair(p, x, -1) + self._pair(q, x, +1)
+        for y in table_b:
+            if y != q:
+                self.repeats += self._pair(q, y, -1) + self._pair(p, y, +1)
+        table_a[table_a.index(p)] = q
+        table_b[table_b.index(q)] = p
+        where[p], where[q] = b, a
+        if len(table_a) != len(table_b):
+            into_five, out_of_five = (q, p) if len(table_a) == 5 else (p, q)
+            self.five[into_five] += 1
+            self.five[out_of_five] -= 1
+
+    def _five_ok(self, p: int, q: int, size_p: int, size_q: int) -> bool:
+        """Swapping p (at a table of size_p) and q keeps the repeated fives from growing."""
+        if size_p == size_q:
+            return True
+        into_five, out_of_five = (p, q) if size_q == 5 else (q, p)
+        return (self.five[into_five] >= 1) <= (self.five[out_of_five] >= 2)
+
+    def run(self, bound: int, steps: int) -> list[list[list[int]]] | None:
+        """Anneals for ``steps`` steps or until the repeats reach ``bound``; returns the best
+        schedule seen if it has fewer repeats than the start, else None."""
+        rng, n, rounds, count = self.rng, self.n, len(self.rows), self.count
+        start = best = self.repeats
+        best_rows = None
+        cooling = 0.1 ** (1 / steps)
+        temperature = 1.0
+        for _ in range(steps):
+            if self.repeats <= bound:
+                break
+            temperature *= cooling
+            r = rng.randrange(rounds)
+            where, row = self.where[r], self.rows[r]
+            if self.bad and rng.random() < 0.5:
+                a, b = divmod(self.bad[rng.randrange(len(self.bad))], n)
+                if where[a] != where[b]:
+                    continue
+                p = a if rng.random() < 0.5 else b
+            else:
+                p = rng.randrange(n)
+            q = rng.randrange(n)
+            table_p, table_q = row[where[p]], row[where[q]]
+            if table_p is table_q or not self._five_ok(p, q, len(table_p), len(table_q)):
+                continue
+            count_p, count_q = count[p], count[q]
+            delta = 0
+            for x in table_p:
+                if x != p:
+                    delta += (count_q[x] >= 1) - (count_p[x] >= 2)
+            for y in table_q:
+                if y != q:
+                    delta += (count_p[y] >= 1) - (count_q[y] >= 2)
+            if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                self._swap(r, p, q)
+                if self.repeats < best:
+                    best = self.repeats
+                    best_rows = [[list(t) for t in row] for row in self.rows]
+        return best_rows if best < start else None
+
+
+# --------------------------------------------------------------------------
+# Labelling: who plays which part of the schedule
+# --------------------------------------------------------------------------
+
+_LABEL_EVALUATIONS = 300_000
+
+
+def labelling(schedule: Schedule, rng: random.Random, *, clubs: Sequence[int] | None = None,
+              apart: Sequence[tuple[int, int]] = ()) -> list[int]:
+    """``label[i]``: the player (a position ``0..n-1`` in the list of players) who plays the
+    schedule's player ``i``.  Any labelling keeps the repeats of the schedule.
+
+    A seeded shuffle; then, if ``clubs`` (club number per player, -1 for none) or ``apart``
+    (pairs of players) are given, improved by a local search that swaps the parts of two players:
+    first the fewest pairs to keep apart at one table in any planned round (one in an earlier
+    round weighs more), then the fewest pairs of one club at one table in round 1.  It stops when
+    nothing is left to improve, after a long stretch without a better labelling or after
+    ``_LABEL_EVALUATIONS`` evaluated swaps.
+    """
+    n = schedule.n
+    label = list(range(n))
+    rng.shuffle(label)
+    club = list(clubs) if clubs is not None else [-1] * n
+    if not apart and not any(club.count(c) > 1 for c in set(club) if c >= 0):
+        return label
+    rows = schedule.rows
+    where = [[0] * n for _ in rows]  # where[r][i]: table of the schedule's player i in round r
+    for r, row in enumerate(rows):
+        for t, table in enumerate(row):
+            for i in table:
+                where[r][i] = t
+    role = [0] * n  # role[p]: the schedule's player that player p plays
+    for i, p in enumerate(label):
+        role[p] = i
+    partners: list[list[int]] = [[] for _ in range(n)]
+    for a, b in apart:
+        partners[a].append(b)
+        partners[b].append(a)
+    first_row = where[0]
+    club_count: list[dict[int, int]] = [{} for _ in rows[0]]  # per table of round 1: club -> players
+    for p in range(n):
+        if club[p] >= 0:
+            counts = club_count[first_row[role[p]]]
+            counts[club[p]] = counts.get(club[p], 0) + 1
+
+    # an apart pair at one table weighs more the earlier the round (the draw follows the plan
+    # until the first round that seats such a pair)
+    weights = list(range(len(rows), 0, -1))
+
+    def together(i: int, j: int) -> int:
+        return sum(weight for w, weight in zip(where, weights, strict=True) if w[i] == w[j])
+
+    apart_weight = 1 + 10 * len(rows[0])  # > the club pairs of any round 1
+
+    def conflicts(p: int) -> int:
+        cost = apart_weight * sum(together(role[p], role[x]) for x in partners[p])
+        if club[p] >= 0:
+            cost += club_count[first_row[role[p]]][club[p]] - 1
+        return cost
+
+    def delta(p: int, q: int) -> int:
+        i, j = role[p], role[q]
+        change = apart_weight * (sum(together(j, role[x]) - together(i, role[x]) for x in partners[p] if x != q)
+                                 + sum(together(i, role[x]) - together(j, role[x]) for x in partners[q] if x != p))
+        ti, tj = first_row[i], first_row[j]
+        if ti != tj and club[p] != club[q]:
+            if club[p] >= 0:
+                change += club_count[tj].get(club[p], 0) - (club_count[ti][club[p]] - 1)
+            if club[q] >= 0:
+                change += club_count[ti].get(club[q], 0) - (club_count[tj][club[q]] - 1)
+        return change
+
+    def swap(p: int, q: int) -> None:
+        i, j = role[p], role[q]
+        for player, old, new in ((p, i, j), (q, j, i)):
+            if club[player] >= 0:
+                club_count[first_row[old]][club[player]] -= 1
+                club_count[first_row[new]][club[player]] = club_count[first_row[new]].get(club[player], 0) + 1
+        role[p], role[q] = j, i
+
+    cost = sum(conflicts(p) for p in range(n)) // 2
+    sizes = [len(t) for t in rows[0]]
+    members: dict[int, int] = {}
+    for c in club:
+        if c >= 0:
+            members[c] = members.get(c, 0) + 1
+    floor = sum(fewest_pairs(k, sizes) for k in members.values())
+    best_cost, best_role = cost, list(role)
+    used = stall = 0
+    while best_cost > floor and used < _LABEL_EVALUATIONS and stall < 50 + 10 * n:
+        bad = [p for p in range(n) if conflicts(p)]
+        p = rng.choice(bad)
+        if rng.random() < 0.1:
+            q = rng.randrange(n - 1)
+            q += q >= p
+            change = delta(p, q)
+            used += 1
+        else:
+            changes = [(delta(p, q), q) for q in range(n) if q != p]
+            used += n
+            change = min(changes)[0]
+            q = rng.choice([q for d, q in changes if d == change])
+        swap(p, q)
+        cost += change
+        if cost < best_cost:
+            best_cost, best_role, stall = cost, list(role), 0
+        else:
+            stall += 1
+    label = [0] * n
+    for p, i in enumerate(best_role):
+        label[i] = p
+    return label

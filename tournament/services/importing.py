@@ -1,0 +1,224 @@
+"""Writing a checked tournament file (`file_checks.check_file`) through the same services the pages
+use: the tournament, its players, each round seated, published, its sheets entered, signed and
+closed. Then the file's change log replaces the records the import itself made, so that a backup
+restored into an empty database shows the same log as before; a file without a log keeps them.
+
+All in one transaction: a file is imported completely or not at all.
+"""
+
+from __future__ import annotations
+
+from functools import cache
+from typing import Any
+
+from django.db import models, transaction
+
+from .. import engine
+from ..audit import Actor
+from ..changelog import KINDS
+from ..changelog import history_model as _history_model
+from ..models import DraftGame, Game, Round, Table, Tournament
+from . import bulk, results, seating, tournaments
+from .file_checks import PUBLIC_KEYS, Plan, check_file
+
+# the historical model of each kind, looked up once: django-simple-history builds a new manager class
+# on every `Model.history` access, which took most of an import's time (one access per record)
+history_model = cache(_history_model)
+
+
+def import_tournament(data: Any, *, director=None, slug: str | None = None, by: Actor | None = None) -> Tournament:
+    """Creates the tournament of a file (docs/tournament-file.md); `slug` replaces the file's.
+    Checks everything first: raises ImportProblems listing every problem, and then writes nothing."""
+    plan = check_file(data, slug=slug)
+    by = by or (Actor(user=director) if director is not None else Actor(label="Import"))
+    with transaction.atomic():
+        tournament = _write(plan, director, by)
+        if plan.log is not None:
+            replace_log(tournament, plan.log)
+        return tournament
+
+
+def _write(plan: Plan, director, by: Actor) -> Tournament:
+    spec = plan.tournament
+    tournament = tournaments.create_tournament(
+        name=spec["name"], date=spec["date"], director=director, place=spec["place"], slug=spec["slug"],
+        rules=spec["rules"], rounds_planned=spec["rounds_planned"], games_at_table_of_4=spec["games_at_table_of_4"],
+        games_at_table_of_5=spec["games_at_table_of_5"], tie_breakers=spec["tie_breakers"],
+        round_minutes=spec["round_minutes"], pflichtsoli=spec["pflichtsoli"],
+        public={key: spec[key] for key in PUBLIC_KEYS}, by=by)
+    entries = tournaments.register_players_checked(
+        tournament=tournament, by=by,
+        players=[tournaments.NewPlayer(p.name, p.club, p.start_number, p.joined_round, p.withdrawn_from_round)
+                 for p in plan.players])
+    entry = {e.player.name: e.id for e in entries}
+
+    for planned in plan.rounds:
+        round = seating.create_round(tournament=tournament, number=planned.number, by=by)
+        seating.place_tables(round=round, tables=[[entry[n] for n in t.players] for t in planned.tables],
+                             numbers=[t.number for t in planned.tables], mode=planned.mode, seed=planned.seed, by=by)
+        if planned.status == Round.Status.DRAFT:
+            continue
+        seating.publish_round(round=round, by=by)
+        tables = {table.number: table for table in round.tables.select_related("round__tournament")}
+        sheets = []
+        for t in planned.tables:
+            if t.games or t.penalties:
+                sheets.append((tables[t.number],
+                               [(number, _data(game, entry)) for number, game in t.games],
+                               [{"offender_id": entry[p.offender], "game_number": p.game_number,
+                                 "players": [entry[n] for n in p.players], "note": p.note} for p in t.penalties]))
+        # with the file's own log, the records the import would make are replaced anyway (replace_log)
+        results.enter_sheets(sheets=sheets, by=by, rules=plan.rules, history=plan.log is None)
+        for t in planned.tables:
+            if t.totals is not None:
+                results.enter_totals(table=tables[t.number], totals={entry[n]: pts for n, pts in t.totals.items()},
+                                     version=None, by=by)
+        for t in planned.tables:  # before the phones' waiting entries: ending a table needs none
+            if t.ended_after is not None:
+                results.end_table(table=tables[t.number], note=t.ended_note, version=None, by=by)
+        _write_phones(planned, tables, entry)
+        if planned.results_hidden:
+            seating.hide_results(round=round, by=by)
+        for t in planned.tables:  # signing locks a table: only once everything is entered
+            if t.signed_at is not None:
+                results.sign_table(table=tables[t.number], version=None, by=by, note=t.signed_note, at=t.signed_at)
+        if planned.status == Round.Status.CLOSED:
+            seating.close_round(round=round, by=by, backup=False)
+    return tournament
+
+
+def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> None:
+    """What the tables' phones held: entries waiting or rejected, "stimmt" of the sheet as it is now,
+    the entry links (a link already used by another table here gets a new one)."""
+    # the tables as they are now, and the links taken, each read once for the round (not per table)
+    fresh = Table.objects.in_bulk([table.pk for table in tables.values()])
+    taken = set(Table.objects.filter(link_token__in=[t.link for t in planned.tables if t.link])
+                .values_list("link_token", flat=True))
+    for t in planned.tables:
+        table = tables[t.number]
+        for field in Table._meta.concrete_fields:  # what refresh_from_db() did, from the one query
+            setattr(table, field.attname, getattr(fresh[table.pk], field.attname))
+        changed = []
+        for draft in t.drafts:
+            if DraftGame.objects.filter(key=draft["key"]).exists():
+                continue  # imported next to its original (a copy): the key stays with the original
+            made = DraftGame.objects.create(
+                table=table, number=draft["number"], data=_data(draft["game"], entry), key=draft["key"],
+                device=draft["device"], entered_by_id=entry.get(draft["entered_by"]) if draft["entered_by"] else None,
+                status=draft["status"], decided_by=draft["decided_by"], reason=draft["reason"],
+                base_version=(table.games.filter(number=draft["number"]).values_list("version", flat=True).first() or 0)
+                if draft["corrects"] else 0)
+            if draft["at"] is not None:  # when the phone sent it, not when it was imported
+                DraftGame.objects.filter(pk=made.pk).update(created_at=draft["at"])
+        if t.approved:
+            table.approvals = {str(entry[name]): table.version for name in t.approved}
+            changed.append("approvals")
+        if t.link and table.link_token != t.link and t.link not in taken:
+            table.link_token = t.link
+            taken.add(t.link)
+            changed.append("link_token")
+        if changed:
+            Table.objects.filter(pk=table.pk).update(**{name: getattr(table, name) for name in changed})
+
+
+def _data(game, entry: dict[str, int]) -> dict:
+    return engine.from_engine(game, key=entry.__getitem__)
+
+
+# ---- the change log of the file --------------------------------------------------------------------
+
+def replace_log(tournament: Tournament, records: list[dict]) -> None:
+    """Replaces the tournament's change log by the file's records, oldest first, so that the
+    records keep their order. Each record also gets the row it describes, as far as that still
+    exists (the log reads only its own fields; the row keeps django-simple-history's tables whole)."""
+    for kind in KINDS:
+        history_model(kind).objects.filter(log_tournament=tournament.pk).delete()
+    rows: dict[str, list] = {kind: [] for kind in KINDS}
+    current = _current_objects(tournament)
+    for record in sorted(records, key=lambda r: r["at"]):
+        kind = record["kind"]
+        history = history_model(kind)
+        fields = _tracked_defaults(history, record, tournament)
+        fields.update(_current_fields(kind, record, current, tournament))
+        rows[kind].append(dict(
+            history_date=record["at"], history_type=record["type"], history_user_id=None, history_change_reason=None,
+            log_tournament=tournament.pk, log_round=record["round"], log_table=record["table"],
+            log_action=record["action"], log_user=record["user"], log_device=record["device"],
+            log_detail=record["detail"], **fields))
+    for kind, history_rows in rows.items():
+        bulk.insert_dicts(history_model(kind), history_rows)  # (bulk_create without its per-row cost)
+
+
+def _current_objects(tournament: Tournament) -> dict[str, dict]:
+    return {
+        "player": {e.player.name: e for e in tournament.entries.select_related("player")},
+        "round": {r.number: r for r in tournament.rounds.all()},
+        "table": {(t.round.number, t.number): t for t in Table.objects.filter(round__tournament=tournament)
+                  .select_related("round")},
+        # the games as the values of their tracked fields (thousands: no model instances)
+        "game": {(values.pop("_round"), values.pop("_table"), values["number"]): values
+                 for values in Game.objects.filter(table__round__tournament=tournament)
+                 .values(*(field.attname for field in history_model("game").tracked_fields),
+                         _round=models.F("table__round__number"), _table=models.F("table__number"))},
+    }
+
+
+def _current_fields(kind: str, record: dict, current: dict[str, dict], tournament: Tournament) -> dict:
+    """The tracked fields of the object a record is about, where it still exists."""
+    found: models.Model | dict | None = None
+    if kind == "tournament":
+        found = tournament
+    elif kind == "player":
+        found = current["player"].get(record["detail"].get("name"))
+    elif kind == "round":
+        found = current["round"].get(record["round"])
+    elif kind == "table":
+        found = current["table"].get((record["round"], record["table"]))
+    elif kind == "game":
+        found = current["game"].get((record["round"], record["table"], record["number"]))
+        if found is None:
+            table = current["table"].get((record["round"], record["table"]))
+            return {"table_id": table.pk if table else 0, "number": record["number"]}
+    elif kind in ("penalty", "draft"):
+        table = current["table"].get((record["round"], record["table"]))
+        fields = {"id": -(record["id"] or 0), "table_id": table.pk if table else 0}
+        if kind == "draft":
+            fields["number"] = record["number"] or 0
+        return fields
+    if found is None:
+        return {}
+    if isinstance(found, dict):
+        return dict(found)
+    return {field.attname: getattr(found, field.attname) for field in history_model(kind).tracked_fields}
+
+
+def _tracked_defaults(history, record: dict, tournament: Tournament) -> dict:
+    """A value for every tracked field that may not be empty, for records of objects that no longer
+    exist (a deleted game, the tables of an earlier draw)."""
+    values: dict[str, Any] = {}
+    for field in history.tracked_fields:
+        if field.null:
+            values[field.attname] = None
+        elif field.has_default():
+            values[field.attname] = field.get_default()
+        elif isinstance(field, models.DateTimeField):
+            values[field.attname] = record["at"]
+        elif isinstance(field, models.DateField):
+            values[field.attname] = tournament.date
+        elif isinstance(field, (models.CharField, models.TextField)):
+            values[field.attname] = ""
+        elif isinstance(field, models.JSONField):
+            values[field.attname] = []
+        elif isinstance(field, models.BooleanField):
+            values[field.attname] = False
+        else:  # numbers and references
+            values[field.attname] = 0
+    if "tournament_id" in values:
+        values["tournament_id"] = tournament.pk
+    if "number" in values and record.get("round") is not None and history is history_model("round"):
+        values["number"] = record["round"]
+    if "number" in values and record.get("table") is not None and history is history_model("table"):
+        values["number"] = record["table"]
+    if history is history_model("player"):
+        values["start_number"] = record["detail"].get("start_number", 0)
+    return values

@@ -1,0 +1,201 @@
+"""What the phones of a table and the director's live board read: a table's sheet with its games,
+the drafts waiting, who tapped "stimmt" (for the entry link), and every table of a round at a
+glance (the board). Reads only, in a fixed number of queries."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from django.db.models import Count, Max, Q
+from django.utils.translation import gettext as _
+
+from . import changelog, dealing, selectors, vocabulary
+from .models import DraftGame, Game, Round, Seat, Table
+from .vocabulary import ANNOUNCE_KONTRA, ANNOUNCE_RE, SOLOS, SONDERPUNKTE
+
+# ---- the phone page --------------------------------------------------------------------------------
+
+
+def form_spec(table: Table) -> dict:
+    """The choices of the game form in the reader's language, for the phone's script."""
+    rules = table.round.tournament.scoring_rules()
+    pflichtsolo = None
+    if table.round.tournament.pflichtsoli:  # a list with Pflichtsoli: a solo is marked (null: as the rule gives it)
+        pflichtsolo = {"label": str(_("Pflicht- oder Lustsolo")),
+                       "choices": [["", str(_("von selbst"))],
+                                   ["pflicht", vocabulary.label("pflichtsolo", "pflicht")],
+                                   ["lust", vocabulary.label("pflichtsolo", "lust")]],
+                       "open": str(_("Pflichtsolo noch offen: %(names)s")),
+                       "vorgefuehrt": str(_("%(name)s wird vorgeführt: dieses Spiel ist das Pflichtsolo von "
+                                            "%(name)s."))}
+    return {
+        "types": [[value, str(label)] for value, label in Game.Type.choices],
+        "solos": [[kind, str(SOLOS[kind])] for kind in SOLOS if kind in rules.solo_kinds],
+        "announce_re": [[value, str(label)] for value, label in ANNOUNCE_RE],
+        "announce_kontra": [[value, str(label)] for value, label in ANNOUNCE_KONTRA],
+        "sonderpunkte": [[kind, str(SONDERPUNKTE[kind])] for kind in SONDERPUNKTE if kind in rules.sonderpunkte],
+        "tricks": rules.tricks,
+        "pflichtsolo": pflichtsolo,
+    }
+
+
+def draft_conflicts(draft: DraftGame, games: dict[int, Game]) -> bool:
+    """A draft no longer fits: its game was entered or changed since the draft was made."""
+    game = games.get(draft.number)
+    return (game.version if game is not None else 0) != draft.base_version
+
+
+def phone_state(table: Table) -> dict:
+    """Everything the table's phones show: players, games with points and running totals, drafts,
+    approvals, what the next game is and who deals it. Plain JSON."""
+    sheet = selectors.table_sheet(table)
+    entries = sheet.entries
+    ids = [e.id for e in entries]
+    names = {e.id: e.player.name for e in entries}
+    games = {line.number: line.game for line in sheet.lines if line.game is not None}
+    rows = []
+    for line in sheet.lines:
+        row: dict[str, Any] = {"number": line.number, "dealer": line.dealer.id,
+                               "out": line.sitting_out.id if line.sitting_out else None}
+        if line.game is not None:
+            row.update(summary=changelog.game_text(_row(line.game, ids, names)), value=line.game.value,
+                       multiplier=line.game.multiplier, version=line.game.version,
+                       points=[p for p in line.points], running=list(line.running),
+                       breakdown=[list(item) for item in vocabulary.breakdown(line.game.breakdown)])
+        rows.append(row)
+    tournament = table.round.tournament
+    shown = list(table.drafts.filter(status__in=[DraftGame.Status.WAITING, DraftGame.Status.REJECTED])
+                 .order_by("number", "created_at"))
+    # who deals each game (a list's deal follows its games' Pflichtsoli), for the form and the drafts
+    rule = dealing.list_rule(tournament, len(ids))
+    dealt = dealing.deals(ids, max([tournament.games_at_table(len(ids))] + [d.number for d in shown]), rule=rule,
+                          games={n: dealing.entered(g.type, g.re, g.pflichtsolo) for n, g in games.items()})
+    drafts = []
+    for draft in shown:
+        players = dealt[draft.number - 1].players
+        drafts.append({
+            "id": draft.pk, "number": draft.number, "status": draft.status, "device": draft.device,
+            "entered_by": draft.entered_by_id, "reason": draft.reason,
+            "summary": changelog.game_text({**_engine_row(draft.data, players, names)}),
+            "conflict": draft.status == DraftGame.Status.WAITING and draft_conflicts(draft, games),
+        })
+    approvals = table.approvals or {}
+    expected = table.expected_games(table.round.tournament.games_at_table(len(ids)))
+    waiting = {d["number"] for d in drafts if d["status"] == DraftGame.Status.WAITING}
+    next_number = next((n for n in range(1, expected + 1) if n not in games and n not in waiting), None)
+    return {
+        "tournament": table.round.tournament.name, "round": table.round.number, "table": table.number,
+        "version": table.version, "confirmation": table.round.tournament.confirmation,
+        "players": [{"id": e.id, "name": names[e.id], "seat": seat} for seat, e in enumerate(entries, start=1)],
+        "dealing": {deal.number: _dealing(deal, rule) for deal in dealt[:expected]},
+        "games_expected": expected, "next_number": next_number, "lines": rows, "drafts": drafts,
+        "totals": list(sheet.totals), "totals_only": table.totals_only,
+        "approved": [e for e in ids if approvals.get(str(e)) == table.version],
+        "complete": table.totals_only or (len(games) >= expected and not waiting),
+        "signed": table.is_locked,
+    }
+
+
+def _dealing(deal: dealing.Deal, rule: dealing.ListRule | None) -> dict:
+    """Who deals a game, sits out and plays it; in a list also whether that is sure yet (the games
+    before it entered), who is vorgeführt in it and whose Pflichtsolo is open before it."""
+    item = {"dealer": deal.dealer, "out": deal.sitting_out, "players": deal.players}
+    if rule is not None:
+        item.update(known=deal.known, vorgefuehrt=deal.vorgefuehrt, open=list(deal.open_pflichtsoli))
+    return item
+
+
+def _row(game: Game, ids: list[int], names: dict[int, str]) -> dict:
+    from .fileformat import game_row
+
+    return game_row(game, ids, lambda e: names.get(e, "?"))
+
+
+def _engine_row(data: dict, players: list[int], names: dict[int, str]) -> dict:
+    from .engine import to_engine
+
+    return to_engine(data, players, lambda e: names.get(int(e), "?"))
+
+
+# ---- the director's live board ---------------------------------------------------------------------
+
+@dataclass
+class Waiting:
+    """A table's entry waiting to be confirmed, as the board shows it."""
+
+    draft: DraftGame
+    summary: str  # the game in words
+    conflict: bool  # it no longer fits: its game was entered or changed since
+
+
+@dataclass
+class BoardTable:
+    table: Table
+    size: int
+    games: int = 0
+    games_expected: int = 0
+    waiting: list[Waiting] = field(default_factory=list)
+    rejected: list[DraftGame] = field(default_factory=list)
+    conflicts: int = 0
+    approved: int = 0
+    last_activity: Any = None
+
+    @property
+    def signed(self) -> bool:
+        return self.table.is_locked
+
+    @property
+    def complete(self) -> bool:
+        return self.table.totals_only or self.games >= self.games_expected
+
+
+def board(round: Round) -> list[BoardTable]:
+    """Every table of the round: games entered, drafts waiting (with their conflicts), rejected
+    entries, players who tapped "stimmt", last activity, signed. Ten queries whatever the size."""
+    tournament = round.tournament
+    tables = {t.id: t for t in round.tables.order_by("number")}
+    sizes = dict(round.tables.annotate(size=Count("seats")).values_list("id", "size"))
+    counts = dict(Game.objects.filter(table__round=round).values("table_id").annotate(n=Count("id"))
+                  .values_list("table_id", "n"))
+    games: dict[int, dict[int, Game]] = {}
+    for game in Game.objects.filter(table__round=round).only("id", "table_id", "number", "version", "type", "re",
+                                                              "pflichtsolo"):
+        games.setdefault(game.table_id, {})[game.number] = game
+    result = {tid: BoardTable(table=t, size=sizes.get(tid, 0), games=counts.get(tid, 0),
+                              games_expected=t.expected_games(tournament.games_at_table(sizes.get(tid, 4))))
+              for tid, t in tables.items()}
+    seated: dict[int, list[int]] = {}
+    names: dict[int, str] = {}
+    for seat_table, entry_id, name in (Seat.objects.filter(round=round).order_by("position")
+                                       .values_list("table_id", "entry_id", "entry__player__name")):
+        seated.setdefault(seat_table, []).append(entry_id)
+        names[entry_id] = name
+    # who deals each game of each table (a list's deal follows its games' Pflichtsoli)
+    dealt = {tid: dealing.deals(seated.get(tid, []), tournament.games_at_table(sizes.get(tid, 4)),
+                                rule=dealing.list_rule(tournament, sizes.get(tid, 4)),
+                                games={n: dealing.entered(g.type, g.re, g.pflichtsolo)
+                                       for n, g in games.get(tid, {}).items()})
+             for tid in tables}
+    for draft in (DraftGame.objects.filter(table__round=round)
+                  .filter(Q(status=DraftGame.Status.WAITING) | Q(status=DraftGame.Status.REJECTED))
+                  .select_related("entered_by__player").order_by("number", "created_at")):
+        row = result[draft.table_id]
+        if draft.status == DraftGame.Status.WAITING:
+            players = dealt[draft.table_id][draft.number - 1].players
+            conflict = draft_conflicts(draft, games.get(draft.table_id, {}))
+            row.waiting.append(Waiting(draft, changelog.game_text(_engine_row(draft.data, players, names)), conflict))
+            row.conflicts += conflict
+        else:
+            row.rejected.append(draft)
+    by_number = {row.table.number: row for row in result.values()}
+    for kind in ("game", "draft", "table", "penalty"):  # the newest change at each table
+        for item in (changelog.history_model(kind).objects
+                     .filter(log_tournament=tournament.pk, log_round=round.number)
+                     .values("log_table").annotate(at=Max("history_date"))):
+            found = by_number.get(item["log_table"])
+            if found is not None and (found.last_activity is None or item["at"] > found.last_activity):
+                found.last_activity = item["at"]
+    for row in result.values():
+        row.approved = sum(1 for version in (row.table.approvals or {}).values() if version == row.table.version)
+    return list(result.values())
