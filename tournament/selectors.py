@@ -519,3 +519,10 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None) 
     numbers = sorted({t.round_number for t in found})
     closed = {t.round.number for t in rows if t.round.status == Round.Status.CLOSED}
     return MissingResults(rounds=numbers, tables=found, closed=closed)
+
+
+def provisional_sentences(tournament: Tournament) -> list[str]:
+    """What is still missing in the rounds being played, in sentences; empty when every round is
+    closed (the standings are final). One query."""
+    missing = missing_results(tournament)
+    return missing.sentences() if missing.provisional else []

@@ -202,11 +202,12 @@ def queries(client, url):
 # tournament/caching.py). Every page: the tournament and its change counter. The standings: the cached
 # table (a miss), the cached standings (a miss), then the rounds, the scores summed by round and player,
 # the entries, storing both in the cache (the database cache: a count, a look-up and an insert each,
-# 8 with the two savepoints of the tests' transaction), and the rounds for the navigation. After round 1:
+# 8 with the two savepoints of the tests' transaction), what is still missing (one query, "vorläufig"),
+# and the rounds for the navigation. After round 1:
 # the standings come from the cache. The CSV: the cached standings. A player's page: its cache and the
 # cached ranks (misses), the standings from the cache, storing the ranks, their entry, seats, table-mates
-# and scores, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 18, "standings after round 1": 10, "standings.csv": 3, "player": 20}
+# and scores, what is still missing, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
+PUBLIC_QUERIES = {"standings": 19, "standings after round 1": 11, "standings.csv": 3, "player": 21}
 
 
 def test_public_pages_run_a_fixed_number_of_queries(client):
@@ -259,3 +260,19 @@ def test_director_hides_and_announces_a_rounds_results(client, tournament):
     client.force_login(tournament.directors.get())
     client.post(status_url, {"action": "show"})
     assert not tournament.rounds.get(number=1).results_hidden
+
+
+def test_standings_and_player_pages_say_what_is_still_missing(client, tournament):
+    from tournament.services import seating
+
+    entry = tournament.entries.first()
+    player_url = reverse("tournament:player", args=[tournament.slug, entry.id])
+    for url in (standings_url(tournament), player_url):
+        content = client.get(url).content.decode()
+        assert "Vorläufig:" in content
+        assert "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content  # 2 of 8 games at both tables
+    english = client.get(standings_url(tournament), HTTP_ACCEPT_LANGUAGE="en").content.decode()
+    assert "Provisional:" in english and "Round 1: 12 games are still missing (tables 1, 2)." in english
+    seating.close_round(round=tournament.rounds.get(number=1), backup=False)
+    for url in (standings_url(tournament), player_url):
+        assert "Vorläufig" not in client.get(url).content.decode()

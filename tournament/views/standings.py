@@ -195,6 +195,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
             "chart": top_chart(history, rounds, rows), "count": len(rows),
             "now": mark_safe(f'<span class="now">{NOW_MARK}</span>'),
             "all_url": "?" + urlencode({**query, "all": "1"}) if table.truncated else "",
+            "provisional": selectors.provisional_sentences(tournament),
         }, request=shown)
         rest = {}
         if table.truncated:
