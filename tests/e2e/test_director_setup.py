@@ -19,7 +19,7 @@ def test_director_sets_up_a_tournament(live_server, page, django_user_model):
     page.get_by_label("Name:", exact=True).fill("Herbstturnier")
     page.get_by_label("Datum").fill("2026-11-21")
     page.get_by_label("Ort").fill("Kiel")
-    page.get_by_label("Regelwerk").select_option("turnier")
+    page.get_by_label("Regelwerk:", exact=True).select_option("turnier")
     page.get_by_role("button", name="Turnier anlegen").click()
     expect(page).to_have_url(re.compile(r"/t/herbstturnier/players/$"))
     expect(page.get_by_text("Turnier „Herbstturnier“ angelegt.")).to_be_visible()

@@ -276,10 +276,12 @@ def test_unknown_round_is_404(client, director, tournament):
 # ---- queries -------------------------------------------------------------------------------------
 
 # the director's request: tournament, session, user, role (a director: one query, role_of stops there);
-# then the round, its tables, seats, entries, rounds for the navigation; a published round one more;
+# then the round, its tables, seats, entries, rounds for the navigation; a draft one more (what is
+# missing in the rounds before), a published round one more (its progress); with repeat meetings one
+# more (who meets again, tested with the names in test_the_round_page_names_who_meets_again);
 # and two for the tables and the list of names, which are rendered once per change of the tournament
 # (the change counter, and the rendered part from the shared cache: templates/tournament/round.html)
-ROUND_QUERIES = {False: 11, True: 12}
+ROUND_QUERIES = {False: 12, True: 12}
 
 
 @pytest.mark.parametrize("publish", [False, True], ids=["draft", "published"])
@@ -301,3 +303,59 @@ def test_round_page_queries_do_not_grow_with_the_tournament(client, director, pu
             assert client.get(url("round", round)).status_code == 200
         counts[round.tournament.slug] = len(queries)
     assert counts == {"klein": ROUND_QUERIES[publish], "gross": ROUND_QUERIES[publish]}
+
+
+# ---- what is missing, and who meets again ---------------------------------------------------------
+
+def test_closing_asks_first_and_names_the_tables_with_games_missing(client, director, tournament):
+    round = seated_round(tournament)
+    four, five = table_with(round, 4), table_with(round, 5)
+    for number in range(1, 9):
+        results.save_game(table=four, data=normal_game(four, number))
+    results.save_game(table=five, data=normal_game(five, 1))
+    client.force_login(director)
+    page = client.post(url("round_status", round), {"action": "close"}).content.decode()
+    assert "Runde 1 abschließen?" in page and "Es fehlen noch 9 Spiele." in page
+    assert f"Runde 1: es fehlen noch 9 Spiele (Tisch {five.number})." in page
+    assert "0 von 2 Spielzetteln" not in page and "2 von 2 Spielzetteln sind nicht unterschrieben." in page
+    round.refresh_from_db()
+    assert round.status == "published"  # nothing closed before the answer
+
+
+def test_a_draft_round_says_what_is_missing_in_the_rounds_before(client, director, tournament):
+    first = seated_round(tournament)
+    table = first.tables.first()
+    results.save_game(table=table, data=normal_game(table, 1))
+    second = seated_round(tournament, seed="zwei", publish=False)
+    client.force_login(director)
+    page = client.get(url("round", second)).content.decode()
+    assert 'id="earlier-missing"' in page and "Vor dem Auslosen und Veröffentlichen:" in page
+    assert "Runde 1: es fehlen noch 17 Spiele (Tische 1, 2)." in page
+    seating.close_round(round=first, backup=False)
+    assert 'id="earlier-missing"' not in client.get(url("round", second)).content.decode()
+
+
+def test_the_round_page_names_who_meets_again(client, director):
+    tournament = make_tournament(players=8, director=director, slug="acht")
+    first = seated_round(tournament)
+    second = seated_round(tournament, seed="zwei", publish=False)
+    second.refresh_from_db()
+    assert second.repeat_meetings >= 2  # 8 players at two tables of 4 cannot avoid it
+    names = {seat.entry_id: seat.entry.player.name for seat in Seat.objects.select_related("entry__player")}
+    table_of = {entry: table.number for table in first.tables.all() for entry in seat_ids(table)}
+    expected = []
+    for table in second.tables.order_by("number"):
+        ids = seat_ids(table)
+        for a in ids:
+            for b in ids:
+                if names[a] < names[b] and table_of[a] == table_of[b]:
+                    expected.append(f"Tisch {table.number}: {names[a]} und {names[b]} (schon in Runde 1)")
+    assert len(expected) == second.repeat_meetings
+    client.force_login(director)
+    page = client.get(url("round", second)).content.decode()
+    assert f"Wer sich wieder begegnet ({second.repeat_meetings} Paare)" in page
+    for line in expected:
+        assert line in page
+    client.logout()
+    seating.publish_round(round=second)
+    assert "Wer sich wieder begegnet" not in client.get(url("round", second)).content.decode()  # the director's

@@ -20,7 +20,7 @@ from ..errors import Conflict, UserError
 from ..forms.common import clean_key, new_key
 from ..forms.rounds import DrawForm, MoveForm, SwapForm
 from ..models import Round, Tournament
-from ..selectors import round_progress, round_tables
+from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
 from ..services import seating
 from .access import director_required, public_or_director
 
@@ -85,8 +85,11 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
         "by_name": sorted(((entry.player.name, t.table.number, position) for t in tables
                            for position, entry in enumerate(t.entries, start=1)), key=lambda item: item[0].casefold()),
         "key": new_key(),
+        "repeat_pairs": repeat_pairs(round) if director and round.repeat_meetings else [],
     }
     if director and round.is_draft:
+        # drawing by standings and publishing go by the results as they are: say what is missing
+        context["earlier_missing"] = missing_results(tournament).sentences()
         seated = {entry.id for t in tables for entry in t.entries}
         playing = {entry.id for entry in seating.playing_entries(tournament, round.number)}
         context.update({
@@ -235,16 +238,10 @@ def round_status(request, tournament, round_number):
 
 
 def _confirm_close(request, round: Round):
-    """Closing asks first, and says how many games are still missing and how many sheets unsigned."""
-    tables = round_tables(round)
-    progress = round_progress(round)
-    missing = unsigned = 0
-    for seated in tables:
-        done = progress.get(seated.table.id, {})
-        expected = round.tournament.games_at_table(seated.size)
-        if not done.get("totals_only"):
-            missing += max(expected - done.get("games", 0), 0)
-        unsigned += not done.get("signed")
+    """Closing asks first, and says which games are still missing, which entries from the tables
+    wait for confirmation and how many sheets are unsigned (a table that ended early expects fewer)."""
+    missing = missing_results(round.tournament, rounds=[round.number])
     return render(request, "tournament/confirm_close.html", {
-        "tournament": round.tournament, "round": round, "missing": missing, "unsigned": unsigned,
-        "tables": len(tables), "version": _version(request) or round.version})
+        "tournament": round.tournament, "round": round, "missing": missing.games, "unsigned": missing.unsigned,
+        "lines": [line for line in missing.sentences() if missing.games or missing.waiting],
+        "tables": len(missing.tables), "version": _version(request) or round.version})
