@@ -46,6 +46,7 @@ urlpatterns = [
     path(ROUND + "links/change/", board.links_action, name="links_action"),
     path(TABLE + "drafts/<int:draft_id>/decide/", board.board_decide, name="board_decide"),
     path(TABLE, tables.table_sheet, name="table"),
+    path(TABLE + "zettel/", public.table_page, name="table_public"),
     path(TABLE + "games/new/", tables.game_new, name="game_new"),
     path(TABLE + "games/<int:number>/", tables.game_form, name="game_edit"),
     path(TABLE + "games/<int:number>/delete/", tables.game_delete, name="game_delete"),

@@ -330,6 +330,9 @@ CASES = [
     Case("board_decide", lambda w: {**T1(w), "draft_id": 999_999}, get=DIRECTOR_POST, post="login 403 302 302",
          data=lambda w: {"decision": "confirm"}),
     Case("table", T1, get=ENTRY_PAGE, post=ENTRY_PAGE),
+    # the sheet to read, public with the players' pages; a draft round's only for the director
+    Case("table_public", T1, get=PUBLIC, post=PUBLIC),
+    Case("table_public", DRAFT_TABLE, get="404 404 404 200", post="404 404 404 200", label="draft round"),
     Case("table", lambda w: {"slug": w.slug, "round_number": 1, "table_number": 9}, get="login 403 404 404",
          post="login 403 404 404", label="no such table"),
     Case("game_new", T1, get=ENTRY_PAGE, post="login 403 302+ 302+", data=lambda w: game_data(w, w.t1, 4)),
@@ -643,7 +646,7 @@ PUBLIC_PAGES = {
     "public_overview": [("overview", T)],
     "public_seating": [("round", R1)],
     "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T)],
-    "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id})],
+    "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}), ("table_public", T1)],
 }
 
 

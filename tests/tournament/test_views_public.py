@@ -276,3 +276,26 @@ def test_standings_and_player_pages_say_what_is_still_missing(client, tournament
     seating.close_round(round=tournament.rounds.get(number=1), backup=False)
     for url in (standings_url(tournament), player_url):
         assert "Vorläufig" not in client.get(url).content.decode()
+
+
+def test_the_public_reads_a_tables_sheet_where_the_players_pages_are_public(client, tournament):
+    from tournament.services import seating, tournaments
+
+    round = tournament.rounds.get(number=1)
+    table = round.tables.get(number=1)
+    sheet_url = reverse("tournament:table_public", args=[tournament.slug, 1, 1])
+    round_page = client.get(reverse("tournament:round", args=[tournament.slug, 1])).content.decode()
+    assert f'href="{sheet_url}"' in round_page  # not the director's sheet behind a login
+    page = client.get(sheet_url).content.decode()
+    names = [s.entry.player.name for s in table.seats.select_related("entry__player")]
+    assert all(name in page for name in names) and "2 von 8 Spielen eingetragen." in page
+    assert "keine 120" in page and "Quersumme 0" in page  # the games with their breakdown
+    assert "ändern" not in page and "Strafe eintragen" not in page and "Unterschriften" not in page
+    assert "Änderungen an diesem Tisch" not in page
+    seating.hide_results(round=round)
+    hidden = client.get(sheet_url).content.decode()
+    assert "Die Ergebnisse dieser Runde sind noch verborgen" in hidden and "keine 120" not in hidden
+    seating.show_results(round=round)
+    tournaments.update_tournament(tournament=tournament, fields={"public_players": False}, rules=tournament.rules)
+    assert client.get(sheet_url).status_code == 404
+    assert sheet_url not in client.get(reverse("tournament:round", args=[tournament.slug, 1])).content.decode()

@@ -6,14 +6,14 @@ helper, director) and kept in the shared cache, with the standings it needs for 
 """
 
 from django.http import Http404, HttpResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from .. import caching, selectors
 from ..charts import Series, progression_svg
-from ..models import Entry
+from ..models import Entry, Table
 from .access import public_or_director
 
 
@@ -71,3 +71,23 @@ def player_page(request, tournament, entry_id):
         "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
         "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
     }))
+
+
+@public_or_director("players")
+def table_page(request, tournament, round_number, table_number):
+    """A table's sheet to read, for everyone while the players' pages are public (the round page
+    links it): no forms, no change log; a round's hidden results stay hidden, a draft round is not
+    out yet (404)."""
+    table = get_object_or_404(Table.objects.select_related("round"), round__tournament=tournament,
+                              round__number=round_number, number=table_number)
+    table.round.tournament = tournament
+    if table.round.is_draft and not request.is_director:
+        raise Http404
+    hidden = table.round.results_hidden and not request.is_director
+    sheet = None if hidden else selectors.table_sheet(table)
+    size = len(sheet.entries) if sheet else table.seats.count()
+    return render(request, "tournament/table.html", {
+        "tournament": tournament, "round": table.round, "table": table, "sheet": sheet,
+        "rules": tournament.scoring_rules(), "read_only": True, "hidden": hidden,
+        "games_expected": table.expected_games(tournament.games_at_table(size)),
+    })
