@@ -39,24 +39,11 @@ import tempfile
 import time
 from pathlib import Path
 
+from machine_load import idle_percent  # scripts/machine_load.py
+
 ROOT = Path(__file__).resolve().parent.parent
 BARE_URL = "/__bench_bare__/"
 
-
-def idle_percent(seconds: float = 1.0) -> str:
-    """How idle the CPUs are right now (Linux): other work on the machine makes every figure worse."""
-    def sample():
-        with open("/proc/stat") as stat:
-            values = [int(v) for v in stat.readline().split()[1:]]
-        return values[3] + values[4], sum(values)
-
-    try:
-        idle1, total1 = sample()
-        time.sleep(seconds)
-        idle2, total2 = sample()
-    except OSError:
-        return "?"
-    return f"{100 * (idle2 - idle1) // max(total2 - total1, 1)}%"
 
 
 def percentile(values: list[float], share: float) -> float:

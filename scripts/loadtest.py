@@ -32,6 +32,8 @@ import urllib.request
 from pathlib import Path
 from urllib.parse import urlsplit
 
+from machine_load import idle_percent  # scripts/machine_load.py
+
 ROOT = Path(__file__).resolve().parent.parent
 OUT = ROOT / "var" / "loadtest"
 
@@ -46,21 +48,6 @@ def loopback_only(url: str) -> str:
         sys.exit(f"loadtest: {url} is not on this machine's loopback; load tests run against 127.0.0.1 only")
     return url.rstrip("/")
 
-
-def idle_percent(seconds: float = 1.0) -> str:
-    """How idle the CPUs are (Linux): other work on the machine makes every figure worse."""
-    def sample():
-        with open("/proc/stat") as stat:
-            values = [int(v) for v in stat.readline().split()[1:]]
-        return values[3] + values[4], sum(values)
-
-    try:
-        idle1, total1 = sample()
-        time.sleep(seconds)
-        idle2, total2 = sample()
-    except OSError:
-        return "?"
-    return f"{100 * (idle2 - idle1) // max(total2 - total1, 1)}%"
 
 
 def prepare(players: int, plan_path: Path) -> dict:

@@ -206,7 +206,8 @@ def queries(client, url):
 # and the rounds for the navigation. After round 1:
 # the standings come from the cache. The CSV: the cached standings. A player's page: its cache and the
 # cached ranks (misses), the standings from the cache, storing the ranks, their entry, seats, table-mates
-# and scores, what is still missing, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
+# and scores, what is still missing, storing the page, the navigation. Unchanged polls:
+# tests/tournament/test_polling.py.
 PUBLIC_QUERIES = {"standings": 19, "standings after round 1": 11, "standings.csv": 3, "player": 21}
 
 

@@ -152,8 +152,8 @@ def fill(table, games):
 # the standings (the first request after a change: tournament/caching.py): the change counter, the
 # cached table and standings (two misses), the rounds, the scores summed, the entries, storing both
 # in the database cache (count, look-up, insert and the tests' savepoints: 5 each), what is still
-# missing (one query), the hidden round numbers; a new game: the table, the next game number (games and drafts), its seat
-# count, seats, the game itself.
+# missing (one query), the hidden round numbers; a new game: the table, the next game number (games
+# and drafts), its seat count, seats, the game itself.
 TABLE_QUERIES = {"sheet": 19, "standings": 23, "new game": 11}
 
 
