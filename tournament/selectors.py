@@ -350,6 +350,12 @@ class PlayerRound:
     hidden: bool  # results not announced yet
     lines: list[PlayerLine] = field(default_factory=list)
     total: int = 0
+    # with table points: the player's placement at the table in this round (None before a result)
+    placement: Placement | None = None
+
+    @property
+    def placement_text(self) -> str:
+        return ranking.place_text(self.placement) if self.placement is not None else ""
 
 
 @dataclass
@@ -360,6 +366,21 @@ class PlayerRecord:
     rank: int | None
     ranks: list[tuple[int, int]]  # (round number, rank after it)
     history: StandingsHistory
+    ranking: str = Tournament.Ranking.POINTS  # the tournament's
+    table_points: int = 0  # with table points: the sum of the rounds' placements
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds with a result of the player's that the reader may see (what the average divides by)."""
+        return sum(1 for played in self.rounds if played.lines and not played.hidden)
+
+    @property
+    def average_text(self) -> str:
+        return ranking.average_text(scoring_ranking.average(self.total, self.rounds_played))
+
+    @property
+    def average_explained(self) -> str:
+        return ranking.average_explained(self.total, self.rounds_played)
 
 
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
@@ -407,11 +428,33 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
                 score.game.sitting_out_id}
             line.partners = [names[e] for e in side if e != entry.id and e in names]
         record.lines.append(line)
+    table_points = 0
+    if tournament.ranking == Tournament.Ranking.TABLE_POINTS:
+        table_points = _place_at_tables(entry.id, rounds, mates)
     if history is None:
         history = standings_history(tournament, include_hidden=include_hidden)
     ranks = [(number, history.ranks(number)[entry.id]) for number in history.rounds]  # everyone is ranked
     return PlayerRecord(entry=entry, rounds=list(rounds.values()), total=total,
-                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
+                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history,
+                        ranking=tournament.ranking, table_points=table_points)
+
+
+def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:
+    """Sets each round's placement at the player's table (rounds with a result the reader may see)
+    from everyone's points at those tables: one query. Returns the sum of the table points."""
+    shown = {played.table.id: played for played in rounds.values() if played.lines and not played.hidden}
+    points: dict[int, dict[int, int]] = {}
+    for table_id, seated, total in (Score.objects.filter(table_id__in=list(shown)).order_by()
+                                    .values("table_id", "entry_id").annotate(total=Sum("points"))
+                                    .values_list("table_id", "entry_id", "total")):
+        points.setdefault(table_id, {})[seated] = total or 0
+    table_points = 0
+    for table_id, played in shown.items():
+        at_table = points.get(table_id, {})
+        everyone = {seated: at_table.get(seated, 0) for seated in mates.get(table_id, [])}
+        played.placement = scoring_ranking.table_points(everyone)[entry_id]
+        table_points += played.placement.table_points
+    return table_points
 
 
 # ---- a tournament at a glance --------------------------------------------------------------------
