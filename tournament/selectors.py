@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-
 from fractions import Fraction
 
 from django.db.models import Count, Q, Sum

@@ -102,7 +102,7 @@ def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
 
 
 # the columns each ranking mode adds before the game points (StandingsTable)
-MODE_COLUMNS = {Ranking.POINTS: (), Ranking.TABLE_POINTS: ("table_points",),
+MODE_COLUMNS: dict[str, tuple[str, ...]] = {Ranking.POINTS: (), Ranking.TABLE_POINTS: ("table_points",),
                 Ranking.AVERAGE: ("average", "rounds_played")}
 
 
@@ -255,7 +255,8 @@ def compose(fragment: dict, tournament, me: int | None) -> str:
     own = fragment["rest"].get(me) if me is not None else None
     if own is not None:
         texts = RowTexts(player_link(tournament, fragment["links"]), fragment["mode"], fragment["tables"])
-        gap = f'<tr class="gap" aria-hidden="true"><td colspan="{fragment["columns"]}">…</td></tr>{row_html(own, texts)}'
+        gap = (f'<tr class="gap" aria-hidden="true"><td colspan="{fragment["columns"]}">…</td></tr>'
+               f'{row_html(own, texts)}')
         html = html.replace(ME_MARK, gap, 1)
     return html
 
