@@ -344,9 +344,10 @@ def standings_csv(request, tournament):
                          *ranking.export_labels(mode).values(), _("Punkte"), _("Spiele"),
                          pgettext("games won, column", "gewonnen"), _("Soli")])
         for row in rows:
-            writer.writerow([spreadsheet_safe(cell) for cell in
-                             (row.rank, row.name, row.club, *ranking.export_values(row, mode, as_text=True).values(),
-                              row.points, row.games, row.won, row.solos)])
+            # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
+            writer.writerow([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
+                             *ranking.export_values(row, mode, as_text=True).values(),
+                             row.points, row.games, row.won, row.solos])
         response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-rangliste.csv"'
         return response
