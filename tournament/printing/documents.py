@@ -351,6 +351,10 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
             earlier, played_before = totals_after[rounds[i - 1]].get(entry, (0, 0)) if i else (0, 0)
             # a round without a result of the player's: nothing played there
             per_round[n][entry] = points - earlier if played > played_before else "–"
+    if table_points:  # a placement also for the one who sat out every game entered at a table of 5
+        for row in rows:
+            for n, _table, placement in row.placements:
+                per_round[n][row.entry_id] = placement.table_points
     title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
              else _("Rangliste"))
     # what is still missing in the rounds it counts: it says so at the top, and how much
