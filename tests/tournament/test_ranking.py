@@ -419,3 +419,23 @@ def test_the_standings_read_table_points_in_one_aggregate_query(nine):
         standings_history(nine)
     assert len(captured) == 4  # rounds, scores per round, table and player, players, seats
     assert sum("GROUP BY" in q["sql"] for q in captured.captured_queries) == 1
+
+
+def test_the_standings_pdf_prints_a_dash_for_a_missed_round_and_table_points_for_one_who_sat_out(
+        client, director, tmp_path, settings):
+    from .test_printing import get_pdf
+
+    settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"
+    settings.PDF_WORKERS = 1
+    tournament = make_tournament(players=5, director=director, slug="fuenf", ranking=Ranking.TABLE_POINTS)
+    round = seating.create_round(tournament=tournament)
+    seating.seat_round(round=round, seed="x")
+    seating.publish_round(round=round)
+    table = round.tables.get()
+    results.save_game(table=table, data=normal_game(table, 1, re_augen=150))  # the dealer sits out
+    dealer = tournament.entries.get(pk=seat_ids(table)[0])
+    tournaments.register_player(tournament=tournament, name="Zoe")  # from round 2: nothing in round 1
+    text = " ".join(" ".join(get_pdf(client, director, "standings_pdf", tournament.slug)).split())
+    # place 3 of 5 with 0 points: 0 table points in R1, 0 in all, 0 game points
+    assert f"{dealer.start_number} {dealer.player.name} DK Nord 0 0 0" in text
+    assert "6 Zoe – 0 0" in text
