@@ -343,23 +343,26 @@ SETTINGS_LABELS = {"name": _("Name"), "slug": _("Kurzname"), "date": _("Datum"),
                    "games_at_table_of_4": _("Spiele am 4er-Tisch"),
                    "games_at_table_of_5": _("Spiele am 5er-Tisch"), "tie_breakers": _("Gleichstand-Regeln"),
                    "round_minutes": _("Spielzeit je Runde (Minuten)"), "pflichtsoli": _("Pflichtsoli"),
+                   "ranking": _("Wertung"),
                    "public_overview": _("Übersicht öffentlich"), "public_standings": _("Rangliste öffentlich"),
                    "public_seating": _("Tischeinteilung öffentlich"), "public_players": _("Spielerseiten öffentlich"),
                    "directors": _("Turnierleitung"), "helpers": _("Turnierhelfer")}
 
 
 # fields whose values are codes, worded by their choices
-CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices)}
+CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices)}
+# what a choice is when the record leaves it out (the tournament file leaves out defaults)
+CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value}
 
 
 def fields_text(detail: dict, other: dict | None, labels: dict) -> str:
     """`label: value` for each field, only those that differ from `other` when there is one."""
     parts = []
     for key, label in labels.items():
-        value = detail.get(key)
-        if other is not None and other.get(key) == value:
+        value = detail.get(key, CHOICE_DEFAULTS.get(key))
+        if other is not None and other.get(key, CHOICE_DEFAULTS.get(key)) == value:
             continue
-        if value in (None, "", []) and other is None:
+        if other is None and (value in (None, "", []) or value == CHOICE_DEFAULTS.get(key)):
             continue
         if key in CHOICE_LABELS:
             shown = str(CHOICE_LABELS[key].get(str(value), value))

@@ -20,7 +20,7 @@ Names = Callable[[int], str]  # entry id -> player name
 
 TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 8, "games_at_table_of_5": 10,
                        "round_minutes": 100, "tie_breakers": [], "public_overview": True, "public_standings": True,
-                       "public_seating": True, "public_players": True, "pflichtsoli": ""}
+                       "public_seating": True, "public_players": True, "pflichtsoli": "", "ranking": "points"}
 ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
                   "results_hidden": False}
 

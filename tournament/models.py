@@ -72,6 +72,13 @@ class Tournament(models.Model):
     # docs/pflichtsolo.md); "": no Pflichtsoli
     pflichtsoli = models.CharField(_("Pflichtsoli"), max_length=12, choices=Pflichtsoli.choices, blank=True,
                                    default=Pflichtsoli.NONE)
+    class Ranking(models.TextChoices):
+        POINTS = "points", _("Summe der Spielpunkte")
+        TABLE_POINTS = "table_points", _("Tischpunkte nach Platz am Tisch, dann Spielpunkte")
+        AVERAGE = "average", _("Durchschnitt der Spielpunkte je gespielter Runde")
+
+    # how the standings rank the players (tournament/ranking.py, scoring/ranking.py, docs/tournament.md)
+    ranking = models.CharField(_("Wertung"), max_length=12, choices=Ranking.choices, default=Ranking.POINTS)
     # secondary ordering of the standings, in order, from selectors.TIE_BREAKERS; ties left share a rank
     tie_breakers = models.JSONField(_("Gleichstand-Regeln"), default=list, blank=True)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True)

@@ -3,13 +3,17 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from fractions import Fraction
 from itertools import combinations
 
 from django.db.models import Count, Q, Sum
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
-from . import dealing
+from scoring import ranking as scoring_ranking
+from scoring.ranking import Placement
+
+from . import dealing, ranking
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Table, Tournament
 
 # Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
@@ -51,6 +55,19 @@ class StandingRow:
     withdrawn: bool = False
     rank: int = 0
     movement: int | None = None  # places gained since the round before (negative: lost)
+    table_points: int = 0  # Tournament.Ranking.TABLE_POINTS: the sum of `placements`' table points
+    # (round number, table number, placement at that table), in round order; only with table points
+    placements: tuple[tuple[int, int, Placement], ...] = ()
+    rounds_played: int = 0  # rounds with a result of the player's (what the average divides by)
+
+    @property
+    def average(self) -> Fraction | None:
+        """Game points per round played (Tournament.Ranking.AVERAGE), exact; None before a round."""
+        return scoring_ranking.average(self.points, self.rounds_played)
+
+    @property
+    def average_text(self) -> str:
+        return ranking.average_text(self.average)
 
 
 @dataclass
@@ -69,19 +86,22 @@ class StandingsHistory:
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True) -> StandingsHistory:
-    """Standings after every round, best first; ties (same points and same tie-breakers) share a
-    rank. Rounds whose results are hidden count only with `include_hidden` (the director's view).
-    Three queries whatever the size (the rounds, the scores summed per round and player, the players)."""
+    """Standings after every round, best first, ranked as the tournament says (`Tournament.ranking`,
+    `ranking.row_key`); ties share a rank. Rounds whose results are hidden count only with
+    `include_hidden` (the director's view). Three queries whatever the size (the rounds, the scores
+    summed per round, table and player, the players), and with table points one more (who sits at
+    which table: a player who sat out every game entered so far has no score there yet)."""
     rounds = tournament.rounds.all() if include_hidden else tournament.rounds.filter(results_hidden=False)
     numbers = dict(rounds.values_list("id", "number"))
-    # grouped by round id and entry, without a join: the database reads the (round, entry) index in
-    # order instead of joining the rounds and sorting 25,000 scores (1,000 players, 3 rounds)
+    # grouped by round id, entry and table (an entry sits at one table per round), without a join: the
+    # database reads the (round, entry) index in order instead of joining the rounds and sorting
+    # 25,000 scores (1,000 players, 3 rounds)
     per_round = (Score.objects.filter(round_id__in=list(numbers)).order_by()
-                 .values("round_id", "entry_id")
+                 .values("round_id", "entry_id", "table_id")
                  .annotate(points=Sum("points"), games=Sum("games"),
                            won=Count("id", filter=Q(won=True)), solos=Count("id", filter=Q(solo=True)),
                            totals=Count("id", filter=Q(kind=Score.Kind.TOTAL)))
-                 .values_list("round_id", "entry_id", "points", "games", "won", "solos", "totals"))
+                 .values_list("round_id", "entry_id", "points", "games", "won", "solos", "totals", "table_id"))
     by_round: dict[int, list[tuple]] = {}
     for aggregate in per_round:
         by_round.setdefault(numbers[aggregate[0]], []).append(aggregate)
@@ -89,10 +109,19 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True) ->
                                   withdrawn=withdrawn is not None)
             for entry_id, start_number, name, club, withdrawn in tournament.entries.order_by("start_number")
             .values_list("id", "start_number", "player__name", "player__club", "withdrawn_from_round")}
+    mode, breakers = tournament.ranking, tournament.tie_breakers
+    seated: dict[int, list[int]] = {}  # table id -> entry ids, with table points only
+    table_numbers: dict[int, int] = {}
+    if mode == Tournament.Ranking.TABLE_POINTS and by_round:
+        for table_id, table_number, entry_id in (Seat.objects.filter(round_id__in=list(numbers)).order_by()
+                                                 .values_list("table_id", "table__number", "entry_id")):
+            seated.setdefault(table_id, []).append(entry_id)
+            table_numbers[table_id] = table_number
     after: dict[int, list[StandingRow]] = {}
-    before = rank_rows([_copy(row) for row in rows.values()], tournament.tie_breakers)
+    before = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
     for number in sorted(by_round):
-        for _number, entry_id, points, games, won, solos, totals in by_round[number]:
+        at_table: dict[int, dict[int, int]] = {}  # table id -> entry id -> points in this round
+        for _round, entry_id, points, games, won, solos, totals, table_id in by_round[number]:
             row = rows[entry_id]
             points = points or 0
             row.points += points
@@ -101,7 +130,17 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True) ->
             row.solos += solos
             row.totals_only = row.totals_only or bool(totals)
             row.best_round = points if row.best_round is None else max(row.best_round, points)
-        after[number] = rank_rows([_copy(row) for row in rows.values()], tournament.tie_breakers)
+            row.rounds_played += 1
+            at_table.setdefault(table_id, {})[entry_id] = points
+        for table_id, points_at_table in at_table.items():
+            if table_id not in seated:
+                continue  # only with table points
+            everyone = {entry_id: points_at_table.get(entry_id, 0) for entry_id in seated[table_id]}
+            for entry_id, placement in scoring_ranking.table_points(everyone).items():
+                row = rows[entry_id]
+                row.table_points += placement.table_points
+                row.placements = (*row.placements, (number, table_numbers[table_id], placement))
+        after[number] = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
     return StandingsHistory(rounds=sorted(by_round), after=after, before=before)
 
 
@@ -120,13 +159,12 @@ def standings(tournament: Tournament, *, up_to_round: int | None = None, include
     return history.after[rounds[-1]] if rounds else history.before
 
 
-def rank_rows(rows: list[StandingRow], tie_breakers: list[str]) -> list[StandingRow]:
+def rank_rows(rows: list[StandingRow], tie_breakers: list[str],
+              mode: str = Tournament.Ranking.POINTS) -> list[StandingRow]:
+    """Sorts the rows best first by what the ranking mode decides on (`ranking.row_key`), then by
+    name; rows with the same key share a rank (1, 1, 3 …)."""
     names = [name for name in tie_breakers if name in TIE_BREAKERS]
-
-    def key(row):
-        return (row.points,) + tuple(getattr(row, name) or 0 for name in names) if names else (row.points,)
-
-    keys = {id(row): key(row) for row in rows}
+    keys = {id(row): ranking.row_key(row, mode, names) for row in rows}
     rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), row.name.casefold(), row.start_number))
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
@@ -347,6 +385,12 @@ class PlayerRound:
     hidden: bool  # results not announced yet
     lines: list[PlayerLine] = field(default_factory=list)
     total: int = 0
+    # with table points: the player's placement at the table in this round (None before a result)
+    placement: Placement | None = None
+
+    @property
+    def placement_text(self) -> str:
+        return ranking.place_text(self.placement) if self.placement is not None else ""
 
 
 @dataclass
@@ -357,6 +401,21 @@ class PlayerRecord:
     rank: int | None
     ranks: list[tuple[int, int]]  # (round number, rank after it)
     history: StandingsHistory
+    ranking: str = Tournament.Ranking.POINTS  # the tournament's
+    table_points: int = 0  # with table points: the sum of the rounds' placements
+
+    @property
+    def rounds_played(self) -> int:
+        """Rounds with a result of the player's that the reader may see (what the average divides by)."""
+        return sum(1 for played in self.rounds if played.lines and not played.hidden)
+
+    @property
+    def average_text(self) -> str:
+        return ranking.average_text(scoring_ranking.average(self.total, self.rounds_played))
+
+    @property
+    def average_explained(self) -> str:
+        return ranking.average_explained(self.total, self.rounds_played)
 
 
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
@@ -404,11 +463,33 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
                 score.game.sitting_out_id}
             line.partners = [names[e] for e in side if e != entry.id and e in names]
         record.lines.append(line)
+    table_points = 0
+    if tournament.ranking == Tournament.Ranking.TABLE_POINTS:
+        table_points = _place_at_tables(entry.id, rounds, mates)
     if history is None:
         history = standings_history(tournament, include_hidden=include_hidden)
     ranks = [(number, history.ranks(number)[entry.id]) for number in history.rounds]  # everyone is ranked
     return PlayerRecord(entry=entry, rounds=list(rounds.values()), total=total,
-                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
+                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history,
+                        ranking=tournament.ranking, table_points=table_points)
+
+
+def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:
+    """Sets each round's placement at the player's table (rounds with a result the reader may see)
+    from everyone's points at those tables: one query. Returns the sum of the table points."""
+    shown = {played.table.id: played for played in rounds.values() if played.lines and not played.hidden}
+    points: dict[int, dict[int, int]] = {}
+    for table_id, seated, total in (Score.objects.filter(table_id__in=list(shown)).order_by()
+                                    .values("table_id", "entry_id").annotate(total=Sum("points"))
+                                    .values_list("table_id", "entry_id", "total")):
+        points.setdefault(table_id, {})[seated] = total or 0
+    table_points = 0
+    for table_id, played in shown.items():
+        at_table = points.get(table_id, {})
+        everyone = {seated: at_table.get(seated, 0) for seated in mates.get(table_id, [])}
+        played.placement = scoring_ranking.table_points(everyone)[entry_id]
+        table_points += played.placement.table_points
+    return table_points
 
 
 # ---- a tournament at a glance --------------------------------------------------------------------

@@ -62,9 +62,24 @@ class TournamentForm(forms.Form):
                     "(20 Normalspiele und 4 Pflichtsoli), hier 30 am 5er-Tisch; mit „wie das Regelwerk“ und "
                     "unveränderten Spielzahlen werden es diese."))
 
+    ranking = forms.ChoiceField(
+        label=_("Rangliste nach"), required=False, initial=Tournament.Ranking.POINTS, widget=forms.RadioSelect,
+        choices=Tournament.Ranking.choices,
+        help_text=_("Tischpunkte: in jeder Runde nach dem Platz am Tisch +3/+1/−1/−3, am Fünfertisch "
+                    "+4/+2/0/−2/−4; wer gleich viele Punkte hat, teilt sich die Plätze und bekommt ihren "
+                    "Durchschnitt. Durchschnitt: für Felder, in denen nicht alle jede Runde spielen. "
+                    "Jederzeit änderbar; Rangliste, Exporte und Spielerseiten folgen sofort."))
+
     def __init__(self, *args, tournament: Tournament | None = None, **kwargs):
         self.tournament = tournament
         super().__init__(*args, **kwargs)
+
+    def clean_ranking(self):
+        """Not chosen (an older page): as it was (summed game points for a new tournament)."""
+        value = self.cleaned_data["ranking"]
+        if not value:
+            return self.tournament.ranking if self.tournament is not None else Tournament.Ranking.POINTS
+        return value
 
     def clean_round_minutes(self):
         """Left empty: as it was (100 for a new tournament)."""
@@ -137,7 +152,7 @@ class SettingsForm(TournamentForm):
             "rounds_planned": tournament.rounds_planned, "games_at_table_of_4": tournament.games_at_table_of_4,
             "games_at_table_of_5": tournament.games_at_table_of_5, "tie_breakers": tournament.tie_breakers,
             "round_minutes": tournament.round_minutes, "pflichtsoli": tournament.pflichtsoli,
-            "confirmation": tournament.confirmation,
+            "confirmation": tournament.confirmation, "ranking": tournament.ranking,
             **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)
@@ -185,12 +200,12 @@ class SettingsForm(TournamentForm):
         return [self[name] for name in PUBLIC_SWITCHES]
 
     def tournament_fields(self):
-        return [self[name] for name in TournamentForm.base_fields if name != "preset"]
+        return [self[name] for name in TournamentForm.base_fields if name not in ("preset", "ranking")]
 
     def plain_fields(self) -> dict:
         """Everything but the ruleset, as model field values."""
         names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
-                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation") + PUBLIC_SWITCHES
+                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation", "ranking") + PUBLIC_SWITCHES
         return {name: self.cleaned_data[name] for name in names}
 
 

@@ -18,7 +18,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .. import dealing, selectors, vocabulary
+from .. import dealing, ranking, selectors, vocabulary
 from ..models import Entry, Game, Round, Table, Tournament
 from ..qrcodes import qr_svg
 from ..templatetags.doko import game_type, signed
@@ -334,24 +334,38 @@ def seating_htmls(round: Round) -> list[str]:
 # ---- standings -----------------------------------------------------------------------------------
 
 def standings_html(tournament: Tournament, *, up_to_round: int | None = None) -> str:
-    """The ranking overall (or after round `up_to_round`), with each round's points in a column."""
+    """The ranking overall (or after round `up_to_round`), ranked as the tournament says, with each
+    round's points in a column: the table points of the round when they rank (so that every total can
+    be added up on paper), else the game points ("–" for a round the player did not play)."""
     history = selectors.standings_history(tournament)
     rounds = [n for n in history.rounds if up_to_round is None or n <= up_to_round]
     rows = history.after[rounds[-1]] if rounds else history.before
-    totals_after = {n: {r.entry_id: r.points for r in history.after[n]} for n in rounds}
-    per_round = {n: {entry: points - (totals_after[rounds[i - 1]].get(entry, 0) if i else 0)
-                     for entry, points in totals_after[n].items()}
-                 for i, n in enumerate(rounds)}
+    mode = tournament.ranking
+    table_points = mode == Tournament.Ranking.TABLE_POINTS
+    field = "table_points" if table_points else "points"
+    totals_after = {n: {r.entry_id: (getattr(r, field), r.rounds_played) for r in history.after[n]} for n in rounds}
+    per_round: dict[int, dict[int, int | str]] = {}
+    for i, n in enumerate(rounds):
+        per_round[n] = {}
+        for entry, (points, played) in totals_after[n].items():
+            earlier, played_before = totals_after[rounds[i - 1]].get(entry, (0, 0)) if i else (0, 0)
+            # a round without a result of the player's: nothing played there
+            per_round[n][entry] = points - earlier if played > played_before else "–"
+    if table_points:  # a placement also for the one who sat out every game entered at a table of 5
+        for row in rows:
+            for n, _table, placement in row.placements:
+                per_round[n][row.entry_id] = placement.table_points
     title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
              else _("Rangliste"))
     # what is still missing in the rounds it counts: it says so at the top, and how much
     missing = selectors.missing_results(tournament, rounds=rounds)
     return render_to_string("print/standings.html", {
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
-        "tournament": tournament, "rounds": rounds,
+        "tournament": tournament, "rounds": rounds, "mode": mode,
         "missing": missing.sentences() if missing.provisional else [],
-        "rows": [{"row": row, "rounds": [per_round[n].get(row.entry_id, 0) for n in rounds]} for row in rows],
+        "rows": [{"row": row, "rounds": [per_round[n].get(row.entry_id, "–") for n in rounds]} for row in rows],
         "any_totals_only": any(r.totals_only for r in rows),
         "sum": sum(r.points for r in rows),
-        "tie_breakers": [selectors.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in selectors.TIE_BREAKERS],
+        "ranking_sentence": ranking.sentence(tournament),
+        "rounds_heading": (_("Tischpunkte je Runde") if table_points else _("Spielpunkte je Runde")),
     })

@@ -269,6 +269,7 @@ def check_file(data, *, slug: str | None = None) -> Plan:
         "round_minutes": c.number("", data, "round_minutes", default=100, low=0, high=600),
         **{key: c.flag("", data, key, bool(TOURNAMENT_DEFAULTS[key])) for key in PUBLIC_KEYS},
         "pflichtsoli": _check_pflichtsoli(c, data),
+        "ranking": _check_ranking(c, data),
     }
     slug = slug if slug is not None else c.text("", data, "slug", max_length=80)
     if slug:
@@ -315,6 +316,17 @@ def check_file(data, *, slug: str | None = None) -> Plan:
     if c.lines:
         raise ImportProblems(c.lines)
     return plan
+
+
+def _check_ranking(c: _Checker, data: dict) -> str:
+    """How the standings rank (`Tournament.ranking`): one of the model's choices; a file without it
+    (written before there was a choice) ranks by the sum of game points, as it did then."""
+    value = data.get("ranking", TOURNAMENT_DEFAULTS["ranking"])
+    if value not in Tournament.Ranking.values:
+        c.engine("", "ranking", "not_one_of", value=value,
+                 allowed=", ".join(repr(v) for v in Tournament.Ranking.values))
+        return str(TOURNAMENT_DEFAULTS["ranking"])
+    return value
 
 
 def _check_pflichtsoli(c: _Checker, data: dict) -> str:

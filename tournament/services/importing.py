@@ -44,7 +44,7 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
         name=spec["name"], date=spec["date"], director=director, place=spec["place"], slug=spec["slug"],
         rules=spec["rules"], rounds_planned=spec["rounds_planned"], games_at_table_of_4=spec["games_at_table_of_4"],
         games_at_table_of_5=spec["games_at_table_of_5"], tie_breakers=spec["tie_breakers"],
-        round_minutes=spec["round_minutes"], pflichtsoli=spec["pflichtsoli"],
+        round_minutes=spec["round_minutes"], pflichtsoli=spec["pflichtsoli"], ranking=spec["ranking"],
         public={key: spec[key] for key in PUBLIC_KEYS}, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,

@@ -53,7 +53,8 @@ def unique_slug(name: str) -> str:
 def create_tournament(*, name: str, date, director=None, place: str = "", slug: str = "", rules=scoring.DEFAULT_PRESET,
                       rounds_planned: int = 3, games_at_table_of_4: int = 8, games_at_table_of_5: int = 10,
                       tie_breakers: list | None = None, public: dict[str, bool] | None = None,
-                      round_minutes: int = 100, pflichtsoli: str = "", by: Actor | None = None) -> Tournament:
+                      round_minutes: int = 100, pflichtsoli: str = "", ranking: str = Tournament.Ranking.POINTS,
+                      by: Actor | None = None) -> Tournament:
     try:
         checked = scoring.parse_rules(rules)
     except scoring.InvalidInput as error:
@@ -68,7 +69,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                 name=name, date=date, place=place, slug=slug or unique_slug(name), rules=scoring.rules_spec(checked),
                 rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
                 games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
-                pflichtsoli=pflichtsoli, **(public or {}))
+                pflichtsoli=pflichtsoli, ranking=ranking, **(public or {}))
             tournament.save()
             if director is not None:
                 tournament.directors.add(director)

@@ -11,7 +11,7 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from .. import caching, selectors
+from .. import caching, ranking, selectors
 from ..charts import Series, progression_svg
 from ..models import Entry, Table
 from .access import public_or_director
@@ -43,6 +43,7 @@ def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
             "tournament": tournament, "record": record, "entry": record.entry, "chart": chart,
             "is_director": request.is_director, "show_seating": show_seating, "show_standing": show_standing,
             "provisional": selectors.provisional_sentences(tournament) if show_standing else [],
+            "ranking_sentence": ranking.sentence(tournament),
         })
         return {"html": html, "name": record.entry.player.name}
 

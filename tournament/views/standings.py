@@ -31,9 +31,12 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from .. import caching, selectors
+from .. import caching, ranking, selectors
 from ..charts import Series, progression_svg
+from ..models import Tournament
 from .access import public_or_director
+
+Ranking = Tournament.Ranking
 
 NUMBER = {"td": {"class": "num"}, "th": {"class": "num"}}
 SECONDARY = {"td": {"class": "num secondary"}, "th": {"class": "num secondary"}}
@@ -44,9 +47,12 @@ ME_MARK = "<!--me-->"
 
 
 class RowTexts:
-    """The words of a standings row in the current language, looked up once per table."""
+    """The words of a standings row in the current language, looked up once per table; `mode`: the
+    tournament's ranking (which columns a row has), `tables`: whether a placement names its table."""
 
-    def __init__(self, player_url):
+    def __init__(self, player_url, mode: str = Ranking.POINTS, tables: bool = True):
+        self.mode = mode
+        self.tables = tables
         self.same = escape(_("unverändert"))
         self.better = _("%(n)s Plätze besser")
         self.worse = _("%(n)s Plätze schlechter")
@@ -78,8 +84,26 @@ def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
             f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
             f'<td>{shown} <button type="button" class="me-toggle" aria-pressed="false" title="{texts.me_title}">'
             f'<span aria-hidden="true">☆</span><span class="visually-hidden">{texts.me_text}</span></button>{club}</td>'
-            f'<td class="num">{row.points}</td><td class="num secondary">{row.games}</td>'
+            f'{mode_cells(row, texts)}<td class="num">{row.points}</td><td class="num secondary">{row.games}</td>'
             f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
+
+
+def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
+    """The cells the ranking mode adds before the game points, each with where it comes from as its
+    title: the placements at the tables, or the points and rounds an average is made of."""
+    if texts.mode == Ranking.TABLE_POINTS:
+        title = escape(ranking.placements_text(row, tables=texts.tables))
+        return f'<td class="num ranking" title="{title}">{row.table_points}</td>'
+    if texts.mode == Ranking.AVERAGE:
+        title = escape(ranking.average_explained(row.points, row.rounds_played))
+        return (f'<td class="num ranking" title="{title}">{row.average_text}</td>'
+                f'<td class="num secondary">{row.rounds_played}</td>')
+    return ""
+
+
+# the columns each ranking mode adds before the game points (StandingsTable)
+MODE_COLUMNS: dict[str, tuple[str, ...]] = {Ranking.POINTS: (), Ranking.TABLE_POINTS: ("table_points",),
+                Ranking.AVERAGE: ("average", "rounds_played")}
 
 
 class StandingsTable(tables.Table):
@@ -91,6 +115,9 @@ class StandingsTable(tables.Table):
     movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
                              attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
     name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"))
+    table_points = tables.Column(verbose_name=gettext_lazy("Tischpunkte"), attrs=NUMBER)
+    average = tables.Column(verbose_name=gettext_lazy("Schnitt"), attrs=NUMBER)
+    rounds_played = tables.Column(verbose_name=gettext_lazy("Runden"), attrs=SECONDARY)
     points = tables.Column(verbose_name=gettext_lazy("Punkte"), attrs=NUMBER)
     games = tables.Column(verbose_name=gettext_lazy("Spiele"), attrs=SECONDARY)
     won = tables.Column(verbose_name=pgettext_lazy("games won, column", "gewonnen"), attrs=SECONDARY)
@@ -101,10 +128,20 @@ class StandingsTable(tables.Table):
         template_name = "tournament/_standings_table.html"
         order_by = ("rank",)
 
-    def __init__(self, *args, player_url, limit: int | None = None, **kwargs):
+    def __init__(self, *args, player_url, limit: int | None = None, mode: str = Ranking.POINTS,
+                 tables_shown: bool = True, **kwargs):
         self.player_url = player_url
         self.limit = limit
-        super().__init__(*args, **kwargs)
+        self.mode = mode
+        self.tables_shown = tables_shown
+        unused = [name for columns in MODE_COLUMNS.values() for name in columns if name not in MODE_COLUMNS[mode]]
+        super().__init__(*args, exclude=unused, **kwargs)
+        if mode == Ranking.TABLE_POINTS:
+            self.columns["points"].column.verbose_name = gettext_lazy("Spielpunkte")
+
+    @property
+    def column_count(self) -> int:
+        return 7 + len(MODE_COLUMNS[self.mode])
 
     @property
     def truncated(self) -> bool:
@@ -114,7 +151,7 @@ class StandingsTable(tables.Table):
         return [bound.record for bound in self.rows]
 
     def body_html(self) -> str:
-        texts = RowTexts(self.player_url)
+        texts = RowTexts(self.player_url, self.mode, self.tables_shown)
         rows = self.ordered_rows()
         if self.truncated:
             return mark_safe("".join(row_html(row, texts) for row in rows[:self.limit]) + ME_MARK)
@@ -147,15 +184,18 @@ def rows_after(history, after_round):
     return rows, rounds
 
 
-def top_chart(history, rounds, rows) -> str:
+def top_chart(history, rounds, rows, mode: str = Ranking.POINTS) -> str:
+    """The first 10's cumulative points after each round: table points when they rank, else game
+    points (an average is not cumulative: its chart shows the game points it is made of)."""
     if not rows or not rounds:
         return ""
     top = rows[:10]
-    points = {number: {r.entry_id: r.points for r in history.after[number]} for number in rounds}
+    field = "table_points" if mode == Ranking.TABLE_POINTS else "points"
+    points = {number: {r.entry_id: getattr(r, field) for r in history.after[number]} for number in rounds}
     series = [Series(label=f"{row.rank}. {row.name}", values=[0] + [points[n][row.entry_id] for n in rounds])
               for row in top]
-    return progression_svg(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds],
-                           title=_("Punkteverlauf der ersten 10"))
+    title = _("Tischpunkte der ersten 10") if field == "table_points" else _("Punkteverlauf der ersten 10")
+    return progression_svg(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds], title=title)
 
 
 def player_link(tournament, show: bool):
@@ -185,14 +225,16 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         rows, rounds = rows_after(history, after_round)
         links = player_link(tournament, tournament.public_players or director)
         show_all = bool(query.get("all"))
-        table = StandingsTable(rows, player_url=links, limit=None if show_all else settings.STANDINGS_TOP)
+        table = StandingsTable(rows, player_url=links, limit=None if show_all else settings.STANDINGS_TOP,
+                               mode=tournament.ranking, tables_shown=tournament.public_seating or director)
         # the table's header links keep the query of the page, without the poll's own parameters
         shown = copy.copy(request)
         shown.GET = QueryDict(urlencode(query))
         tables.RequestConfig(shown, paginate=False).configure(table)
         html = render_to_string("tournament/_standings_live.html", {
             "table": table, "any_totals_only": any(r.totals_only for r in rows), "sum": sum(r.points for r in rows),
-            "chart": top_chart(history, rounds, rows), "count": len(rows),
+            "chart": top_chart(history, rounds, rows, tournament.ranking), "count": len(rows),
+            "table_points_chart": tournament.ranking == Ranking.TABLE_POINTS,
             "now": mark_safe(f'<span class="now">{NOW_MARK}</span>'),
             "all_url": "?" + urlencode({**query, "all": "1"}) if table.truncated else "",
             "provisional": selectors.provisional_sentences(tournament),
@@ -201,7 +243,8 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         if table.truncated:
             rest = {row.entry_id: row for row in table.ordered_rows()[settings.STANDINGS_TOP:]}
         return {"html": html, "rest": rest, "links": tournament.public_players or director,
-                "rounds": history.rounds, "after_round": after_round}
+                "rounds": history.rounds, "after_round": after_round, "mode": tournament.ranking,
+                "tables": tournament.public_seating or director, "columns": table.column_count}
 
     return caching.cached(key, compute)
 
@@ -212,8 +255,9 @@ def compose(fragment: dict, tournament, me: int | None) -> str:
     html = fragment["html"].replace(NOW_MARK, time_format(timezone.localtime(), "TIME_FORMAT"), 1)
     own = fragment["rest"].get(me) if me is not None else None
     if own is not None:
-        texts = RowTexts(player_link(tournament, fragment["links"]))
-        gap = f'<tr class="gap" aria-hidden="true"><td colspan="7">…</td></tr>{row_html(own, texts)}'
+        texts = RowTexts(player_link(tournament, fragment["links"]), fragment["mode"], fragment["tables"])
+        gap = (f'<tr class="gap" aria-hidden="true"><td colspan="{fragment["columns"]}">…</td></tr>'
+               f'{row_html(own, texts)}')
         html = html.replace(ME_MARK, gap, 1)
     return html
 
@@ -256,6 +300,7 @@ def standings_page(request, tournament):
         "tournament": tournament, "rounds": fragment["rounds"], "after_round": fragment["after_round"],
         "live": mark_safe(html),
         "tie_breakers": [selectors.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in selectors.TIE_BREAKERS],
+        "ranking_sentence": ranking.sentence(tournament),
         "hidden_rounds": hidden, "is_director": request.is_director,
         "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
     }
@@ -286,21 +331,24 @@ def _export(request, tournament, page: str, build):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
-    response = build(export_rows(request, tournament, poll.counter))
+    response = build(export_rows(request, tournament, poll.counter), tournament.ranking)
     return caching.compressed(request, poll.finish(response))
 
 
 @public_or_director("standings")
 def standings_csv(request, tournament):
     """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect."""
-    def build(rows):
+    def build(rows, mode):
         buffer = io.StringIO()
         writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-        writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein"), _("Punkte"), _("Spiele"),
+        writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein"),
+                         *ranking.export_labels(mode).values(), _("Punkte"), _("Spiele"),
                          pgettext("games won, column", "gewonnen"), _("Soli")])
         for row in rows:
-            writer.writerow([spreadsheet_safe(cell) for cell in
-                             (row.rank, row.name, row.club, row.points, row.games, row.won, row.solos)])
+            # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
+            writer.writerow([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
+                             *ranking.export_values(row, mode, as_text=True).values(),
+                             row.points, row.games, row.won, row.solos])
         response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
         response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-rangliste.csv"'
         return response
@@ -310,9 +358,12 @@ def standings_csv(request, tournament):
 
 @public_or_director("standings")
 def standings_json(request, tournament):
-    def build(rows):
-        data = [{"rank": r.rank, "player": r.name, "club": r.club, "points": r.points, "games": r.games,
-                 "won": r.won, "solos": r.solos} for r in rows]
+    tables = tournament.public_seating or request.is_director
+
+    def build(rows, mode):
+        data = [{"rank": r.rank, "player": r.name, "club": r.club,
+                 **ranking.export_values(r, mode, as_text=False, tables=tables), "points": r.points,
+                 "games": r.games, "won": r.won, "solos": r.solos} for r in rows]
         return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
 
     return _export(request, tournament, "standings-json", build)

@@ -1,7 +1,9 @@
 """`manage.py standings SLUG [--round N] [--format json|csv|text]`: the standings, for scripts or a terminal.
 
-json: a list of {"rank", "player", "points", "games", "won"}, best first (tied players share a rank);
-csv: the same with a header row; text: an aligned table.
+json: a list of {"rank", "player", "points", "games", "won"}, best first (tied players share a rank),
+ranked as the tournament says (`Tournament.ranking`): with table points each row also has
+"table_points" and its "placements", with the average "average" and "rounds";
+csv: the same with a header row; text: an aligned table, and how it is ranked on stderr.
 """
 import csv
 import json
@@ -9,6 +11,7 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
+from tournament import ranking
 from tournament.models import Tournament
 from tournament.selectors import standings
 
@@ -27,20 +30,27 @@ class Command(BaseCommand):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(_("Ein Turnier mit dem Kurznamen %(slug)s gibt es nicht.") % {"slug": slug})
-        rows = [{"rank": row.rank, "player": row.name, "points": row.points, "games": row.games, "won": row.won}
+        mode = tournament.ranking
+        rows = [{"rank": row.rank, "player": row.name,
+                 **ranking.export_values(row, mode, as_text=format != "json"),
+                 "points": row.points, "games": row.games, "won": row.won}
                 for row in standings(tournament, up_to_round=round)]
         if format == "json":
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
         elif format == "csv":
-            writer = csv.DictWriter(self.stdout, fieldnames=FIELDS, lineterminator="\n")
+            fields = [FIELDS[0], FIELDS[1], *ranking.export_labels(mode), *FIELDS[2:]]
+            writer = csv.DictWriter(self.stdout, fieldnames=fields, lineterminator="\n")
             writer.writeheader()
             writer.writerows(rows)
         else:
-            self.write_text(rows)
+            self.write_text(rows, mode)
+            self.stderr.write(ranking.sentence(tournament))
 
-    def write_text(self, rows):
-        header = [_("Platz"), _("Spieler"), _("Punkte"), _("Spiele"), _("gewonnen")]
-        lines = [[f"{row['rank']}.", row["player"], str(row["points"]), str(row["games"]), str(row["won"])]
+    def write_text(self, rows, mode):
+        extra = ranking.export_labels(mode)
+        header = [_("Platz"), _("Spieler"), *extra.values(), _("Punkte"), _("Spiele"), _("gewonnen")]
+        lines = [[f"{row['rank']}.", row["player"], *(str(row[key]) for key in extra), str(row["points"]),
+                  str(row["games"]), str(row["won"])]
                  for row in rows]
         widths = [max(len(cells[i]) for cells in [header] + lines) for i in range(len(header))]
         for cells in [header] + lines:
