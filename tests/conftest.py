@@ -5,7 +5,11 @@
   - `only_database("postgresql")` / `only_database("sqlite")`: skip the test unless the default
     database is of that vendor. `make test` runs the suite once on each.
 - Hypothesis: no deadline (timings on a loaded 2-core CI machine are not meaningful); pick another
-  registered profile with HYPOTHESIS_PROFILE.
+  registered profile with HYPOTHESIS_PROFILE. CI (`.ci/run`) uses "ci": the same examples every run,
+  so that a run on main passes or fails for the code, not for the draw of examples; `make test`
+  on a developer's machine keeps drawing new ones.
+- Every test starts in the default language: a request in English does not leave English active for
+  the next test.
 """
 import os
 from pathlib import Path
@@ -33,3 +37,11 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"only on {wanted}, this run uses {vendor}"))
     # Fast tests first; the browser tests (which keep Playwright's event loop alive) last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+@pytest.fixture(autouse=True)
+def default_language():
+    yield
+    from django.utils import translation
+
+    translation.deactivate()
