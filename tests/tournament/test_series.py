@@ -429,4 +429,5 @@ def test_the_series_page_costs_the_same_queries_whatever_the_size(client, direct
         small_queries, big_queries = (queries_of(client, reverse("tournament:series", args=[s.slug]))
                                       for s in (small_series, big_series))
         assert len(small_queries) == len(big_queries), (small_queries, big_queries)
-        assert len(small_queries) <= (8 if user else 5)  # session and user; the series; is a director; 4 in the selector
+        # the series; 4 in the selector; a director: the session, the user and whether they direct it
+        assert len(small_queries) <= (8 if user else 5)
