@@ -334,7 +334,7 @@ def test_only_tournaments_the_user_directs_can_be_added(client, director, evenin
     assert "Januarabend" not in client.get(reverse("tournament:series_manage", args=[series.slug])).content.decode()
     response = client.post(reverse("tournament:series_tournament_add", args=[series.slug]),
                            {"tournament": evenings[0].pk})
-    assert "Bitte ein Turnier wählen, das du leitest" in message_texts(response)[0]
+    assert "Bitte ein Turnier wählen, das Sie leiten" in message_texts(response)[0]
     assert not series.tournaments.exists()
     client.force_login(director)  # directs the tournament, not the series
     assert client.post(reverse("tournament:series_tournament_add", args=[series.slug]),

@@ -131,7 +131,7 @@ def series_manage(request, series):
                 data["version"] = str(series.version)
                 form = SeriesForm(data)
                 form.is_valid()
-                form.add_error(None, _("Die Serie wurde inzwischen von jemand anderem geändert. Hier stehen deine "
+                form.add_error(None, _("Die Serie wurde inzwischen von jemand anderem geändert. Hier stehen Ihre "
                                        "Eingaben; Speichern speichert sie über die andere Änderung."))
             except UserError as error:
                 series.refresh_from_db()
@@ -160,7 +160,7 @@ def series_tournament_add(request, series):
         else:
             messages.success(request, _("„%(name)s“ gehört jetzt zur Serie.") % {"name": tournament.name})
     else:
-        messages.error(request, _("Bitte ein Turnier wählen, das du leitest und das noch zu keiner Serie gehört."))
+        messages.error(request, _("Bitte ein Turnier wählen, das Sie leiten und das noch zu keiner Serie gehört."))
     return redirect("tournament:series_manage", slug=series.slug)
 
 
