@@ -556,6 +556,7 @@ class SeriesEvening:
     date: datetime.date
     public_standings: bool
     directed: bool  # the viewer directs it: its hidden results count for them
+    hidden: bool = False  # some of its rounds' results are hidden from the public
 
 
 @dataclass
@@ -619,8 +620,10 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
             Tournament.directors.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)))
     else:
         tournaments = tournaments.annotate(directed=Value(superuser))
+    tournaments = tournaments.annotate(hidden=Exists(Round.objects.filter(tournament_id=OuterRef("pk"),
+                                                                          results_hidden=True)))
     evenings = [SeriesEvening(tournament_id=t.pk, name=t.name, slug=t.slug, date=t.date,
-                              public_standings=t.public_standings, directed=t.directed)
+                              public_standings=t.public_standings, directed=t.directed, hidden=t.hidden)
                 for t in tournaments.only("id", "name", "slug", "date", "public_standings")]
     column = {evening.tournament_id: index for index, evening in enumerate(evenings)}
     shown = [e.tournament_id for e in evenings if e.public_standings or e.directed]

@@ -226,13 +226,17 @@ def test_hidden_results_count_for_the_director_only(client, director, series):
     assert own.rows[0].points == 25 and [c.points for c in own.rows[0].cells] == [30, 5, -10]
     html = client.get(reverse("tournament:series", args=["monat"])).content.decode()
     assert ">35<" in html and ">-10<" not in html
+    assert "Noch nicht alle Ergebnisse sind bekanntgegeben (Märzabend)" in html
     client.force_login(director)
     html = client.get(reverse("tournament:series", args=["monat"])).content.decode()
     assert ">25<" in html and ">-10<" in html
+    assert "Ergebnisse, die die Öffentlichkeit nicht sieht (Märzabend), sind hier mitgezählt." in html
 
 
-def test_an_evening_whose_standings_are_not_public_is_not_shown_to_the_public(director, series):
+def test_an_evening_whose_standings_are_not_public_is_not_shown_to_the_public(client, director, series):
     Tournament.objects.filter(slug="januar").update(public_standings=False)
+    assert ("Die Rangliste von Januarabend ist nicht öffentlich; ihre Ergebnisse zählen hier nicht."
+            in client.get(reverse("tournament:series", args=["monat"])).content.decode())
     anna = selectors.series_standings(series).rows
     assert [c.points for c in next(r for r in anna if r.name == "Anna" and r.club == NORD).cells] == [None, 5, -10]
     other = make_director("fremd")
@@ -401,6 +405,13 @@ def test_pdf_prints_the_standings_with_every_name(client, series):
     assert "Monatsturnier 2026" in text and "Serienwertung" in text
     for name in ("Anna", "Bernd", "Carla", "Dieter", "Emil", "Januarabend", "Märzabend", "zusammengeführt mit"):
         assert name in text
+
+
+def test_pdf_says_which_results_are_not_announced_yet(client, series):
+    seating.hide_results(round=Round.objects.get(tournament__slug="maerz"))
+    response = client.get(reverse("tournament:series_pdf", args=["monat"]))
+    text = " ".join(PdfReader(BytesIO(response.content)).pages[0].extract_text().split())
+    assert "Noch nicht alle Ergebnisse sind bekanntgegeben (Märzabend)" in text
 
 
 # ---- cost ----------------------------------------------------------------------------------------

@@ -12,7 +12,7 @@ from .common import VersionField, choice_field
 class SeriesForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=200)
     slug = forms.SlugField(label=_("Kurzname"), max_length=80, required=False,
-                           help_text=_("Für die Adresse /s/<Kurzname>/; leer lassen: aus dem Namen."))
+                           help_text=_("Teil der Adresse der Serie; leer lassen: aus dem Namen gebildet."))
     mode = forms.ChoiceField(label=_("Wertung"), choices=Series.Mode.choices, initial=Series.Mode.SUM)
     best_of = forms.IntegerField(label=_("beste Abende, die zählen"), min_value=0, max_value=99, required=False,
                                  help_text=_("Nur bei „Summe der besten Abende“: wie viele Abende je Spieler zählen."))

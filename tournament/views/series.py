@@ -60,14 +60,32 @@ def series_create(request):
     return render(request, "tournament/series_form.html", {"form": form})
 
 
+def visibility_notes(standings) -> list[str]:
+    """What this viewer does not see of the evenings, and what they see that the public does not."""
+    evenings = standings.evenings
+    pending = [e.name for e in evenings if not e.directed and e.public_standings and e.hidden]
+    private = [e.name for e in evenings if not e.directed and not e.public_standings]
+    counted = [e.name for e in evenings if e.directed and (e.hidden or not e.public_standings)]
+    notes = []
+    if counted:
+        notes.append(_("Ergebnisse, die die Öffentlichkeit nicht sieht (%(names)s), sind hier mitgezählt.")
+                     % {"names": ", ".join(counted)})
+    if pending:
+        notes.append(_("Noch nicht alle Ergebnisse sind bekanntgegeben (%(names)s); sie zählen hier, sobald sie es "
+                       "sind.") % {"names": ", ".join(pending)})
+    if private:
+        notes.append(_("Die Rangliste von %(names)s ist nicht öffentlich; ihre Ergebnisse zählen hier nicht.")
+                     % {"names": ", ".join(private)})
+    return notes
+
+
 @series_public_or_director
 def series_page(request, series):
     standings = selectors.series_standings(series, user=request.user)
     return render(request, "tournament/series.html", {
         "series": series, "standings": standings, "is_director": request.is_director,
         "mode_text": mode_text(series), "value_label": value_label(series),
-        "best": series.mode == Series.Mode.BEST,
-        "any_hidden_evening": any(not e.public_standings for e in standings.evenings),
+        "best": series.mode == Series.Mode.BEST, "notes": visibility_notes(standings),
     })
 
 
@@ -94,7 +112,8 @@ def series_csv(request, series):
 @series_public_or_director
 def series_pdf(request, series):
     standings = selectors.series_standings(series, user=request.user)
-    html = documents.series_html(standings, mode_text=mode_text(series), value_label=value_label(series))
+    html = documents.series_html(standings, mode_text=mode_text(series), value_label=value_label(series),
+                                 notes=visibility_notes(standings))
     response = HttpResponse(pdf_render.pdf_bytes(html), content_type="application/pdf")
     response["Content-Disposition"] = f'inline; filename="{series.slug}-serienwertung.pdf"'
     return response
@@ -109,8 +128,11 @@ def _addable(request, series):
 
 
 def _people(standings) -> list[tuple[str, str]]:
-    return [(row.key, selectors.person_text(row.name, row.club)) for row in
-            sorted(standings.rows, key=lambda row: (row.name.casefold(), row.club.casefold()))]
+    """Each player of the series for the merge form, by name, with the evenings they played at."""
+    names = {e.tournament_id: e.name for e in standings.evenings}
+    return [(row.key, f"{selectors.person_text(row.name, row.club)} – "
+                      + ", ".join(names[t] for t in names if t in row.evenings))
+            for row in sorted(standings.rows, key=lambda row: (row.name.casefold(), row.club.casefold()))]
 
 
 @series_director_required
