@@ -181,6 +181,16 @@ def test_best_one_with_ties_puts_more_evenings_first_then_shares_the_place(serie
                                                              (6, "Dieter", NORD)]
 
 
+def test_of_equal_results_more_evenings_played_rank_first_whatever_the_names(director):
+    first = evening(director, "Eins", datetime.date(2026, 1, 1), [("Anton", "", 10), ("Zora", "", 10), ("B", "", -10),
+                                                                  ("C", "", -10)], slug="eins")
+    second = evening(director, "Zwei", datetime.date(2026, 2, 1), [("Zora", "", 5), ("D", "", -5), ("E", "", 0),
+                                                                   ("F", "", 0)], slug="zwei")
+    series = make_series(director, [first, second], mode=Series.Mode.BEST, best_of=1)
+    rows = selectors.series_standings(series).rows
+    assert [(r.rank, r.name, r.points, r.played) for r in rows[:2]] == [(1, "Zora", 10, 2), (2, "Anton", 10, 1)]
+
+
 def test_of_equal_evenings_the_earlier_one_counts(director):
     first = evening(director, "Eins", datetime.date(2026, 1, 1), [("A", "", 7), ("B", "", -7), ("C", "", 0),
                                                                   ("D", "", 0)], slug="eins")
