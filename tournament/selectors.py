@@ -546,6 +546,15 @@ def is_series_director(user, series: Series) -> bool:
     return user.is_superuser or series.directors.filter(pk=user.pk).exists()
 
 
+def tournaments_to_add(user) -> list[Tournament]:
+    """The tournaments `user` directs (a superuser: all) that belong to no series yet, newest first.
+    One query."""
+    tournaments = Tournament.objects.filter(series=None).order_by("-date", "name")
+    if not user.is_superuser:
+        tournaments = tournaments.filter(directors=user)
+    return list(tournaments.only("id", "name", "date"))
+
+
 @dataclass
 class SeriesEvening:
     """One tournament of a series, a column of its standings."""

@@ -337,6 +337,10 @@ def test_director_creates_a_series_adds_evenings_and_merges_on_the_pages(client,
     assert response.status_code == 302
     series.refresh_from_db()
     assert (series.mode, series.best_of) == ("best", 2)
+    response = client.post(reverse("tournament:series_manage", args=[series.slug]), {  # no short name: kept
+        "name": "Vereinsabende", "slug": "", "mode": "average", "best_of": "", "version": str(series.version)})
+    series.refresh_from_db()
+    assert (series.slug, series.mode, series.public) == ("vereinsabende", "average", False)
 
 
 def test_only_tournaments_the_user_directs_can_be_added(client, director, evenings):

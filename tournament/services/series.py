@@ -67,10 +67,12 @@ def create_series(*, name: str, director=None, slug: str = "", mode: str = Serie
 
 def update_series(*, series: Series, name: str, slug: str, mode: str, best_of: int, public: bool,
                   version: int | None = None, by: Actor = SYSTEM) -> Series:
-    """Saves the settings as loaded (`version`): a change by someone else meanwhile saves nothing."""
+    """Saves the settings as loaded (`version`): a change by someone else meanwhile saves nothing. An
+    empty `slug` keeps the one it has."""
     name = _check(name=name, mode=mode, best_of=best_of)
     with transaction.atomic():
         series = lock_series(series)
+        slug = slug or series.slug
         if version is not None and version != series.version:
             raise Conflict(_("Die Serie wurde inzwischen von jemand anderem geändert."), current=series,
                            version=series.version)

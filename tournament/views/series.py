@@ -119,14 +119,6 @@ def series_pdf(request, series):
     return response
 
 
-def _addable(request, series):
-    """The tournaments this user directs that belong to no series yet."""
-    tournaments = Tournament.objects.filter(series=None).order_by("-date", "name")
-    if not request.user.is_superuser:
-        tournaments = tournaments.filter(directors=request.user)
-    return list(tournaments.only("id", "name", "date"))
-
-
 def _people(standings) -> list[tuple[str, str]]:
     """Each player of the series for the merge form, by name, with the evenings they played at."""
     names = {e.tournament_id: e.name for e in standings.evenings}
@@ -164,7 +156,7 @@ def series_manage(request, series):
     standings = selectors.series_standings(series, user=request.user)
     return render(request, "tournament/series_manage.html", {
         "series": series, "form": form, "standings": standings, "is_director": True,
-        "add_form": AddTournamentForm(tournaments=_addable(request, series)),
+        "add_form": AddTournamentForm(tournaments=selectors.tournaments_to_add(request.user)),
         "merge_form": MergeForm(people=_people(standings)),
     }, status=409 if conflict else 200)
 
@@ -172,7 +164,7 @@ def series_manage(request, series):
 @require_POST
 @series_director_required
 def series_tournament_add(request, series):
-    form = AddTournamentForm(request.POST, tournaments=_addable(request, series))
+    form = AddTournamentForm(request.POST, tournaments=selectors.tournaments_to_add(request.user))
     if form.is_valid():
         tournament = Tournament.objects.get(pk=form.cleaned_data["tournament"])
         try:
