@@ -343,6 +343,21 @@ def test_director_creates_a_series_adds_evenings_and_merges_on_the_pages(client,
     assert (series.slug, series.mode, series.public) == ("vereinsabende", "average", False)
 
 
+def test_form_mistakes_are_said_next_to_the_field(client, director, series):
+    client.force_login(director)
+    response = client.post(reverse("tournament:series_create"), {"name": "Noch eine", "slug": "monat", "mode": "sum"})
+    assert response.status_code == 200
+    assert "Den Kurznamen monat hat schon eine andere Serie." in response.content.decode()
+    response = client.post(reverse("tournament:series_manage", args=["monat"]), {
+        "name": "Monatsturnier", "slug": "monat", "mode": "best", "best_of": "", "version": str(series.version)})
+    assert response.status_code == 200
+    assert "Bei der Wertung der besten Abende zählen 1 bis 99 Abende." in response.content.decode()
+    response = client.post(reverse("tournament:series_merge", args=["monat"]), {"alias": "x", "same_as": ""})
+    assert "Bitte zwei Spieler der Serie wählen." in message_texts(response)
+    series.refresh_from_db()
+    assert (series.name, series.mode) == ("Monatsturnier 2026", "sum") and not series.merges.exists()
+
+
 def test_only_tournaments_the_user_directs_can_be_added(client, director, evenings):
     other = make_director("fremd")
     series = series_services.create_series(name="Fremde Serie", director=other)
