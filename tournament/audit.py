@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
 from . import fileformat
-from .models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Table, Tournament
+from .models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Series, Table, Tournament
 
 # What a change did, as the change log says it. The code is stored with each record.
 ACTIONS = {
@@ -68,6 +68,12 @@ ACTIONS = {
     "link_revoked": _("Eingabelink gesperrt"),
     "sheets_entered": _("Ganze Spielzettel eingetragen"),
     "imported": _("Turnier eingelesen"),
+    "series_created": _("Serie angelegt"),
+    "series_changed": _("Serie geändert"),
+    "series_joined": _("zur Serie hinzugefügt"),
+    "series_left": _("aus der Serie genommen"),
+    "players_merged": _("Spieler der Serie zusammengeführt"),
+    "players_unmerged": _("Zusammenführung aufgehoben"),
 }
 
 
@@ -213,7 +219,9 @@ def snapshot(instance, rec: Recording) -> dict:
     if isinstance(instance, Entry):
         return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
     if isinstance(instance, Tournament):
-        return {**fileformat.tournament_settings(instance),
+        series = (Series.objects.filter(pk=instance.series_id).values_list("name", flat=True).first()
+                  if instance.series_id else None)
+        return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
                 "helpers": sorted(u.get_username() for u in instance.helpers.all())}
     return {}

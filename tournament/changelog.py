@@ -346,7 +346,8 @@ SETTINGS_LABELS = {"name": _("Name"), "slug": _("Kurzname"), "date": _("Datum"),
                    "ranking": _("Wertung"),
                    "public_overview": _("Übersicht öffentlich"), "public_standings": _("Rangliste öffentlich"),
                    "public_seating": _("Tischeinteilung öffentlich"), "public_players": _("Spielerseiten öffentlich"),
-                   "directors": _("Turnierleitung"), "helpers": _("Turnierhelfer")}
+                   "directors": _("Turnierleitung"), "helpers": _("Turnierhelfer"),
+                   "series": _("Serie")}
 
 
 # fields whose values are codes, worded by their choices

@@ -51,6 +51,53 @@ def default_rules():
     return scoring.DEFAULT_PRESET
 
 
+class Series(models.Model):
+    """Tournaments that belong together (a club's monthly evenings), with standings over all of them
+    (`selectors.series_standings`, docs/series.md). Not part of a tournament's file."""
+
+    class Mode(models.TextChoices):
+        SUM = "sum", _("Summe aller Abende")
+        BEST = "best", _("Summe der besten Abende")
+        AVERAGE = "average", _("Durchschnitt je gespieltem Abend")
+
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    mode = models.CharField(_("Wertung"), max_length=8, choices=Mode.choices, default=Mode.SUM)
+    # with Mode.BEST: how many evenings count (the best k of the n a player played)
+    best_of = models.PositiveSmallIntegerField(_("beste Abende, die zählen"), default=0)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_series", blank=True)
+    public = models.BooleanField(_("Serienwertung öffentlich"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+    history = kept_history("created_at")
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Serie")
+        verbose_name_plural = _("Serien")
+
+    def __str__(self):
+        return self.name
+
+
+class SeriesMerge(models.Model):
+    """The director's word that two players of a series are the same person, although their names
+    or clubs differ (a typo, a change of club): `alias` counts as `same_as`. Both are identities as
+    `selectors.identity_key` makes them from name and club; undone by deleting the row."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="merges")
+    alias = models.CharField(max_length=250)
+    same_as = models.CharField(max_length=250)
+    history = kept_history()
+
+    class Meta:
+        ordering = ["series", "id"]
+        constraints = [models.UniqueConstraint(fields=["series", "alias"], name="series_merge_alias_once")]
+
+    def __str__(self):
+        return f"{self.alias} = {self.same_as}"
+
+
 class Tournament(models.Model):
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
@@ -84,6 +131,9 @@ class Tournament(models.Model):
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True)
     # "Turnierhelfer": enter and correct games, penalties and totals, nothing else
     helpers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="helped_tournaments", blank=True)
+    # the series it is an evening of (at most one; docs/series.md)
+    series = models.ForeignKey(Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
+                               verbose_name=_("Serie"))
     class Confirmation(models.TextChoices):
         IMMEDIATE = "immediate", _("sofort, ohne Bestätigung")
         SECOND_PLAYER = "second_player", _("von einem zweiten Spieler des Tisches, auf einem anderen Gerät")

@@ -1,4 +1,5 @@
-"""Every page of a tournament lives under /t/<slug>/…: the director's pages, the helpers' and the public ones."""
+"""Every page of a tournament lives under /t/<slug>/…: the director's pages, the helpers' and the public ones;
+a series of tournaments under /s/<slug>/."""
 
 from django.urls import path
 
@@ -13,6 +14,7 @@ from .views import (
     public,
     round_clock,
     rounds,
+    series,
     standings,
     tables,
     tournaments,
@@ -23,6 +25,7 @@ app_name = "tournament"
 T = "t/<slug:slug>/"
 ROUND = T + "rounds/<int:round_number>/"
 TABLE = ROUND + "tables/<int:table_number>/"
+SERIES = "s/<slug:slug>/"
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -70,4 +73,15 @@ urlpatterns = [
     path(ROUND + "sheets.pdf", printing.round_sheets_pdf, name="round_sheets_pdf"),
     path(ROUND + "seating.pdf", printing.round_seating_pdf, name="round_seating_pdf"),
     path(T + "standings.pdf", printing.standings_pdf, name="standings_pdf"),
+    # series of tournaments (docs/series.md)
+    path("s/new/", series.series_create, name="series_create"),
+    path(SERIES, series.series_page, name="series"),
+    path(SERIES + "standings.csv", series.series_csv, name="series_csv"),
+    path(SERIES + "standings.pdf", series.series_pdf, name="series_pdf"),
+    path(SERIES + "manage/", series.series_manage, name="series_manage"),
+    path(SERIES + "tournaments/add/", series.series_tournament_add, name="series_tournament_add"),
+    path(SERIES + "tournaments/<int:tournament_id>/remove/", series.series_tournament_remove,
+         name="series_tournament_remove"),
+    path(SERIES + "merges/", series.series_merge, name="series_merge"),
+    path(SERIES + "merges/<int:merge_id>/undo/", series.series_unmerge, name="series_unmerge"),
 ]

@@ -52,10 +52,14 @@ from tournament.models import (
     Round,
     Score,
     Seat,
+    Series,
+    SeriesMerge,
     Table,
     Tournament,
 )
+from tournament.selectors import identity_key
 from tournament.services import results, seating, tournaments
+from tournament.services import series as series_services
 from tournament.services.backups import backup_text
 
 from .factories import message_texts, normal_game, player_names, re_seats, seat_ids
@@ -90,6 +94,12 @@ class World:
     withdrawn: Entry  # start number 13
     other_entry: Entry  # a player of the other tournament
     backup: str  # the tournament file of "herbst"
+    # a series ("serie", the director's) of "herbst" and "winter" (the director's, one player), with
+    # Bernd of SG West (winter) merged into Bernd of DK Nord; "fruehling" (the director's) in no series
+    series: Series
+    winter: Tournament
+    fruehling: Tournament
+    merge: SeriesMerge
 
 
 def make_user(username, **kwargs):
@@ -133,11 +143,24 @@ def build_world() -> World:
     withdrawn = tournaments.withdraw_player(entry=entries[13])
     backup = backup_text(tournament)
 
-    for obj in (tournament, r1, r2, t1, t2, t3):
+    winter = tournaments.create_tournament(name="Winterabend", date=datetime.date(2026, 12, 12),
+                                           director=users["director"], slug="winter")
+    tournaments.register_player(tournament=winter, name="Bernd", club="SG West")
+    tournaments.register_player(tournament=winter, name="Anna", club="DK Süd")
+    fruehling = tournaments.create_tournament(name="Frühlingsabend", date=datetime.date(2027, 3, 12),
+                                              director=users["director"], slug="fruehling")
+    series = series_services.create_series(name="Serie", director=users["director"], slug="serie")
+    for evening in (tournament, winter):
+        series_services.add_tournament(series=series, tournament=evening, user=users["director"])
+    merge = series_services.merge_players(series=series, alias=identity_key("Bernd", "SG West"),
+                                          same_as=identity_key("Bernd", "DK Nord"))
+
+    for obj in (tournament, r1, r2, t1, t2, t3, series):
         obj.refresh_from_db()
     return World(slug=tournament.slug, users=users, tournament=tournament, other=other, r1=r1, r2=r2, t1=t1, t2=t2,
                  t3=t3, penalty=penalty, deleted_game_record=deleted.history_id, first_entry=entries[1],
-                 withdrawn=withdrawn, other_entry=other_entry, backup=backup)
+                 withdrawn=withdrawn, other_entry=other_entry, backup=backup, series=series, winter=winter,
+                 fruehling=fruehling, merge=merge)
 
 
 @pytest.fixture(scope="module")
@@ -157,7 +180,7 @@ def world(shared_world, db):
     """The shared tournament, its objects read afresh (a test before may have changed them in memory)."""
     w = shared_world
     for obj in (w.tournament, w.other, w.r1, w.r2, w.t1, w.t2, w.t3, w.penalty, w.first_entry, w.withdrawn,
-                w.other_entry):
+                w.other_entry, w.series, w.winter, w.fruehling):
         obj.refresh_from_db()
     return w
 
@@ -215,6 +238,15 @@ def new_tournament(w: World) -> dict:
             "rounds_planned": "3", "games_at_table_of_4": "8", "games_at_table_of_5": "10"}
 
 
+def S(w):
+    return {"slug": "serie"}
+
+
+def series_data(w: World) -> dict:
+    return {"name": "Serie 2027", "slug": "serie", "mode": "best", "best_of": "2", "public": "on",
+            "version": str(w.series.version)}
+
+
 # ---- the cases ---------------------------------------------------------------------------------------
 
 @dataclass
@@ -224,7 +256,8 @@ class Case:
     `get` and `post` list the answers of: anonymous, foreign director, helper, director (the
     superuser gets what the director gets). An answer is a status code, "login" (302 to the login
     page), and a POST answer may end in "+" (it changes the tournament: exactly one DataChange row
-    more) or "new" (a new tournament of the user's own). Any other answer changes nothing at all."""
+    more), "new" (a new tournament of the user's own) or "s" (it changes a series, not a tournament:
+    no DataChange row). Any other answer changes nothing at all."""
 
     name: str
     kwargs: Callable[[World], dict]
@@ -399,6 +432,25 @@ CASES = [
     Case("round_sheets_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("round_seating_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("standings_pdf", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
+    # a series (docs/series.md): public pages while it is public; its director's pages
+    Case("series_create", lambda w: {}, get="login 200 200 200", post="login 302s 302s 302s",
+         data=lambda w: {"name": "Neue Serie", "slug": "", "mode": "sum", "public": "on"}),
+    Case("series", S, get=PUBLIC, post=PUBLIC),
+    Case("series_csv", S, get=PUBLIC, post=PUBLIC),
+    Case("series_pdf", S, get=PUBLIC, post=PUBLIC),
+    Case("series_manage", S, get=DIRECTOR_PAGE, post="login 403 403 302s", data=series_data),
+    Case("series_tournament_add", S, get=DIRECTOR_POST, post="login 403 403 302+",
+         data=lambda w: {"tournament": str(w.fruehling.pk)}),
+    Case("series_tournament_remove", lambda w: {"slug": "serie", "tournament_id": w.winter.pk}, get=DIRECTOR_POST,
+         post="login 403 403 302+"),
+    Case("series_tournament_remove", lambda w: {"slug": "serie", "tournament_id": w.other.pk}, get=DIRECTOR_POST,
+         post="login 403 403 404", label="a tournament of no series"),
+    Case("series_merge", S, get=DIRECTOR_POST, post="login 403 403 302s",
+         data=lambda w: {"alias": identity_key("Anna", "DK Süd"), "same_as": identity_key("Anna", "DK Nord")}),
+    Case("series_merge", S, get=DIRECTOR_POST, post="login 403 403 302", label="two players of one evening",
+         data=lambda w: {"alias": identity_key("Carla", "DK Nord"), "same_as": identity_key("Anna", "DK Nord")}),
+    Case("series_unmerge", lambda w: {"slug": "serie", "merge_id": w.merge.pk}, get=DIRECTOR_POST,
+         post="login 403 403 302s"),
 ]
 
 
@@ -435,7 +487,8 @@ def counted_models():
     from tournament.changelog import KINDS
 
     models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey,
-              get_user_model(), Tournament.directors.through, Tournament.helpers.through]
+              get_user_model(), Tournament.directors.through, Tournament.helpers.through, Series, SeriesMerge,
+              Series.directors.through, Series.history.model, SeriesMerge.history.model]
     return models + [model.history.model for model in KINDS.values()]
 
 
@@ -444,7 +497,7 @@ def state_queries() -> list[tuple[str, str]]:
     models = counted_models()
     counts = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in models)
     queries = [("counts", counts)]
-    for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat):  # every field of every row
+    for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat, Series):  # every field of every row
         columns = ", ".join(quote(f.column) for f in model._meta.concrete_fields)
         queries.append((model._meta.label, f"SELECT {columns} FROM {quote(model._meta.db_table)} ORDER BY 1"))
     return queries
@@ -509,7 +562,7 @@ def check(case: Case, method: str, role: str, expected: str, response, changed: 
         if status != 302 or not response["Location"].startswith("/accounts/login/"):
             return what + f"expected a redirect to the login page, got {status} {response.get('Location', '')}"
     else:
-        code = int(expected.rstrip("+").removesuffix("new"))
+        code = int(expected.rstrip("+s").removesuffix("new"))
         if status != code:
             return what + f"expected {code}, got {status} {response.get('Location', '')}"
         if code == 302 and response["Location"].startswith("/accounts/login/"):
@@ -519,6 +572,9 @@ def check(case: Case, method: str, role: str, expected: str, response, changed: 
             return what + f"expected one change (one DataChange row), got {new_data_changes}: {changed}"
         if not [c for c in changed if not c.startswith("tournament.DataChange")]:
             return what + "a DataChange row was written, but nothing changed"
+    elif expected.endswith("s"):
+        if new_data_changes or not any("Series" in c for c in changed):
+            return what + f"expected a change of a series only, got {changed}"
     elif expected.endswith("new"):
         if not any(c.startswith("tournament.Tournament:") for c in changed):
             return what + f"expected a new tournament, got {changed}"

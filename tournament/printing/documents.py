@@ -369,3 +369,17 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
         "ranking_sentence": ranking.sentence(tournament),
         "rounds_heading": (_("Tischpunkte je Runde") if table_points else _("Spielpunkte je Runde")),
     })
+
+
+# ---- a series' standings -------------------------------------------------------------------------
+
+def series_html(standings: selectors.SeriesStandings, *, mode_text: str, value_label: str,
+                notes: list[str] | None = None) -> str:
+    """The standings of a series: each evening a column (an evening that does not count in brackets)."""
+    series = standings.series
+    title = _("Serienwertung")
+    return render_to_string("print/series.html", {
+        "lang": get_language() or "de", "footer_left": series.name, "footer_center": title, "title": title,
+        "series": series, "standings": standings, "mode_text": mode_text, "value_label": value_label,
+        "landscape": len(standings.evenings) > 6, "notes": notes or [],
+    })

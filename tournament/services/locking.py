@@ -6,7 +6,7 @@ a second writer of the same table or round waits until the first has committed a
 the first wrote. NO KEY UPDATE still lets other transactions insert rows that refer to the locked
 one (a game of a locked table's round, a change counter row of a locked tournament), which keeps
 writers of different tables from waiting on each other. Locks are always taken in the order
-tournament, round, table (and by id within one kind), so two writers can never wait on each other.
+series, tournament, round, table (and by id within one kind), so two writers can never wait on each other.
 
 SQLite has no row locks; there every transaction takes the database's write lock when it begins
 (`transaction_mode = IMMEDIATE` in the settings), which serialises writers completely.
@@ -19,7 +19,7 @@ from typing import TypeVar
 from django.db import connection
 from django.db.models import Model, QuerySet
 
-from ..models import Round, Table, Tournament
+from ..models import Round, Series, Table, Tournament
 
 M = TypeVar("M", bound=Model)
 
@@ -66,3 +66,9 @@ def lock_table(table: Table | int) -> Table:
 def lock_tables(round: Round) -> list[Table]:
     """All tables of a round, locked (after the round itself, by the caller)."""
     return lock(Table.objects.filter(round=round))
+
+
+def lock_series(series: Series | int) -> Series:
+    """A series, locked; taken before the locks of its tournaments (series, tournament, round, table)."""
+    pk = series.pk if isinstance(series, Series) else series
+    return lock_one(Series.objects.filter(pk=pk))

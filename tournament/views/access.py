@@ -20,8 +20,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
-from ..models import Tournament
-from ..selectors import role_of
+from ..models import Series, Tournament
+from ..selectors import is_series_director, role_of
 
 DIRECTOR, HELPER = "director", "helper"
 
@@ -73,3 +73,39 @@ def public_or_director(page: str):
         return wrapper
 
     return decorator
+
+
+def _series(slug: str) -> Series:
+    return get_object_or_404(Series, slug=slug)
+
+
+def series_director_required(view):
+    """A director's page of a series: anonymous users go to the login page, everyone but the series'
+    directors (and superusers) gets 403. The view gets `series`."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        series = _series(slug)
+        if not request.user.is_authenticated:
+            return redirect_to_login(request.get_full_path())
+        if not is_series_director(request.user, series):
+            raise PermissionDenied
+        request.is_director = True
+        return view(request, series, *args, **kwargs)
+
+    return wrapper
+
+
+def series_public_or_director(view):
+    """A page of a series that the public sees while the series is public; its directors always,
+    everyone else 404 otherwise. `request.is_director` tells which view to render."""
+
+    @wraps(view)
+    def wrapper(request, slug, *args, **kwargs):
+        series = _series(slug)
+        request.is_director = is_series_director(request.user, series)
+        if not request.is_director and not series.public:
+            raise Http404
+        return view(request, series, *args, **kwargs)
+
+    return wrapper

@@ -1,9 +1,16 @@
+from django.db.models import Q
 from django.shortcuts import render
 
-from ..models import Tournament
+from ..models import Series, Tournament
 
 
 def home(request):
-    """The start page: every tournament, newest first; "Neues Turnier" for logged-in users."""
+    """The start page: every tournament, newest first; the public series and those the user directs;
+    "Neues Turnier" and "Neue Serie" for logged-in users."""
     tournaments = Tournament.objects.only("name", "slug", "date", "place")
-    return render(request, "tournament/home.html", {"tournaments": tournaments})
+    series = Series.objects.only("name", "slug", "public")
+    if not request.user.is_authenticated:
+        series = series.filter(public=True)
+    elif not request.user.is_superuser:
+        series = series.filter(Q(public=True) | Q(directors=request.user)).distinct()
+    return render(request, "tournament/home.html", {"tournaments": tournaments, "series_list": series})

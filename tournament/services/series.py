@@ -1,0 +1,163 @@
+"""Series of tournaments (a club's monthly evenings): creating one and its settings, which evenings
+belong to it, and merging two players who are the same person (docs/series.md).
+
+Every change locks the series' row first (`locking.lock_series`), then a tournament's; a
+tournament joining or leaving a series is in that tournament's change log (`audit.recording`), and
+the series and its merges keep their own history (django-simple-history).
+"""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from .. import audit, selectors
+from ..audit import SYSTEM, Actor
+from ..errors import Conflict, UserError
+from ..models import Series, SeriesMerge, Tournament
+from .locking import lock_series, lock_tournament
+
+RESERVED_SLUGS = {"new"}  # /s/new/ creates a series
+MOST_BEST_OF = 99
+
+
+def unique_slug(name: str) -> str:
+    base = slugify(name)[:70] or "serie"
+    slug, n = base, 2
+    while slug in RESERVED_SLUGS or Series.objects.filter(slug=slug).exists():
+        slug, n = f"{base}-{n}", n + 1
+    return slug
+
+
+def _check(*, name: str, mode: str, best_of: int) -> str:
+    name = " ".join(name.split())
+    if not name:
+        raise UserError(_("Der Name fehlt."), field="name")
+    if mode not in Series.Mode.values:
+        raise UserError(_("Diese Wertung gibt es nicht."), field="mode")
+    if mode == Series.Mode.BEST and not 1 <= best_of <= MOST_BEST_OF:
+        raise UserError(_("Bei der Wertung der besten Abende zählen 1 bis %(n)s Abende.") % {"n": MOST_BEST_OF},
+                        field="best_of")
+    return name
+
+
+def _check_slug(slug: str, series: Series | None = None) -> None:
+    taken = Series.objects.filter(slug=slug)
+    if series is not None:
+        taken = taken.exclude(pk=series.pk)
+    if slug in RESERVED_SLUGS or taken.exists():
+        raise UserError(_("Den Kurznamen %(slug)s hat schon eine andere Serie.") % {"slug": slug}, field="slug")
+
+
+def create_series(*, name: str, director=None, slug: str = "", mode: str = Series.Mode.SUM, best_of: int = 0,
+                  public: bool = True, by: Actor | None = None) -> Series:
+    name = _check(name=name, mode=mode, best_of=best_of)
+    with transaction.atomic():
+        if slug:
+            _check_slug(slug)
+        by = by or (Actor(user=director) if director is not None else SYSTEM)
+        with audit.recording("series_created", by=by, tournament=None):
+            series = Series.objects.create(name=name, slug=slug or unique_slug(name), mode=mode,
+                                           best_of=best_of if mode == Series.Mode.BEST else 0, public=public)
+            if director is not None:
+                series.directors.add(director)
+        return series
+
+
+def update_series(*, series: Series, name: str, slug: str, mode: str, best_of: int, public: bool,
+                  version: int | None = None, by: Actor = SYSTEM) -> Series:
+    """Saves the settings as loaded (`version`): a change by someone else meanwhile saves nothing. An
+    empty `slug` keeps the one it has."""
+    name = _check(name=name, mode=mode, best_of=best_of)
+    with transaction.atomic():
+        series = lock_series(series)
+        slug = slug or series.slug
+        if version is not None and version != series.version:
+            raise Conflict(_("Die Serie wurde inzwischen von jemand anderem geändert."), current=series,
+                           version=series.version)
+        _check_slug(slug, series)
+        with audit.recording("series_changed", by=by, tournament=None):
+            series.name, series.slug, series.mode, series.public = name, slug, mode, public
+            series.best_of = best_of if mode == Series.Mode.BEST else 0
+            series.version += 1
+            series.save()
+        return series
+
+
+def add_tournament(*, series: Series, tournament: Tournament, user, by: Actor = SYSTEM) -> Tournament:
+    """The tournament becomes an evening of the series; only its director may add it, and a tournament
+    belongs to one series at most."""
+    with transaction.atomic():
+        series = lock_series(series)
+        tournament = lock_tournament(tournament)
+        if not selectors.is_director(user, tournament):
+            raise UserError(_("Nur wer das Turnier „%(name)s“ leitet, kann es einer Serie hinzufügen.")
+                            % {"name": tournament.name})
+        if tournament.series_id == series.pk:
+            return tournament
+        if tournament.series_id is not None:
+            other = Series.objects.get(pk=tournament.series_id)
+            raise UserError(_("Das Turnier „%(name)s“ gehört schon zur Serie „%(series)s“.")
+                            % {"name": tournament.name, "series": other.name})
+        with audit.recording("series_joined", by=by, tournament=tournament):
+            tournament.series = series
+            tournament.save(update_fields=["series"])
+        return tournament
+
+
+def remove_tournament(*, series: Series, tournament: Tournament, by: Actor = SYSTEM) -> Tournament:
+    """The tournament is no longer an evening of the series (the tournament itself stays as it is)."""
+    with transaction.atomic():
+        series = lock_series(series)
+        tournament = lock_tournament(tournament)
+        if tournament.series_id != series.pk:
+            return tournament
+        with audit.recording("series_left", by=by, tournament=tournament):
+            tournament.series = None
+            tournament.save(update_fields=["series"])
+        return tournament
+
+
+def merge_players(*, series: Series, alias: str, same_as: str, by: Actor = SYSTEM) -> SeriesMerge:
+    """From now on the player `alias` counts as the player `same_as` in this series (both identities
+    as `selectors.identity_key` makes them). Two players who both played one evening cannot be the
+    same person."""
+    with transaction.atomic():
+        series = lock_series(series)
+        standings = selectors.series_standings(series)
+        known = {row.key: row for row in standings.rows}
+        merges = {m.alias: m.same_as for m, _a, _b in standings.merges}
+        alias_root, target_root = selectors.resolve(merges, alias), selectors.resolve(merges, same_as)
+        if alias_root not in known or target_root not in known:
+            raise UserError(_("Diesen Spieler gibt es in der Serie nicht (mehr)."))
+        one, other = known[alias_root], known[target_root]
+        if alias_root == target_root:
+            raise UserError(_("%(name)s und %(other)s sind schon dieselbe Person.")
+                            % {"name": selectors.person_text(one.name, one.club),
+                               "other": selectors.person_text(other.name, other.club)})
+        both = one.evenings & other.evenings
+        if both:
+            evening = next(e for e in standings.evenings if e.tournament_id in both)
+            raise UserError(_("%(name)s und %(other)s haben beide beim Turnier „%(evening)s“ gespielt; das können "
+                              "nicht dieselben Personen sein.")
+                            % {"name": selectors.person_text(one.name, one.club),
+                               "other": selectors.person_text(other.name, other.club), "evening": evening.name})
+        with audit.recording("players_merged", by=by, tournament=None):
+            merge = SeriesMerge.objects.create(series=series, alias=alias_root, same_as=target_root)
+            series.version += 1
+            series.save(update_fields=["version"])
+        return merge
+
+
+def unmerge_players(*, series: Series, merge_id: int, by: Actor = SYSTEM) -> None:
+    """Undoes a merge: the two count as two players again (merges into either stay)."""
+    with transaction.atomic():
+        series = lock_series(series)
+        merge = series.merges.filter(pk=merge_id).first()
+        if merge is None:
+            return
+        with audit.recording("players_unmerged", by=by, tournament=None):
+            merge.delete()
+            series.version += 1
+            series.save(update_fields=["version"])

@@ -1,0 +1,213 @@
+"""A series of tournaments: its standings (page, CSV, PDF) and the director's pages to set it up,
+add and remove evenings and merge players (docs/series.md)."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.http import HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.formats import date_format
+from django.utils.translation import gettext as _
+from django.utils.translation import pgettext
+from django.views.decorators.http import require_POST
+
+from .. import selectors
+from ..audit import Actor
+from ..errors import Conflict, UserError
+from ..forms.series import AddTournamentForm, MergeForm, SeriesForm
+from ..models import Series, Tournament
+from ..printing import documents
+from ..printing import render as pdf_render
+from ..services import series as services
+from .access import series_director_required, series_public_or_director
+from .standings import spreadsheet_safe
+
+
+def mode_text(series: Series) -> str:
+    """How the series ranks, as a sentence."""
+    if series.mode == Series.Mode.BEST:
+        return _("Es zählen die besten %(k)s Abende jedes Spielers.") % {"k": series.best_of}
+    if series.mode == Series.Mode.AVERAGE:
+        return _("Es zählt der Durchschnitt der Punkte je gespieltem Abend.")
+    return _("Es zählt die Summe der Punkte aller Abende.")
+
+
+def value_label(series: Series) -> str:
+    """The heading of the column that ranks."""
+    if series.mode == Series.Mode.BEST:
+        return _("Beste")
+    if series.mode == Series.Mode.AVERAGE:
+        return _("Schnitt")
+    return _("Punkte")
+
+
+@login_required
+def series_create(request):
+    form = SeriesForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            series = services.create_series(director=request.user, by=Actor.of(request), **form.arguments())
+        except UserError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            messages.success(request, _("Serie „%(name)s“ angelegt. Als Nächstes: Turniere hinzufügen.")
+                             % {"name": series.name})
+            return redirect("tournament:series_manage", slug=series.slug)
+    return render(request, "tournament/series_form.html", {"form": form})
+
+
+def visibility_notes(standings) -> list[str]:
+    """What this viewer does not see of the evenings, and what they see that the public does not."""
+    evenings = standings.evenings
+    pending = [e.name for e in evenings if not e.directed and e.public_standings and e.hidden]
+    private = [e.name for e in evenings if not e.directed and not e.public_standings]
+    counted = [e.name for e in evenings if e.directed and (e.hidden or not e.public_standings)]
+    notes = []
+    if counted:
+        notes.append(_("Ergebnisse, die die Öffentlichkeit nicht sieht (%(names)s), sind hier mitgezählt.")
+                     % {"names": ", ".join(counted)})
+    if pending:
+        notes.append(_("Noch nicht alle Ergebnisse sind bekanntgegeben (%(names)s); sie zählen hier, sobald sie es "
+                       "sind.") % {"names": ", ".join(pending)})
+    if private:
+        notes.append(_("Die Rangliste von %(names)s ist nicht öffentlich; ihre Ergebnisse zählen hier nicht.")
+                     % {"names": ", ".join(private)})
+    return notes
+
+
+@series_public_or_director
+def series_page(request, series):
+    standings = selectors.series_standings(series, user=request.user)
+    return render(request, "tournament/series.html", {
+        "series": series, "standings": standings, "is_director": request.is_director,
+        "mode_text": mode_text(series), "value_label": value_label(series),
+        "best": series.mode == Series.Mode.BEST, "notes": visibility_notes(standings),
+    })
+
+
+@series_public_or_director
+def series_csv(request, series):
+    """Semicolon-separated with a UTF-8 BOM like the tournaments' standings; an evening that does not
+    count (best k) is written in parentheses."""
+    standings = selectors.series_standings(series, user=request.user)
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
+    writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein")]
+                    + [f"{e.name} ({date_format(e.date, 'SHORT_DATE_FORMAT')})" for e in standings.evenings]
+                    + [_("Abende"), value_label(series), _("zusammengeführt mit")])
+    for row in standings.rows:
+        cells = [("" if c.points is None else c.points if c.counts else f"({c.points})") for c in row.cells]
+        writer.writerow([spreadsheet_safe(cell) for cell in
+                         [row.rank or "", row.name, row.club, *cells, row.played,
+                          row.shown_value if row.rank else "", ", ".join(row.merged)]])
+    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
+    response["Content-Disposition"] = f'attachment; filename="{series.slug}-serienwertung.csv"'
+    return response
+
+
+@series_public_or_director
+def series_pdf(request, series):
+    standings = selectors.series_standings(series, user=request.user)
+    html = documents.series_html(standings, mode_text=mode_text(series), value_label=value_label(series),
+                                 notes=visibility_notes(standings))
+    response = HttpResponse(pdf_render.pdf_bytes(html), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{series.slug}-serienwertung.pdf"'
+    return response
+
+
+def _people(standings) -> list[tuple[str, str]]:
+    """Each player of the series for the merge form, by name, with the evenings they played at."""
+    names = {e.tournament_id: e.name for e in standings.evenings}
+    return [(row.key, f"{selectors.person_text(row.name, row.club)} – "
+                      + ", ".join(names[t] for t in names if t in row.evenings))
+            for row in sorted(standings.rows, key=lambda row: (row.name.casefold(), row.club.casefold()))]
+
+
+@series_director_required
+def series_manage(request, series):
+    """Settings, evenings and merges of a series, for its directors."""
+    form = SeriesForm(series=series)
+    conflict = False
+    if request.method == "POST":
+        form = SeriesForm(request.POST)
+        if form.is_valid():
+            try:
+                series = services.update_series(series=series, version=form.cleaned_data["version"],
+                                                by=Actor.of(request), **form.arguments())
+            except Conflict:
+                conflict = True
+                series.refresh_from_db()
+                data = request.POST.copy()
+                data["version"] = str(series.version)
+                form = SeriesForm(data)
+                form.is_valid()
+                form.add_error(None, _("Die Serie wurde inzwischen von jemand anderem geändert. Hier stehen Ihre "
+                                       "Eingaben; Speichern speichert sie über die andere Änderung."))
+            except UserError as error:
+                series.refresh_from_db()
+                form.add_error(error.field if error.field in form.fields else None, error.message)
+            else:
+                messages.success(request, _("Serie gespeichert."))
+                return redirect("tournament:series_manage", slug=series.slug)
+    standings = selectors.series_standings(series, user=request.user)
+    return render(request, "tournament/series_manage.html", {
+        "series": series, "form": form, "standings": standings, "is_director": True,
+        "add_form": AddTournamentForm(tournaments=selectors.tournaments_to_add(request.user)),
+        "merge_form": MergeForm(people=_people(standings)),
+    }, status=409 if conflict else 200)
+
+
+@require_POST
+@series_director_required
+def series_tournament_add(request, series):
+    form = AddTournamentForm(request.POST, tournaments=selectors.tournaments_to_add(request.user))
+    if form.is_valid():
+        tournament = Tournament.objects.get(pk=form.cleaned_data["tournament"])
+        try:
+            services.add_tournament(series=series, tournament=tournament, user=request.user, by=Actor.of(request))
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("„%(name)s“ gehört jetzt zur Serie.") % {"name": tournament.name})
+    else:
+        messages.error(request, _("Bitte ein Turnier wählen, das Sie leiten und das noch zu keiner Serie gehört."))
+    return redirect("tournament:series_manage", slug=series.slug)
+
+
+@require_POST
+@series_director_required
+def series_tournament_remove(request, series, tournament_id):
+    tournament = get_object_or_404(Tournament, pk=tournament_id, series=series)
+    services.remove_tournament(series=series, tournament=tournament, by=Actor.of(request))
+    messages.success(request, _("„%(name)s“ gehört nicht mehr zur Serie.") % {"name": tournament.name})
+    return redirect("tournament:series_manage", slug=series.slug)
+
+
+@require_POST
+@series_director_required
+def series_merge(request, series):
+    standings = selectors.series_standings(series, user=request.user)
+    form = MergeForm(request.POST, people=_people(standings))
+    if form.is_valid() and form.cleaned_data["alias"] and form.cleaned_data["same_as"]:
+        try:
+            services.merge_players(series=series, alias=form.cleaned_data["alias"],
+                                   same_as=form.cleaned_data["same_as"], by=Actor.of(request))
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, _("Die beiden Spieler zählen jetzt als eine Person."))
+    else:
+        messages.error(request, _("Bitte zwei Spieler der Serie wählen."))
+    return redirect("tournament:series_manage", slug=series.slug)
+
+
+@require_POST
+@series_director_required
+def series_unmerge(request, series, merge_id):
+    services.unmerge_players(series=series, merge_id=merge_id, by=Actor.of(request))
+    messages.success(request, _("Die Zusammenführung ist aufgehoben; es sind wieder zwei Spieler."))
+    return redirect("tournament:series_manage", slug=series.slug)
