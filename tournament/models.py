@@ -286,7 +286,12 @@ class Table(models.Model):
     def expected_games(self, per_table: int) -> int:
         """The games this table plays: `per_table` (the tournament's number for its size), fewer when
         it ended early."""
-        return per_table if self.ended_after is None else min(self.ended_after, per_table)
+        return Table.games_to_play(per_table, self.ended_after)
+
+    @staticmethod
+    def games_to_play(per_table: int, ended_after: int | None) -> int:
+        """`expected_games` from the stored values, for reads that fetch no model instance."""
+        return per_table if ended_after is None else min(ended_after, per_table)
 
 
 class Seat(models.Model):

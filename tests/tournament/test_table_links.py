@@ -364,3 +364,10 @@ def test_anything_a_phone_sends_is_answered_without_an_error_page(client, table,
         assert (DraftGame.objects.count(), Game.objects.count()) == before
     for table_id, total in Score.objects.values("table_id").annotate(s=Sum("points")).values_list("table_id", "s"):
         assert total == 0, table_id
+
+
+def test_the_standings_say_an_entry_waits_for_confirmation(client, table):
+    enter(client, table, 1)
+    page = client.get(reverse("tournament:standings", args=["handy"])).content.decode()
+    assert "Vorläufig:" in page and "Runde 1: 1 Eingabe vom Tisch wartet auf Bestätigung." in page
+    assert "Runde 1: es fehlen noch 16 Spiele (Tische 1, 2)." in page  # the draft is no game yet
