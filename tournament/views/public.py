@@ -76,9 +76,11 @@ def player_page(request, tournament, entry_id):
 
 @public_or_director("players")
 def table_page(request, tournament, round_number, table_number):
-    """A table's sheet to read, for everyone while the players' pages are public (the round page
-    links it): no forms, no change log; a round's hidden results stay hidden, a draft round is not
-    out yet (404)."""
+    """A table's sheet to read, for everyone while the players' pages and the seating are public
+    (the round page links it): no forms, no change log; a round's hidden results stay hidden, a
+    draft round is not out yet (404). With the seating switched off it would show who sat where."""
+    if not request.can_enter and not tournament.public_seating:
+        raise Http404
     table = get_object_or_404(Table.objects.select_related("round"), round__tournament=tournament,
                               round__number=round_number, number=table_number)
     table.round.tournament = tournament
