@@ -9,13 +9,13 @@ the series and its merges keep their own history (django-simple-history).
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from .. import audit, selectors
 from ..audit import SYSTEM, Actor
 from ..errors import Conflict, UserError
 from ..models import Series, SeriesMerge, Tournament
+from . import tournaments
 from .locking import lock_series, lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /s/new/ creates a series
@@ -23,11 +23,7 @@ MOST_BEST_OF = 99
 
 
 def unique_slug(name: str) -> str:
-    base = slugify(name)[:70] or "serie"
-    slug, n = base, 2
-    while slug in RESERVED_SLUGS or Series.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+    return tournaments.unique_slug(name, model=Series, fallback="serie", reserved=RESERVED_SLUGS)
 
 
 def _check(*, name: str, mode: str, best_of: int) -> str:

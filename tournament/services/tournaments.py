@@ -42,10 +42,12 @@ class NewPlayer:
     where: str = ""
 
 
-def unique_slug(name: str) -> str:
-    base = slugify(name)[:70] or "turnier"
+def unique_slug(name: str, *, model=Tournament, fallback: str = "turnier", reserved=RESERVED_SLUGS) -> str:
+    """A short name for the address from `name` that no other row of `model` (a tournament, a
+    series) has and that is not one of the `reserved` path words: "herbstturnier", "herbstturnier-2"."""
+    base = slugify(name)[:70] or fallback
     slug, n = base, 2
-    while slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists():
+    while slug in reserved or model.objects.filter(slug=slug).exists():
         slug, n = f"{base}-{n}", n + 1
     return slug
 
