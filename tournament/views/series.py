@@ -3,9 +3,6 @@ add and remove evenings and merge players (docs/series.md)."""
 
 from __future__ import annotations
 
-import csv
-import io
-
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
@@ -24,7 +21,7 @@ from ..printing import documents
 from ..printing import render as pdf_render
 from ..services import series as services
 from .access import series_director_required, series_public_or_director
-from .standings import spreadsheet_safe
+from .spreadsheet import csv_response, spreadsheet_safe
 
 
 def mode_text(series: Series) -> str:
@@ -94,19 +91,16 @@ def series_csv(request, series):
     """Semicolon-separated with a UTF-8 BOM like the tournaments' standings; an evening that does not
     count (best k) is written in parentheses."""
     standings = selectors.series_standings(series, user=request.user)
-    buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein")]
-                    + [f"{e.name} ({date_format(e.date, 'SHORT_DATE_FORMAT')})" for e in standings.evenings]
-                    + [_("Abende"), value_label(series), _("zusammengeführt mit")])
+    header = ([_("Platz"), pgettext("one player", "Spieler"), _("Verein")]
+              + [f"{e.name} ({date_format(e.date, 'SHORT_DATE_FORMAT')})" for e in standings.evenings]
+              + [_("Abende"), value_label(series), _("zusammengeführt mit")])
+    lines = []
     for row in standings.rows:
         cells = [("" if c.points is None else c.points if c.counts else f"({c.points})") for c in row.cells]
-        writer.writerow([spreadsheet_safe(cell) for cell in
-                         [row.rank or "", row.name, row.club, *cells, row.played,
-                          row.shown_value if row.rank else "", ", ".join(row.merged)]])
-    response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
-    response["Content-Disposition"] = f'attachment; filename="{series.slug}-serienwertung.csv"'
-    return response
+        lines.append([spreadsheet_safe(cell) for cell in
+                      [row.rank or "", row.name, row.club, *cells, row.played,
+                       row.shown_value if row.rank else "", ", ".join(row.merged)]])
+    return csv_response(header, lines, f"{series.slug}-serienwertung.csv")
 
 
 @series_public_or_director

@@ -14,8 +14,6 @@ Phones poll the standings every few seconds, so the page is built for that (`cac
 from __future__ import annotations
 
 import copy
-import csv
-import io
 from urllib.parse import urlencode
 
 import django_tables2 as tables
@@ -35,6 +33,7 @@ from .. import caching, ranking, selectors
 from ..charts import Series, progression_svg
 from ..models import Tournament
 from .access import public_or_director
+from .spreadsheet import csv_response, spreadsheet_safe
 
 Ranking = Tournament.Ranking
 
@@ -313,17 +312,6 @@ def export_rows(request, tournament, counter: int):
     return rows
 
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value):
-    """A text a spreadsheet would take for a formula (a player named "=HYPERLINK(…)") gets a leading
-    apostrophe, which spreadsheets show as text; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
-
-
 def _export(request, tournament, page: str, build):
     """An export with the standings' validator: 304 while nothing changed, compressed otherwise."""
     poll = caching.Poll(request, tournament, page=page,
@@ -339,19 +327,13 @@ def _export(request, tournament, page: str, build):
 def standings_csv(request, tournament):
     """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect."""
     def build(rows, mode):
-        buffer = io.StringIO()
-        writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-        writer.writerow([_("Platz"), pgettext("one player", "Spieler"), _("Verein"),
-                         *ranking.export_labels(mode).values(), _("Punkte"), _("Spiele"),
-                         pgettext("games won, column", "gewonnen"), _("Soli")])
-        for row in rows:
-            # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
-            writer.writerow([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
-                             *ranking.export_values(row, mode, as_text=True).values(),
-                             row.points, row.games, row.won, row.solos])
-        response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
-        response["Content-Disposition"] = f'attachment; filename="{tournament.slug}-rangliste.csv"'
-        return response
+        header = [_("Platz"), pgettext("one player", "Spieler"), _("Verein"), *ranking.export_labels(mode).values(),
+                  _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli")]
+        # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
+        lines = ([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
+                  *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos]
+                 for row in rows)
+        return csv_response(header, lines, f"{tournament.slug}-rangliste.csv")
 
     return _export(request, tournament, "standings-csv", build)
 
