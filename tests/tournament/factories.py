@@ -38,6 +38,15 @@ def seated_round(tournament, *, seed="test", publish=True, mode=Round.Mode.RANDO
     return round
 
 
+def play_round(tournament, games=2):
+    """A new round, drawn and published, with `games` normal games entered at every table."""
+    round = seated_round(tournament, seed=f"r{tournament.rounds.count() + 1}")
+    for table in round.tables.all():
+        for number in range(1, games + 1):
+            results.save_game(table=table, data=normal_game(table, number, re_augen=130 + number))
+    return round
+
+
 def seat_ids(table):
     return [s.entry_id for s in table.seats.order_by("position")]
 

@@ -23,19 +23,11 @@ from tournament import caching
 from tournament.models import DataChange, Round
 from tournament.services import results, seating
 
-from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+from .factories import make_director, make_tournament, normal_game, play_round, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
 ROOT = Path(__file__).resolve().parents[2]
-
-
-def play_round(tournament, games=2):
-    round = seated_round(tournament, seed=f"r{tournament.rounds.count() + 1}")
-    for table in round.tables.all():
-        for number in range(1, games + 1):
-            results.save_game(table=table, data=normal_game(table, number, re_augen=130 + number))
-    return round
 
 
 @pytest.fixture

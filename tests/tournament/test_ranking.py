@@ -396,21 +396,10 @@ def test_table_points_pages_run_a_fixed_number_of_queries(client):
     """As tests/tournament/test_views_public.py pins for summed points, with one query more for the
     standings (who sits at which table) and one more for a player's page (everyone's points at the
     player's tables)."""
-    from .test_views_public import PUBLIC_QUERIES, play_round, queries, standings_url
+    from .test_views_public import PUBLIC_QUERIES, public_query_counts
 
     expected = {**PUBLIC_QUERIES, "standings": PUBLIC_QUERIES["standings"] + 1, "player": PUBLIC_QUERIES["player"] + 1}
-    counts = {}
-    for players, slug in ((8, "klein"), (37, "gross")):
-        tournament = make_tournament(players=players, slug=slug, name=slug, ranking=Ranking.TABLE_POINTS)
-        play_round(tournament, games=3)
-        play_round(tournament, games=2)
-        entry_id = seat_ids(tournament.rounds.get(number=2).tables.first())[0]
-        counts[slug] = {
-            "standings": queries(client, standings_url(tournament)),
-            "standings after round 1": queries(client, standings_url(tournament, round=1)),
-            "standings.csv": queries(client, standings_url(tournament, "standings_csv")),
-            "player": queries(client, reverse("tournament:player", args=[tournament.slug, entry_id])),
-        }
+    counts = public_query_counts(client, ranking=Ranking.TABLE_POINTS)
     assert counts == {"klein": expected, "gross": expected}
 
 

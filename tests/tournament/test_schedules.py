@@ -15,6 +15,8 @@ from hypothesis import strategies as st
 from tournament import schedules
 from tournament.draw import History, draw_random, table_sizes
 
+from .test_draw import _all_splits  # every partition into tables (small n)
+
 SEATABLE = [n for n in range(4, 61) if n not in (6, 7, 11)]
 
 
@@ -31,21 +33,6 @@ def _assert_schedule(rows, n, rounds):
     for row in rows:
         assert sorted(p for table in row for p in table) == list(range(n))
         assert [len(table) for table in row] == table_sizes(n)  # tables of 4 first
-
-
-def _splits(players, sizes):
-    """Every partition of players into unordered tables of the given sizes (small n only)."""
-    if not players:
-        yield []
-        return
-    first, rest = players[0], players[1:]
-    for size in sorted(set(sizes)):
-        remaining = list(sizes)
-        remaining.remove(size)
-        for mates in combinations(rest, size - 1):
-            others = [p for p in rest if p not in mates]
-            for split in _splits(others, remaining):
-                yield [[first, *mates], *split]
 
 
 # ---- constructions -----------------------------------------------------------------------------
@@ -165,7 +152,7 @@ def test_lower_bound_examples():
 def test_lower_bound_is_at_most_the_exhaustive_optimum(n, rounds):
     """Every schedule (round 1 fixed: relabelling changes nothing) is counted."""
     players = list(range(n))
-    splits = list(_splits(players, table_sizes(n)))
+    splits = list(_all_splits(players, table_sizes(n)))
     first = [players[sum(table_sizes(n)[:i]):sum(table_sizes(n)[:i + 1])] for i in range(len(table_sizes(n)))]
     best = min(_recount([first, *later])[0] for later in product(splits, repeat=rounds - 1))
     assert schedules.lower_bound(n, rounds) <= best
