@@ -190,9 +190,16 @@ def cached(key: str, compute, timeout: int = TIMEOUT):
 
 def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
     """`selectors.standings_history`, computed once per change of the tournament and shared by every
-    page, worker and machine that needs it (the standings, every player's page, the exports)."""
+    page, worker and machine that needs it (the standings, every player's page, the exports), with
+    what is still missing (`selectors.missing_results`: the pages' "vorläufig")."""
     key = f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{release()}"
-    return cached(key, lambda: selectors.standings_history(tournament, include_hidden=include_hidden))
+
+    def compute():
+        history = selectors.standings_history(tournament, include_hidden=include_hidden)
+        history.missing = selectors.missing_results(tournament)
+        return history
+
+    return cached(key, compute)
 
 
 @dataclass
@@ -211,7 +218,7 @@ def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Rank
 
     def compute():
         history = standings_history(tournament, include_hidden=include_hidden, counter=counter)
-        return Ranks(rounds=history.rounds, after={}, before=[],
+        return Ranks(rounds=history.rounds, after={}, before=[], missing=history.missing,
                      by_round={number: history.ranks(number) for number in history.rounds})
 
     return cached(key, compute)

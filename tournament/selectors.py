@@ -81,9 +81,16 @@ class StandingsHistory:
     rounds: list[int]  # round numbers with results, in order
     after: dict[int, list[StandingRow]]  # round number -> ranked standings after that round
     before: list[StandingRow]  # everyone with 0 points, before any result
+    # what is still missing in the rounds being played (set by caching.standings_history, which
+    # computes it once per change with the standings; None: not looked at)
+    missing: MissingResults | None = None
 
     def final(self) -> list[StandingRow]:
         return self.after[self.rounds[-1]] if self.rounds else self.before
+
+    def provisional_sentences(self) -> list[str]:
+        """What the pages say is still missing ("vorläufig"); empty when the standings are final."""
+        return self.missing.provisional_sentences() if self.missing is not None else []
 
     def ranks(self, round_number: int) -> dict[int, int]:
         return {row.entry_id: row.rank for row in self.after.get(round_number, [])}
@@ -597,6 +604,11 @@ class MissingResults:
         """Results are still to come: a round is not closed yet."""
         return any(number not in self.closed for number in self.rounds)
 
+    def provisional_sentences(self) -> list[str]:
+        """`sentences` while the standings are provisional (a round is not closed); empty when they
+        are final."""
+        return self.sentences() if self.provisional else []
+
     def sentences(self) -> list[str]:
         """What is missing, for people: "In Runde 2 fehlen noch 12 Spiele an 3 Tischen (2, 5, 7)." """
         lines = []
@@ -653,11 +665,6 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None) 
     return MissingResults(rounds=numbers, tables=found, closed=closed)
 
 
-def provisional_sentences(tournament: Tournament) -> list[str]:
-    """What is still missing in the rounds being played, in sentences; empty when every round is
-    closed (the standings are final). One query."""
-    missing = missing_results(tournament)
-    return missing.sentences() if missing.provisional else []
 
 
 # ---- a series of tournaments ---------------------------------------------------------------------

@@ -42,7 +42,7 @@ def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
         html = render_to_string("tournament/_player_live.html", {
             "tournament": tournament, "record": record, "entry": record.entry, "chart": chart,
             "is_director": request.is_director, "show_seating": show_seating, "show_standing": show_standing,
-            "provisional": selectors.provisional_sentences(tournament) if show_standing else [],
+            "provisional": history.provisional_sentences() if show_standing else [],
             "ranking_sentence": ranking.sentence(tournament),
         })
         return {"html": html, "name": record.entry.player.name}

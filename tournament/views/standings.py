@@ -236,7 +236,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
             "table_points_chart": tournament.ranking == Ranking.TABLE_POINTS,
             "now": mark_safe(f'<span class="now">{NOW_MARK}</span>'),
             "all_url": "?" + urlencode({**query, "all": "1"}) if table.truncated else "",
-            "provisional": selectors.provisional_sentences(tournament),
+            "provisional": history.provisional_sentences(),
         }, request=shown)
         rest = {}
         if table.truncated:
