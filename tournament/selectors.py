@@ -540,10 +540,10 @@ def tournament_overview(tournament: Tournament) -> Overview:
     games = dict(Game.objects.filter(table__round__tournament=tournament).order_by().values("table_id")
                  .annotate(n=Count("id")).values_list("table_id", "n"))
     tables = (Table.objects.filter(round__tournament=tournament).order_by().annotate(size=Count("seats"))
-              .values_list("id", "round_id", "size", "signed_at", "totals_only"))
-    for table_id, round_id, size, signed_at, totals_only in tables:
+              .values_list("id", "round_id", "size", "signed_at", "totals_only", "ended_after"))
+    for table_id, round_id, size, signed_at, totals_only, ended_after in tables:
         summary = by_round[round_id]
-        expected = tournament.games_at_table(size)
+        expected = Table.games_to_play(tournament.games_at_table(size), ended_after)
         summary.tables += 1
         summary.tables_of_5 += size == 5
         summary.games_expected += expected

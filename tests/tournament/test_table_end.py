@@ -87,3 +87,13 @@ def test_the_tournament_file_keeps_an_ended_table(table):
     copied = copy.rounds.get().tables.get(number=1)
     assert (copied.ended_after, copied.ended_note) == (3, "Dieter musste gehen")
     assert export_tournament(copy)["rounds"][0]["tables"][0]["ended"] == data["rounds"][0]["tables"][0]["ended"]
+
+
+def test_the_round_page_and_the_overview_expect_no_more_games_of_an_ended_table(client, table):
+    tournament = table.round.tournament
+    results.end_table(table=table, note="Dieter musste gehen")
+    client.force_login(tournament.directors.get())
+    round_page = client.get(reverse("tournament:round", args=[tournament.slug, 1])).content.decode()
+    assert "3 / 3 Spiele" in round_page and "3 / 8 Spiele" not in round_page
+    overview = selectors.tournament_overview(tournament)
+    assert (overview.rounds[0].games, overview.rounds[0].games_expected) == (3, 3 + 8)

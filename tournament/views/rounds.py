@@ -76,7 +76,7 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
     tables = round_tables(round)
     progress = {} if round.is_draft else round_progress(round)  # nothing to count before publishing
     rows = [{"seated": t, "progress": progress.get(t.table.id, {}),
-             "games_expected": tournament.games_at_table(t.size)} for t in tables]
+             "games_expected": t.table.expected_games(tournament.games_at_table(t.size))} for t in tables]
     context = {
         "tournament": tournament, "round": round, "is_director": director, "can_enter": request.can_enter,
         "tables": rows, "conflict": conflict,
