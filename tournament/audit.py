@@ -63,6 +63,7 @@ ACTIONS = {
     "draft_entered": _("Spiel am Tisch eingegeben"),
     "draft_confirmed": _("Eingabe vom Tisch bestätigt"),
     "draft_rejected": _("Eingabe vom Tisch abgelehnt"),
+    "draft_settled": _("Abgelehnte Eingabe erledigt"),
     "sheet_approved": _("„Stimmt“ getippt"),
     "link_renewed": _("Eingabelink neu erzeugt"),
     "link_revoked": _("Eingabelink gesperrt"),

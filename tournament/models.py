@@ -360,6 +360,7 @@ class DraftGame(models.Model):
         WAITING = "waiting", _("wartet auf Bestätigung")
         CONFIRMED = "confirmed", _("bestätigt")
         REJECTED = "rejected", _("abgelehnt")
+        SETTLED = "settled", _("erledigt")  # a rejected entry dealt with: corrected, or cleared by the director
 
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="drafts")
     number = models.PositiveSmallIntegerField(_("Spiel"))

@@ -10,7 +10,8 @@ from typing import Any
 from django.db.models import Count, Max, Q
 from django.utils.translation import gettext as _
 
-from . import changelog, dealing, selectors, vocabulary
+from . import changelog, dealing, engine, selectors, vocabulary
+from .errors import UserError
 from .models import DraftGame, Game, Round, Seat, Table
 from .vocabulary import ANNOUNCE_KONTRA, ANNOUNCE_RE, SOLOS, SONDERPUNKTE
 
@@ -46,20 +47,28 @@ def draft_conflicts(draft: DraftGame, games: dict[int, Game]) -> bool:
     return (game.version if game is not None else 0) != draft.base_version
 
 
-def phone_state(table: Table) -> dict:
-    """Everything the table's phones show: players, games with points and running totals, drafts,
-    approvals, what the next game is and who deals it. Plain JSON."""
+def stored_games(draft: DraftGame) -> dict[int, Game]:
+    """The stored game a draft is for, by number (empty when there is none yet)."""
+    return {game.number: game for game in draft.table.games.filter(number=draft.number)}
+
+
+def phone_state(table: Table, *, device: str = "") -> dict:
+    """Everything the table's phones show: players, games with points and running totals, drafts
+    (with the points each would give, and whether `device` entered it), approvals, what the next
+    game is and who deals it. Plain JSON."""
     sheet = selectors.table_sheet(table)
     entries = sheet.entries
     ids = [e.id for e in entries]
     names = {e.id: e.player.name for e in entries}
     games = {line.number: line.game for line in sheet.lines if line.game is not None}
     rows = []
+    line_texts: dict[int, str] = {}
     for line in sheet.lines:
         row: dict[str, Any] = {"number": line.number, "dealer": line.dealer.id,
                                "out": line.sitting_out.id if line.sitting_out else None}
         if line.game is not None:
-            row.update(summary=changelog.game_text(_row(line.game, ids, names)), value=line.game.value,
+            line_texts[line.number] = changelog.game_text(_row(line.game, ids, names))
+            row.update(summary=line_texts[line.number], value=line.game.value,
                        multiplier=line.game.multiplier, version=line.game.version,
                        points=[p for p in line.points], running=list(line.running),
                        breakdown=[list(item) for item in vocabulary.breakdown(line.game.breakdown)])
@@ -72,13 +81,19 @@ def phone_state(table: Table) -> dict:
     dealt = dealing.deals(ids, max([tournament.games_at_table(len(ids))] + [d.number for d in shown]), rule=rule,
                           games={n: dealing.entered(g.type, g.re, g.pflichtsolo) for n, g in games.items()})
     drafts = []
+    stored = {number: engine.data_of(game) for number, game in games.items()}
     for draft in shown:
         players = dealt[draft.number - 1].players
+        conflict = draft.status == DraftGame.Status.WAITING and draft_conflicts(draft, games)
         drafts.append({
-            "id": draft.pk, "number": draft.number, "status": draft.status, "device": draft.device,
-            "entered_by": draft.entered_by_id, "reason": draft.reason,
+            "id": draft.pk, "number": draft.number, "status": draft.status,
+            "own": bool(device) and draft.device == device, "entered_by": draft.entered_by_id,
+            "reason": draft.reason, "version": draft.base_version, "data": draft.data,
             "summary": changelog.game_text({**_engine_row(draft.data, players, names)}),
-            "conflict": draft.status == DraftGame.Status.WAITING and draft_conflicts(draft, games),
+            "conflict": conflict,
+            "stored": line_texts.get(draft.number) if conflict else None,
+            "points": (_draft_points(table, ids, stored, draft)
+                       if draft.status == DraftGame.Status.WAITING and not conflict else None),
         })
     approvals = table.approvals or {}
     expected = table.expected_games(table.round.tournament.games_at_table(len(ids)))
@@ -95,6 +110,22 @@ def phone_state(table: Table) -> dict:
         "complete": table.totals_only or (len(games) >= expected and not waiting),
         "signed": table.is_locked,
     }
+
+
+def _draft_points(table: Table, ids: list[int], stored: dict[int, dict], draft: DraftGame) -> list[int | None]:
+    """The points each player of the table (in seat order) would get for the draft's game, as the sheet
+    would score it once confirmed (Bock and a Nullspiel before it included): what the player who
+    confirms sees. No query: the engine only."""
+    from .services import results
+
+    games = [(number, data) for number, data in stored.items() if number != draft.number]
+    games.append((draft.number, draft.data))
+    try:
+        _sheet, result = results.score_table(table, games, [], table.round.tournament.scoring_rules(), entries=ids)
+    except UserError:
+        return [None] * len(ids)
+    row = result.rows[sorted(number for number, _data in games).index(draft.number)]
+    return [row.scores.get(str(e)) for e in ids]
 
 
 def _dealing(deal: dealing.Deal, rule: dealing.ListRule | None) -> dict:
@@ -127,6 +158,8 @@ class Waiting:
     draft: DraftGame
     summary: str  # the game in words
     conflict: bool  # it no longer fits: its game was entered or changed since
+    stored: str = ""  # in a conflict: the game as it is stored now, in words (beside the table's version)
+    points: list[tuple[str, int]] = field(default_factory=list)  # (name, points) the entry would give
 
 
 @dataclass
@@ -159,8 +192,7 @@ def board(round: Round) -> list[BoardTable]:
     counts = dict(Game.objects.filter(table__round=round).values("table_id").annotate(n=Count("id"))
                   .values_list("table_id", "n"))
     games: dict[int, dict[int, Game]] = {}
-    for game in Game.objects.filter(table__round=round).only("id", "table_id", "number", "version", "type", "re",
-                                                              "pflichtsolo"):
+    for game in Game.objects.filter(table__round=round):
         games.setdefault(game.table_id, {})[game.number] = game
     result = {tid: BoardTable(table=t, size=sizes.get(tid, 0), games=counts.get(tid, 0),
                               games_expected=t.expected_games(tournament.games_at_table(sizes.get(tid, 4))))
@@ -183,8 +215,16 @@ def board(round: Round) -> list[BoardTable]:
         row = result[draft.table_id]
         if draft.status == DraftGame.Status.WAITING:
             players = dealt[draft.table_id][draft.number - 1].players
-            conflict = draft_conflicts(draft, games.get(draft.table_id, {}))
-            row.waiting.append(Waiting(draft, changelog.game_text(_engine_row(draft.data, players, names)), conflict))
+            stored = games.get(draft.table_id, {})
+            conflict = draft_conflicts(draft, stored)
+            seats = seated.get(draft.table_id, [])
+            item = Waiting(draft, changelog.game_text(_engine_row(draft.data, players, names)), conflict)
+            if conflict and draft.number in stored:
+                item.stored = changelog.game_text(_row(stored[draft.number], seats, names))
+            elif not conflict:
+                points = _draft_points(row.table, seats, {n: engine.data_of(g) for n, g in stored.items()}, draft)
+                item.points = [(names[e], p) for e, p in zip(seats, points, strict=True) if p is not None]
+            row.waiting.append(item)
             row.conflicts += conflict
         else:
             row.rejected.append(draft)

@@ -1,10 +1,20 @@
 /* A table's entry page on the players' phones (/e/<token>/).
  *
- * Works without a connection: a saved game goes into a queue in localStorage, with a one-time key,
- * and is sent as soon as the phone is online again (a retry with the same key never makes a second
- * game). What is typed into the form is kept in localStorage too, so a reload loses nothing; a
- * service worker keeps the page itself for a reload without Wi-Fi.
- * The server's answers (state.json) say what the sheet holds; the page shows them.
+ * Works without a connection: a saved game goes into a queue in localStorage, with a one-time key
+ * and the version of the game it was entered against (0: a new game), and is sent as soon as the
+ * server can take it (a retry with the same key never makes a second game). The queue belongs to the
+ * table and round, not to one link: a renewed link's page takes it over.
+ *
+ * A game leaves the queue only when the server has answered about that game (the answer names its
+ * key): stored (or waiting for confirmation, or as a conflict for the director), or refused with its
+ * problems. No network, a 5xx, a 429 or an answer that is not the server's JSON keep it, and the page
+ * tries again with growing pauses and says so. A refused game stops the queue behind it and comes back
+ * into the form with its problems; the games after it stay queued with their numbers. When the link
+ * no longer takes entries (410), the games stay on the phone as a readable list with what to do.
+ *
+ * What is typed into the form is kept in localStorage too, so a reload loses nothing; a service worker
+ * keeps the page itself for a reload without Wi-Fi. Who the device is, the server says (a cookie the
+ * script cannot read). The server's answers (state.json) say what the sheet holds; the page shows them.
  */
 (function () {
   "use strict";
@@ -15,7 +25,8 @@
   var spec = JSON.parse(document.getElementById("spec").textContent);
   var T = JSON.parse(document.getElementById("texts").textContent);
   var store = window.localStorage;
-  var KEY = "doko:" + token + ":";
+  var KEY = "doko:q:" + app.dataset.queue + ":";  // the table's and round's, whichever link opened it
+  var MOST_DELAY = 60000;  // ms between two tries at most
 
   function fmt(text, values) {
     return text.replace(/%\((\w+)\)s/g, function (_m, name) { return values[name] === undefined ? "" : values[name]; });
@@ -34,15 +45,33 @@
     try { var value = JSON.parse(store.getItem(KEY + name)); return value === null ? fallback : value; }
     catch (_e) { return fallback; }
   }
-  function save(name, value) { store.setItem(KEY + name, JSON.stringify(value)); }
+  function save(name, value) {
+    try { store.setItem(KEY + name, JSON.stringify(value)); }
+    catch (_e) { note(T.storageFull, "error"); }
+  }
   function uuid() {
     if (window.crypto && crypto.randomUUID) { return crypto.randomUUID().replace(/-/g, ""); }
     return Date.now().toString(16) + Math.random().toString(16).slice(2);
   }
 
+  // an earlier version of this page kept its queue under the link's token: take it over
+  (function adoptOldQueue() {
+    var old = "doko:" + token + ":";
+    ["queue", "form", "player"].forEach(function (name) {
+      var value = store.getItem(old + name);
+      if (value === null) { return; }
+      if (name === "queue") {
+        var mine = load("queue", []);
+        try { save("queue", mine.concat(JSON.parse(value) || [])); } catch (_e) { /* unreadable: left as it was */ }
+      } else if (store.getItem(KEY + name) === null) {
+        store.setItem(KEY + name, value);
+      }
+      store.removeItem(old + name);
+    });
+  }());
+  save("label", fmt(T.label, {tournament: state.tournament, round: state.round, table: state.table}));
+
   // ---- who is at this phone ---------------------------------------------------------------------
-  var device = store.getItem("doko:device");
-  if (!device) { device = uuid(); store.setItem("doko:device", device); }
   var me = load("player", null);
   function playerName(id) {
     var found = state.players.filter(function (p) { return p.id === id; })[0];
@@ -52,6 +81,10 @@
   // ---- the queue of games not yet sent ----------------------------------------------------------
   var queue = load("queue", []);
   var sending = false;
+  var delay = 0;  // the pause before the next try, after the server did not answer about the game
+  var retryTimer = null;
+  var trouble = "";  // why the queue is not moving, in words
+  var closed = null;  // the link's message once it takes no more entries (410)
 
   function note(text, kind) {
     var list = document.getElementById("notes");
@@ -60,46 +93,104 @@
     while (list.children.length > 4) { list.removeChild(list.lastChild); }
   }
 
+  // the answer, and whether it is the server's JSON at all (a proxy's or a hotspot's page is not)
   function post(path, body) {
     return fetch(base + path, {method: "POST", headers: {"Content-Type": "application/json"},
-                               body: JSON.stringify(body), credentials: "omit", cache: "no-store"})
+                               body: JSON.stringify(body), credentials: "same-origin", cache: "no-store"})
       .then(function (response) {
-        return response.json().catch(function () { return {}; }).then(function (data) {
-          return {status: response.status, data: data};
+        var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+        return response.json().catch(function () { json = false; return {}; }).then(function (data) {
+          return {status: response.status, data: data || {}, json: json && typeof data === "object" && data !== null};
         });
       });
   }
 
+  // a queued game in words: "Spiel 4: Normalspiel · Re Anna, Bernd · 131 Augen Re" (without the number: for the cards)
+  function describe(entry, withoutNumber) {
+    var d = entry.data;
+    var type = (spec.types.filter(function (t) { return t[0] === d.type; })[0] || ["", d.type])[1];
+    var parts = [withoutNumber ? type : T.game + " " + entry.number + ": " + type];
+    if (d.re && d.re.length) { parts.push("Re " + d.re.map(playerName).join(", ")); }
+    if (d.re_augen !== null && d.re_augen !== undefined) { parts.push(fmt(T.reAugen, {n: d.re_augen})); }
+    return parts.join(" · ");
+  }
+
+  function enqueue(entry) {
+    entry.text = describe(entry);
+    queue.push(entry);
+    queue.sort(function (a, b) { return a.number - b.number; });
+    save("queue", queue);
+  }
+
+  function retryLater(status) {
+    delay = Math.min(MOST_DELAY, delay ? delay * 2 : 2000);
+    trouble = fmt(status === 0 ? T.noAnswer : T.serverBusy, {status: status, s: Math.round(delay / 1000)});
+    clearTimeout(retryTimer);
+    retryTimer = setTimeout(function () { retryTimer = null; flush(); }, delay);
+    showQueue();
+  }
+
   function flush() {
-    if (sending || !queue.length) { showQueue(); return; }
-    if (!navigator.onLine) { showQueue(); return; }
+    if (sending || retryTimer || closed || !queue.length || queue[0].refused || !navigator.onLine) {
+      showQueue();
+      return;
+    }
     sending = true;
     var entry = queue[0];
-    post("games.json", entry).then(function (answer) {
+    post("games.json", {key: entry.key, number: entry.number, version: entry.version || 0, player: entry.player,
+                        data: entry.data}).then(function (answer) {
       sending = false;
-      if (answer.status === 200) {
-        queue.shift(); save("queue", queue);
-        note(fmt(T.sent, {n: entry.number}), "success");
+      var about = answer.json && answer.data.key === entry.key;
+      if (about && answer.status === 200) {
+        queue = queue.filter(function (e) { return e.key !== entry.key; }); save("queue", queue);
+        delay = 0; trouble = "";
+        if (answer.data.conflict) { note(answer.data.message, "error"); }
+        else { note(fmt(T.sent, {n: entry.number}), "success"); }
         if (answer.data.state) { state = answer.data.state; }
-      } else if (answer.status === 410) {
-        queue = []; save("queue", queue); location.reload(); return;
+        render();
+        flush();
+      } else if (about && answer.status === 422) {
+        delay = 0; trouble = "";
+        entry.refused = {message: answer.data.message || "", problems: answer.data.problems || {}};
+        save("queue", queue);
+        note(fmt(T.failed, {n: entry.number, message: entry.refused.message}), "error");
+        startCorrecting(entry);
+        render();
+        showProblems(entry.refused.problems);
+        window.scrollTo(0, 0);
+      } else if (about && answer.status === 410) {
+        trouble = "";
+        closed = answer.data.message || T.closed;
+        render();
       } else {
-        queue.shift(); save("queue", queue);
-        note(fmt(T.failed, {n: entry.number, message: answer.data.message || answer.status}), "error");
-        restoreForm(entry);
-        showProblems(answer.data.problems || {});
+        retryLater(answer.status);
       }
-      render();
-      flush();
-    }).catch(function () { sending = false; showQueue(); });
+    }).catch(function () { sending = false; retryLater(0); });
   }
 
   function showQueue() {
     var box = document.getElementById("queue");
+    var head = queue[0];
     box.hidden = !queue.length;
-    box.textContent = fmt(T.waiting, {n: queue.length});
+    var text = fmt(T.waiting, {n: queue.length});
+    if (closed) { text = fmt(T.keptHere, {n: queue.length}); }
+    else if (head && head.refused) { text = fmt(T.stopped, {n: head.number, m: queue.length - 1}); }
+    else if (trouble && navigator.onLine) { text += " " + trouble; }
+    box.textContent = text;
     document.getElementById("net").textContent = navigator.onLine ? T.online : T.offline;
     document.getElementById("net").className = "net " + (navigator.onLine ? "online" : "offline");
+    renderKept();
+  }
+
+  // the games on this phone, readable (while waiting, and after the link closed)
+  function renderKept() {
+    var box = document.getElementById("kept");
+    var list = document.getElementById("kept-list");
+    box.hidden = !(closed && queue.length);
+    document.getElementById("closed").hidden = !closed;
+    document.getElementById("closed-text").textContent = closed || "";
+    list.textContent = "";
+    queue.forEach(function (entry) { list.appendChild(el("li", {text: entry.text || describe(entry)})); });
   }
 
   // ---- the form ---------------------------------------------------------------------------------
@@ -108,7 +199,11 @@
   // a solo's mark in a list with Pflichtsoli ("": as the rule gives it: the soloist's first solo is the Pflichtsolo)
   var PFLICHT = {"": null, pflicht: true, lust: false};
 
+  // the game the form is for: the refused game at the head of the queue (to correct it), else the
+  // first game that is neither stored, nor waiting, nor queued
   function number() {
+    if (closed) { return null; }
+    if (queue.length && queue[0].refused) { return queue[0].number; }
     var taken = {};
     queue.forEach(function (e) { taken[e.number] = true; });
     for (var n = state.next_number || 1; n <= state.games_expected; n++) {
@@ -137,13 +232,23 @@
 
   function persist() { save("form", form); schedulePreview(); }
 
-  function restoreForm(entry) {
-    var d = entry.data;
-    form = {type: d.type, solo: d.solo || "", pflichtsolo: d.pflichtsolo === true ? "pflicht" : d.pflichtsolo === false ? "lust" : "",
-            re: d.re, announce_re: d.announcements.re || "",
-            announce_kontra: d.announcements.kontra || "", re_augen: d.re_augen === null ? "" : d.re_augen,
-            re_tricks: d.re_tricks === null ? "" : d.re_tricks, extras: d.extras || {}, number: entry.number};
+  function restoreForm(d, n) {
+    var announcements = d.announcements || {};
+    form = {type: d.type || "normal", solo: d.solo || "",
+            pflichtsolo: d.pflichtsolo === true ? "pflicht" : d.pflichtsolo === false ? "lust" : "",
+            re: (d.re || []).slice(), announce_re: announcements.re || "", announce_kontra: announcements.kontra || "",
+            re_augen: d.re_augen === null || d.re_augen === undefined ? "" : d.re_augen,
+            re_tricks: d.re_tricks === null || d.re_tricks === undefined ? "" : d.re_tricks,
+            extras: JSON.parse(JSON.stringify(d.extras || {})), number: n};
     persist();
+  }
+
+  // a refused game comes back into the form, once (what is typed afterwards is kept)
+  function startCorrecting(entry) {
+    if (form.correcting === entry.key) { return; }
+    restoreForm(entry.data, entry.number);
+    form.correcting = entry.key;
+    save("form", form);
   }
 
   function clearForm() {
@@ -177,14 +282,20 @@
     entry.hidden = !n || state.signed || state.totals_only;
     if (!n) { return; }
     var deal = state.dealing[n];
+    var head = queue[0];
+    var correcting = head && head.refused && head.number === n;
+    if (correcting) { startCorrecting(head); }
+    document.getElementById("discard").hidden = !correcting;
+    document.getElementById("refused-text").textContent = correcting ? fmt(T.failed, {n: n, message: head.refused.message}) : "";
     if (form.number !== n) {
       form.number = n;
+      form.correcting = null;
       if (deal.vorgefuehrt && !form.re.length) {  // a list's last games: the Pflichtsolo of whoever is vorgeführt
         form.type = "solo"; form.re = [deal.vorgefuehrt]; form.pflichtsolo = "pflicht";
       }
       save("form", form);
     }
-    document.getElementById("entry-heading").textContent = fmt(T.enter, {n: n});
+    document.getElementById("entry-heading").textContent = fmt(correcting ? T.correct : T.enter, {n: n});
     var dealer = fmt(T.dealer, {name: playerName(deal.dealer)}) +
       (deal.out ? " · " + fmt(T.sitsOut, {name: playerName(deal.out)}) : "");
     if (spec.pflichtsolo && deal.vorgefuehrt) {
@@ -245,16 +356,26 @@
     document.getElementById("extras-set").hidden = !spec.sonderpunkte.length;
   }
 
+  // the preview: hidden as soon as the form changes, and only the answer to the newest question shown
   var previewTimer = null;
+  var asked = 0;
   function schedulePreview() {
     clearTimeout(previewTimer);
+    asked += 1;
+    document.getElementById("preview").hidden = true;
     previewTimer = setTimeout(preview, 350);
   }
   function preview() {
     var box = document.getElementById("preview");
     var n = number();
     if (!n || !navigator.onLine || form.re_augen === "") { box.hidden = true; return; }
-    post("preview.json", {number: n, data: gameData()}).then(function (answer) {
+    var question = asked;
+    var pending = queue.filter(function (e) { return e.number < n; }).map(function (e) {
+      return {number: e.number, data: e.data};
+    });
+    post("preview.json", {number: n, data: gameData(), pending: pending}).then(function (answer) {
+      if (question !== asked || number() !== n) { return; }  // the form changed meanwhile: a newer one is asked
+      if (!answer.json) { box.hidden = true; return; }
       showProblems(answer.status === 200 ? {} : (answer.data.problems || {"_": [answer.data.message || ""]}));
       if (answer.status !== 200) { box.hidden = true; return; }
       var d = answer.data;
@@ -303,32 +424,48 @@
     event.preventDefault();
     var n = number();
     if (!n) { return; }
-    var entry = {key: uuid(), device: device, player: me, number: n, data: gameData()};
-    queue.push(entry); save("queue", queue);
+    var line = state.lines[n - 1];
+    var entry = {key: uuid(), player: me, number: n, version: line && line.version ? line.version : 0, data: gameData()};
+    if (queue.length && queue[0].refused && queue[0].number === n) {
+      queue.shift();  // the corrected game takes the refused one's place, at the head of the queue
+    }
+    enqueue(entry);
     clearForm();
+    showProblems({});
     note(fmt(T.queued, {n: n}), "info");
     render();
     flush();
     window.scrollTo(0, 0);
   });
 
+  document.getElementById("discard").addEventListener("click", function () {
+    var head = queue[0];
+    if (!head || !head.refused || !window.confirm(fmt(T.discardAsk, {n: head.number}))) { return; }
+    queue.shift(); save("queue", queue);
+    clearForm();
+    showProblems({});
+    note(fmt(T.discarded, {n: head.number}), "info");
+    render();
+    flush();
+  });
+
   // ---- confirming, "stimmt" ---------------------------------------------------------------------
   function decide(draft, confirm) {
     var reason = "";
     if (!confirm) { reason = window.prompt(T.rejectReason) || ""; }
-    post("drafts/" + draft.id + "/decide.json", {confirm: confirm, device: device, player: me, reason: reason})
+    post("drafts/" + draft.id + "/decide.json", {confirm: confirm, player: me, reason: reason})
       .then(function (answer) {
-        if (answer.data.state) { state = answer.data.state; }
-        if (answer.status !== 200) { note(answer.data.message || String(answer.status), "error"); }
+        if (answer.json && answer.data.state) { state = answer.data.state; }
+        if (answer.status !== 200) { note(answer.json && answer.data.message || fmt(T.tryAgain, {status: answer.status}), "error"); }
         render();
       }).catch(function () { note(T.offline, "error"); });
   }
 
   document.getElementById("approve-button").addEventListener("click", function () {
     if (!me) { note(T.chooseFirst, "error"); return; }
-    post("approve.json", {device: device, player: me, version: state.version}).then(function (answer) {
-      if (answer.data.state) { state = answer.data.state; }
-      if (answer.status !== 200) { note(answer.data.message || String(answer.status), "error"); refresh(); }
+    post("approve.json", {player: me, version: state.version}).then(function (answer) {
+      if (answer.json && answer.data.state) { state = answer.data.state; }
+      if (answer.status !== 200) { note(answer.json && answer.data.message || fmt(T.tryAgain, {status: answer.status}), "error"); refresh(); }
       render();
     }).catch(function () { note(T.offline, "error"); });
   });
@@ -349,19 +486,31 @@
   function renderDrafts() {
     var list = document.getElementById("draft-list");
     list.textContent = "";
-    var mine = queue.map(function (e) { return {number: e.number, summary: "", pending: true}; });
+    var mine = queue.map(function (e) { return {number: e.number, summary: describe(e, true), pending: true, refused: e.refused}; });
     var drafts = state.drafts.concat(mine);
     document.getElementById("drafts").hidden = !drafts.length;
     drafts.forEach(function (draft) {
-      var item = el("li", {"class": "card" + (draft.conflict ? " conflict-card" : "")}, [
+      var item = el("li", {"class": "card" + (draft.conflict || draft.refused ? " conflict-card" : "")}, [
         el("strong", {text: T.game + " " + draft.number}), el("span", {text: " " + (draft.summary || "")})]);
-      var status = draft.pending ? T.pending : draft.status === "rejected" ? T.rejected + (draft.reason ? ": " + draft.reason : "") :
+      var status = draft.refused ? T.refusedHere : draft.pending ? T.pending :
+        draft.status === "rejected" ? T.rejected + (draft.reason ? ": " + draft.reason : "") :
         draft.conflict ? T.conflict : T.draftWaiting;
       item.appendChild(el("p", {"class": "muted", text: status + (draft.entered_by ? " · " + fmt(T.enteredBy, {name: playerName(draft.entered_by)}) : "")}));
-      if (!draft.pending && draft.status === "waiting") {
+      if (draft.conflict && draft.stored) {
+        item.appendChild(el("p", {"class": "muted", text: fmt(T.storedIs, {game: draft.stored})}));
+      }
+      if (draft.points) {  // what the one who confirms confirms
+        var points = el("p", {"class": "scores"});
+        state.players.forEach(function (p, index) {
+          var value = draft.points[index];
+          if (value !== null && value !== undefined) { points.appendChild(el("span", {text: p.name + " " + (value > 0 ? "+" : "") + value})); }
+        });
+        item.appendChild(points);
+      }
+      if (!draft.pending && draft.status === "waiting" && !draft.conflict) {
         if (state.confirmation !== "second_player") {
           item.appendChild(el("p", {"class": "muted", text: T.byDirector}));
-        } else if (draft.device === device || (me && draft.entered_by === me)) {
+        } else if (draft.own || (me && draft.entered_by === me)) {
           item.appendChild(el("p", {"class": "muted", text: T.ownEntry}));
         } else {
           item.appendChild(el("p", {"class": "buttons"}, [
@@ -371,6 +520,12 @@
                           on: {click: function () { decide(draft, false); }}})]));
         }
       }
+      if (draft.status === "rejected" && number() === draft.number && draft.data) {  // correct it here
+        item.appendChild(el("p", {"class": "buttons"}, [
+          el("button", {type: "button", "class": "big-button", text: T.correctThis, on: {click: function () {
+            restoreForm(draft.data, draft.number); render(); document.getElementById("entry").scrollIntoView();
+          }}})]));
+      }
       list.appendChild(item);
     });
   }
@@ -379,7 +534,7 @@
     var table = document.getElementById("sheet");
     table.textContent = "";
     var head = el("tr", {}, [el("th", {text: "#"})]);
-    state.players.forEach(function (p) { head.appendChild(el("th", {"class": "num", text: p.name.split(" ")[0]})); });
+    state.players.forEach(function (p) { head.appendChild(el("th", {"class": "num", title: p.name, text: p.name.split(" ")[0]})); });
     table.appendChild(el("thead", {}, [head]));
     var body = el("tbody");
     state.lines.forEach(function (line) {
@@ -423,16 +578,23 @@
 
   // ---- keeping up to date -------------------------------------------------------------------------
   function refresh() {
-    if (!navigator.onLine || document.hidden) { return; }
-    fetch(base + "state.json", {cache: "no-store", credentials: "omit"}).then(function (response) {
-      if (response.status === 410) { location.reload(); return null; }
-      return response.ok ? response.json() : null;
+    if (!navigator.onLine || document.hidden || closed) { return; }
+    fetch(base + "state.json", {cache: "no-store", credentials: "same-origin"}).then(function (response) {
+      var json = (response.headers.get("Content-Type") || "").indexOf("application/json") === 0;
+      if (!json) { return null; }
+      return response.json().then(function (data) {
+        if (response.status === 410) { closed = data.message || T.closed; render(); return null; }
+        return response.ok ? data : null;
+      });
     }).then(function (data) {
       if (data) { state = data; render(); }
     }).catch(function () { showQueue(); });
   }
 
-  window.addEventListener("online", function () { showQueue(); flush(); refresh(); });
+  window.addEventListener("online", function () {
+    clearTimeout(retryTimer); retryTimer = null; delay = 0; trouble = "";
+    showQueue(); flush(); refresh();
+  });
   window.addEventListener("offline", showQueue);
   document.addEventListener("visibilitychange", function () { if (!document.hidden) { flush(); refresh(); } });
   setInterval(function () { flush(); refresh(); }, 15000);

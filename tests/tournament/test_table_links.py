@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.core import signing
 from django.db.models import Sum
 from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
@@ -19,6 +20,7 @@ from tournament.errors import UserError
 from tournament.models import DraftGame, Game, Score, Table, Tournament
 from tournament.selectors import standings
 from tournament.services import results, seating, table_links
+from tournament.views import table_link
 
 from .factories import make_director, make_tournament, seat_ids, seated_round
 
@@ -41,7 +43,26 @@ def game(table, number, re_augen=130):
             "extras": {}}
 
 
+def device_id(name: str) -> str:
+    """The id the server would have issued to the test's phone called `name`."""
+    return "".join(ch for ch in name if ch.isalnum()).ljust(16, "0")[:64]
+
+
+def as_device(client, device: str | None) -> None:
+    """The phone `client` is the device `device` (the server's signed cookie; None: a phone without one)."""
+    if device is None:
+        client.cookies.pop(table_link.DEVICE_COOKIE, None)
+        return
+    name = device_id(device)
+    signer = signing.get_cookie_signer(salt=table_link.DEVICE_COOKIE + table_link.DEVICE_SALT)
+    client.cookies[table_link.DEVICE_COOKIE] = signer.sign(name)
+
+
 def post(client, table, name, body, **args):
+    """A phone's request; a "device" in the body becomes the device cookie the server issued (the
+    server itself ignores any device id in the JSON)."""
+    if "device" in body:
+        as_device(client, body["device"] if isinstance(body["device"], str) else None)
     path = reverse(f"table_link_{name}", args=[token(table), *args.values()])
     return client.post(path, json.dumps(body), content_type="application/json")
 
@@ -256,9 +277,9 @@ def test_every_entry_confirmation_and_rejection_is_logged_with_table_and_device(
     post(client, table, "decide", {"confirm": True, "device": "geraet-carla", "player": ids[2]}, draft=draft.pk)
     entries = changelog.entries(table.round.tournament, round_number=1, table_number=1)
     actions = [(e.action, e.kind, e.device) for e in entries]
-    assert ("draft_entered", "draft", "geraet-anna") in actions
-    assert ("draft_confirmed", "game", "geraet-carla") in actions
-    assert ("draft_confirmed", "draft", "geraet-carla") in actions
+    assert ("draft_entered", "draft", device_id("geraet-anna")) in actions
+    assert ("draft_confirmed", "game", device_id("geraet-carla")) in actions
+    assert ("draft_confirmed", "draft", device_id("geraet-carla")) in actions
     names = {e.user for e in entries if e.kind == "draft"}
     assert any("Tisch 1" in name for name in names)
 

@@ -4,6 +4,7 @@ checked by the scoring engine, as for every entry."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from django.utils.translation import gettext as _
@@ -11,13 +12,14 @@ from django.utils.translation import gettext as _
 from ..errors import UserError
 
 PARTIES = ("re", "kontra")
+ASCII_INTEGER = re.compile(r"-?[0-9]{1,12}")
 
 
 def clean_int(value, *, low: int, high: int, required: bool = True) -> Any:
     if value in (None, "") and not required:
         return None
-    if isinstance(value, str) and value.strip().lstrip("-").isdigit():
-        value = int(value)
+    if isinstance(value, str) and ASCII_INTEGER.fullmatch(value.strip()):
+        value = int(value)  # ASCII digits only: "²" or "٣" are digits to str.isdigit(), but no number here
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise UserError(_("Eine Zahl der Eingabe fehlt oder liegt außerhalb von %(low)s bis %(high)s.")
                         % {"low": low, "high": high})

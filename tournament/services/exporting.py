@@ -37,7 +37,8 @@ def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
         penalties.setdefault(penalty.table_id, []).append(penalty)
     drafts: dict[int, list[DraftGame]] = {}
     for draft in (DraftGame.objects.filter(table__round__tournament=tournament)
-                  .exclude(status=DraftGame.Status.CONFIRMED).order_by("number", "created_at", "id")):
+                  .filter(status__in=[DraftGame.Status.WAITING, DraftGame.Status.REJECTED])  # not yet dealt with
+                  .order_by("number", "created_at", "id")):
         drafts.setdefault(draft.table_id, []).append(draft)
     tables_of: dict[int, list[Table]] = {}
     for table in Table.objects.filter(round__tournament=tournament).order_by("number"):

@@ -159,11 +159,12 @@ def _sitting_out(stored: list[Game], number: int) -> int | None:
 # ---- the score cache -----------------------------------------------------------------------------
 
 def score_table(table: Table, games: list[tuple[int, dict]], penalties: list[Penalty],
-                rules: scoring.Rules, parsed: dict[int, scoring.Game] | None = None
-                ) -> tuple[scoring.Sheet, scoring.SheetResult]:
+                rules: scoring.Rules, parsed: dict[int, scoring.Game] | None = None,
+                entries: list[int] | None = None) -> tuple[scoring.Sheet, scoring.SheetResult]:
     """Scores a table's games (number, data), in number order, and its penalties. `parsed`: games
-    the engine has parsed already under these rules, by number (an import checks each game first)."""
-    entries = seat_entries(table)
+    the engine has parsed already under these rules, by number (an import checks each game first);
+    `entries`: the table's players in seat order, when the caller has read them already."""
+    entries = seat_entries(table) if entries is None else entries
     rows: list = []
     deals = table_deals(table, entries, {number: data for number, data in games})
     for number, data in sorted(games, key=lambda item: item[0]):
@@ -367,11 +368,15 @@ def _check_table_version(table: Table, version: int | None) -> None:
 
 # ---- games ---------------------------------------------------------------------------------------
 
-def preview_game(*, table: Table, data: dict, number: int) -> SheetGame:
-    """Scores the table as if the game were saved, and returns that game's row. Saves nothing."""
+def preview_game(*, table: Table, data: dict, number: int, pending: dict[int, dict] | None = None) -> SheetGame:
+    """Scores the table as if the game were saved, and returns that game's row. Saves nothing.
+    `pending`: games before it not stored yet (entries waiting, a phone's queue), by number; they count
+    for the preview (a Nullspiel doubles the next game) where no game of that number is stored."""
     entries = seat_entries(table)
     check_number(table, number, len(entries))
     games = [(g.number, engine.data_of(g)) for g in table.games.exclude(number=number)]
+    stored = {n for n, _d in games}
+    games += [(n, d) for n, d in sorted((pending or {}).items()) if n < number and n not in stored]
     rule = dealing.list_rule(table.round.tournament, len(entries))
     entered = {n: dealing.entered(d["type"], d["re"], d["pflichtsolo"]) for n, d in games} if rule else {}
     data = with_mark(data, dealing.deal_of(entries, number, rule=rule, games=entered), rule)

@@ -6,7 +6,14 @@ director. Confirming saves the game through `results.save_game`, like any other 
 player of the table has tapped "stimmt" for the complete sheet, it is signed and locked.
 
 Every phone request carries a one-time key (a game sent twice over a bad connection is entered
-once) and the phone's device id, which the change log records with the table and the time.
+once) and the version of the game the phone saw (0: a new game). Who the device is, the server says
+(a signed cookie, `views.table_link`), not the phone's JSON: the change log records it with the table
+and the time, and a device cannot confirm its own entry.
+
+Nothing from a phone replaces a stored game silently: an entry made against an older version of a
+game (the director or another phone stored it meanwhile) waits as a conflict, which the director
+resolves on the board (keep the stored game, or take the table's). The waiting entries are bounded
+per game and per device (`MOST_WAITING_PER_GAME`, one per device and game) and per table.
 """
 
 from __future__ import annotations
@@ -27,6 +34,8 @@ from . import results
 from .locking import lock_round, lock_table, lock_tables
 
 TOKEN_BYTES = 18  # 24 characters: unguessable, and short enough for a small QR code
+MOST_WAITING_PER_GAME = 5  # entries waiting for one game: one per player of a table of 5
+MOST_ENTRIES_PER_TABLE = 200  # every entry a table's link ever made, in any state
 
 
 class LinkClosed(UserError):
@@ -113,11 +122,14 @@ def link_actor(table: Table, player: Entry | None, device: str) -> Actor:
 
 # ---- entering a game ------------------------------------------------------------------------------
 
-def enter_game(*, token: str, number: int, data: dict, key: str, device: str, player_id: int | None = None
-               ) -> DraftGame:
+def enter_game(*, token: str, number: int, data: dict, key: str, device: str, player_id: int | None = None,
+               version: int = 0) -> DraftGame:
     """A game entered on a phone: checked by the engine like any entry, then a draft (or, when the
-    tournament confirms at once, the game itself). The same key sent again returns the first draft.
-    The identical game entered on another device by another player of the table confirms it."""
+    tournament confirms at once, the game itself). `version` is the version of the game the phone
+    saw (0: a new game); when the game is stored in another version by now, the draft waits as a
+    conflict for the director, whatever the confirmation mode. The same key sent again returns the
+    first draft. The identical game entered on another device by another player of the table
+    confirms it."""
     key, device = (key or "")[:64], (device or "")[:64]
     if not key or not device:
         raise UserError(_("Die Eingabe kam ohne Schlüssel oder Gerät an; bitte die Seite neu laden."))
@@ -134,8 +146,9 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
             raise UserError(_("Für Tisch %(table)s wurden nur Endstände eingetragen.") % {"table": table.number})
         entries = results.seat_entries(table)
         results.check_number(table, number, len(entries))
+        existing = table.games.filter(number=number).first()
         first_free = results.next_game_number(table)
-        if number > first_free and not table.games.filter(number=number).exists():
+        if number > first_free and existing is None:
             raise UserError(_("Spiele werden der Reihe nach eingetragen: erst Spiel %(first)s, dann "
                               "Spiel %(number)s.") % {"first": first_free, "number": number})
         rule = dealing.list_rule(table.round.tournament, len(entries))
@@ -148,32 +161,62 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
             raise EntryProblems(error.problems) from None
         games[number] = dealing.entered(checked["type"], checked["re"], checked["pflichtsolo"])
         results.check_list(table, entries, rule, games, number)
+        _check_bounds(table, number, device)
         player = player_of(table, player_id)
         by = link_actor(table, player, device)
-        existing = table.games.filter(number=number).first()
-        base = {"base_version": existing.version if existing is not None else 0}
-        same = _waiting_same(table, number, checked)
-        second_player = table.round.tournament.confirmation == Tournament.Confirmation.SECOND_PLAYER
-        if (second_player and same is not None and same.device != device
-                and (player is None or same.entered_by_id != player.pk)):
-            # a second player entered the same game on their phone: that confirms it
+        _settle_rejected(table, number, by=by)
+        if existing is not None and all(getattr(existing, name) == value
+                                        for name, value in engine.model_fields(checked).items()):
+            # the game is stored just so already (entered twice, or by the director): nothing to decide
             with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):
                 draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
-                                                 entered_by=player, **base)
+                                                 entered_by=player, base_version=existing.version)
+            _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("schon so eingetragen"), game=existing)
+            return draft
+        current = existing.version if existing is not None else 0
+        with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):
+            draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
+                                             entered_by=player, base_version=version)
+        if version != current:
+            return draft  # stored meanwhile in another version: a conflict the director resolves on the board
+        mode = table.round.tournament.confirmation
+        same = _waiting_same(table, number, checked, but=draft)
+        if (mode == Tournament.Confirmation.SECOND_PLAYER and same is not None and same.device != device
+                and (player is None or same.entered_by_id != player.pk) and same.base_version == current):
+            # a second player entered the same game on their phone: that confirms it
             _confirm(table, same, by=by)
             _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("dasselbe Spiel wie eine andere Eingabe"),
                     game=same.game)
-            return draft
-        with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):
-            draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
-                                             entered_by=player, **base)
-        if table.round.tournament.confirmation == Tournament.Confirmation.IMMEDIATE:
+        elif mode == Tournament.Confirmation.IMMEDIATE:
             _confirm(table, draft, by=by)
         return draft
 
 
-def _waiting_same(table: Table, number: int, data: dict) -> DraftGame | None:
-    for draft in table.drafts.filter(number=number, status=DraftGame.Status.WAITING):
+def _check_bounds(table: Table, number: int, device: str) -> None:
+    """A link may not fill the database: one waiting entry per device and game, a few per game, a
+    bounded number per table."""
+    waiting = list(table.drafts.filter(number=number, status=DraftGame.Status.WAITING).values_list("device", flat=True))
+    if device in waiting:
+        raise UserError(_("Deine Eingabe für Spiel %(number)s wartet schon auf Bestätigung. Eine andere Fassung "
+                          "geht erst, wenn sie bestätigt oder abgelehnt ist.") % {"number": number})
+    if len(waiting) >= MOST_WAITING_PER_GAME:
+        raise UserError(_("Für Spiel %(number)s warten schon %(n)s Eingaben. Bitte erst bestätigen oder ablehnen, "
+                          "oder die Turnierleitung fragen.") % {"number": number, "n": len(waiting)})
+    if table.drafts.count() >= MOST_ENTRIES_PER_TABLE:
+        raise UserError(_("An diesem Tisch wurde schon sehr oft eingegeben. Bitte die übrigen Spiele der "
+                          "Turnierleitung geben."))
+
+
+def _settle_rejected(table: Table, number: int, *, by: Actor) -> None:
+    """A new entry for a game settles the rejected entries for it: they leave the phones and the board."""
+    for draft in table.drafts.filter(number=number, status=DraftGame.Status.REJECTED):
+        with audit.recording("draft_settled", by=by, tournament=table.round.tournament_id):
+            draft.status = DraftGame.Status.SETTLED
+            draft.save(update_fields=["status"])
+
+
+def _waiting_same(table: Table, number: int, data: dict, *, but: DraftGame) -> DraftGame | None:
+    for draft in table.drafts.filter(number=number, status=DraftGame.Status.WAITING).exclude(pk=but.pk):
         if engine.model_fields(draft.data) == engine.model_fields(data):
             return draft
     return None
@@ -204,6 +247,25 @@ def _decide(draft: DraftGame, status: str, *, by: Actor, reason: str = "", game:
         draft.save()
 
 
+def pending_games(table: Table, sent: dict[int, dict]) -> dict[int, dict]:
+    """The games before a preview that are not stored yet, by number: the entries waiting at the table
+    (the first of each game) and what the phone still holds in its queue (`sent`, unchecked: a game
+    the engine refuses is left out)."""
+    pending: dict[int, dict] = {}
+    for draft in table.drafts.filter(status=DraftGame.Status.WAITING).order_by("-created_at"):
+        pending[draft.number] = draft.data
+    entries = results.seat_entries(table)
+    rules = table.round.tournament.scoring_rules()
+    for number, data in sent.items():
+        if number in pending or not 1 <= number <= 99:
+            continue
+        try:
+            pending[number] = engine.checked(data, results.game_deal(table, entries, number).players, rules)
+        except (scoring.InvalidInput, UserError):
+            continue
+    return pending
+
+
 # ---- confirming and rejecting ---------------------------------------------------------------------
 
 def decide_on_link(*, token: str, draft_id: int, confirm: bool, device: str, player_id: int | None = None,
@@ -232,8 +294,11 @@ def decide_on_link(*, token: str, draft_id: int, confirm: bool, device: str, pla
         return draft
 
 
-def decide_as_director(*, table: Table, draft_id: int, confirm: bool, by: Actor, reason: str = "") -> DraftGame:
-    """The director (or a helper) confirms or rejects a draft, in every confirmation mode."""
+def decide_as_director(*, table: Table, draft_id: int, confirm: bool, by: Actor, reason: str = "",
+                       take: bool = False) -> DraftGame:
+    """The director (or a helper) confirms or rejects a draft, in every confirmation mode. A draft in
+    conflict (its game was stored in another version meanwhile) is confirmed only with `take`: the
+    table's version replaces the stored one, knowingly; rejecting it keeps the stored game."""
     with transaction.atomic():
         table = lock_table(table)
         draft = table.drafts.filter(pk=draft_id).first()
@@ -242,10 +307,28 @@ def decide_as_director(*, table: Table, draft_id: int, confirm: bool, by: Actor,
         if draft.status != DraftGame.Status.WAITING:
             return draft
         results.check_editable(table)
-        if confirm:
+        if confirm and take:
+            stored = table.games.filter(number=draft.number).first()
+            draft.base_version = stored.version if stored is not None else 0
+            _confirm(table, draft, by=by)
+        elif confirm:
             _confirm(table, draft, by=by)
         else:
             _decide(draft, DraftGame.Status.REJECTED, by=by, reason=reason or _("von der Turnierleitung abgelehnt"))
+        return draft
+
+
+def settle_as_director(*, table: Table, draft_id: int, by: Actor) -> DraftGame:
+    """A rejected entry is dealt with ("erledigt"): it leaves the board and the table's phones."""
+    with transaction.atomic():
+        table = lock_table(table)
+        draft = table.drafts.filter(pk=draft_id).first()
+        if draft is None:
+            raise UserError(_("Diese Eingabe gibt es an diesem Tisch nicht."))
+        if draft.status == DraftGame.Status.REJECTED:
+            with audit.recording("draft_settled", by=by, tournament=table.round.tournament_id):
+                draft.status = DraftGame.Status.SETTLED
+                draft.save(update_fields=["status"])
         return draft
 
 

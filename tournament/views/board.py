@@ -51,13 +51,21 @@ def board_page(request, tournament, round_number):
 @require_POST
 @entry_required
 def board_decide(request, tournament, round_number, table_number, draft_id):
-    """Confirm (or reject) a table's entry from the board: one click."""
+    """Confirm (or reject) a table's entry from the board: one click. In a conflict, "take" stores the
+    table's version over the stored game and "reject" keeps the stored one; "settle" clears a rejected
+    entry from the board."""
     table = get_object_or_404(Table.objects.select_related("round"), round__tournament=tournament,
                               round__number=round_number, number=table_number)
-    confirm = request.POST.get("decision") != "reject"
+    decision = request.POST.get("decision")
+    confirm = decision in ("confirm", "take")
     try:
-        draft = table_links.decide_as_director(table=table, draft_id=draft_id, confirm=confirm, by=Actor.of(request),
-                                               reason=request.POST.get("reason", "")[:200])
+        if decision == "settle":
+            table_links.settle_as_director(table=table, draft_id=draft_id, by=Actor.of(request))
+            return redirect("tournament:board", slug=tournament.slug, round_number=round_number)
+        if decision not in ("confirm", "take", "reject"):
+            raise UserError(_("Bitte „Bestätigen“ oder „Ablehnen“ wählen."))
+        draft = table_links.decide_as_director(table=table, draft_id=draft_id, confirm=confirm, take=decision == "take",
+                                               by=Actor.of(request), reason=request.POST.get("reason", "")[:200])
     except UserError as error:
         messages.error(request, error.message)
     else:
@@ -84,13 +92,16 @@ def links_page(request, tournament, round_number):
 @require_POST
 @director_required
 def links_action(request, tournament, round_number):
-    """Renew or revoke the link of one table (`table`) or of all tables."""
+    """Renew or revoke the link of one table (`table`: its number) or of all tables (`table`: "all",
+    said explicitly: a missing or mistyped number changes nothing)."""
     round = _round(tournament, round_number)
-    try:
-        number = int(request.POST.get("table", ""))
-    except ValueError:
-        number = None
-    tables = [number] if number else None
+    chosen = request.POST.get("table", "")
+    number = int(chosen) if chosen.isascii() and chosen.isdigit() and len(chosen) < 6 else None
+    if chosen != "all" and not (number and round.tables.filter(number=number).exists()):
+        messages.error(request, _("Diesen Tisch gibt es in Runde %(round)s nicht; kein Link wurde geändert.")
+                       % {"round": round.number})
+        return redirect("tournament:links", slug=tournament.slug, round_number=round_number)
+    tables = None if chosen == "all" else [number]
     try:
         if request.POST.get("action") == "revoke":
             table_links.revoke_links(round=round, tables=tables, by=Actor.of(request))

@@ -5,11 +5,17 @@ and it stops working when the director revokes it, the round is closed or the sh
 The page works offline: its script keeps entries on the phone and sends them when the connection
 returns (each with a one-time key, so a retry never makes a second game), and a service worker keeps
 the page itself, so that a reload without Wi-Fi still shows it.
+
+Who a device is, the server says: the first answer gives the phone a signed, HttpOnly cookie with a
+random device id (`DEVICE_COOKIE`), which the change log records and which decides whose entry is
+whose; an id in the phone's JSON is ignored. A confirmation or "stimmt" needs a device the server
+knows already.
 """
 
 from __future__ import annotations
 
 import json
+import secrets
 from typing import Any
 
 from django.http import JsonResponse
@@ -24,10 +30,15 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import table_state, vocabulary
 from ..errors import Conflict, EntryProblems, UserError, language
 from ..forms.phone import clean_game, clean_int, clean_text
+from ..models import DraftGame
 from ..services import results, table_links
 from ..services.table_links import LinkClosed
 
 MOST_BODY = 20_000  # bytes: a game is a few hundred
+MOST_PENDING = 30  # games of the phone's queue a preview takes into account
+DEVICE_COOKIE = "doko_device"
+DEVICE_SALT = "tournament.table_link.device"
+DEVICE_AGE = 60 * 60 * 24 * 365  # a year: the same phone is the same device all season
 
 # what the page's script says, in the reader's language (%(n)s, %(name)s … are filled in by the script)
 TEXTS = {
@@ -68,7 +79,49 @@ TEXTS = {
     "value": gettext_lazy("Spielwert %(n)s."),
     "notOpen": gettext_lazy("Noch nicht eingetragen"),
     "rejectReason": gettext_lazy("Warum abgelehnt? (z. B. falsche Augen)"),
+    "label": gettext_lazy("%(tournament)s, Runde %(round)s, Tisch %(table)s"),
+    "storageFull": gettext_lazy("Das Gerät kann nichts mehr speichern: bitte die Eingaben der Turnierleitung "
+                                "zeigen."),
+    "reAugen": gettext_lazy("%(n)s Augen Re"),
+    "noAnswer": gettext_lazy("Der Server antwortet gerade nicht; neuer Versuch in %(s)s s. Die Eingaben bleiben "
+                             "auf dem Gerät."),
+    "serverBusy": gettext_lazy("Der Server konnte die Eingabe gerade nicht annehmen (%(status)s); neuer Versuch in "
+                               "%(s)s s. Die Eingaben bleiben auf dem Gerät."),
+    "stopped": gettext_lazy("Spiel %(n)s wurde nicht übernommen: bitte oben korrigieren. %(m)s weitere Eingabe(n) "
+                            "warten dahinter."),
+    "closed": gettext_lazy("Dieser Eingabelink nimmt keine Spiele mehr an."),
+    "keptHere": gettext_lazy("%(n)s Eingabe(n) sind nur auf diesem Gerät (siehe unten)."),
+    "correct": gettext_lazy("Spiel %(n)s korrigieren"),
+    "discardAsk": gettext_lazy("Die Eingabe für Spiel %(n)s wirklich verwerfen?"),
+    "discarded": gettext_lazy("Die Eingabe für Spiel %(n)s ist verworfen."),
+    "tryAgain": gettext_lazy("Das hat nicht geklappt (%(status)s); bitte gleich noch einmal tippen."),
+    "refusedHere": gettext_lazy("nicht übernommen: bitte oben korrigieren"),
+    "storedIs": gettext_lazy("Gespeichert ist: %(game)s"),
+    "correctThis": gettext_lazy("Korrigieren"),
 }
+
+
+def device_of(request) -> str:
+    """The device id from the request's signed cookie ("" when it has none or a forged one)."""
+    value = request.get_signed_cookie(DEVICE_COOKIE, default="", salt=DEVICE_SALT)
+    return value if isinstance(value, str) and 16 <= len(value) <= 64 and value.isalnum() else ""
+
+
+def new_device() -> str:
+    return secrets.token_hex(16)
+
+
+def with_device(request, response, device: str):
+    """Gives the phone its device cookie (again), HttpOnly and for the entry links only."""
+    if device and device_of(request) != device:
+        response.set_signed_cookie(DEVICE_COOKIE, device, salt=DEVICE_SALT, max_age=DEVICE_AGE, path="/e/",
+                                   httponly=True, samesite="Lax", secure=request.is_secure())
+    return response
+
+
+def _unknown_device() -> UserError:
+    return UserError(_("Dieses Gerät ist dem Server noch nicht bekannt: bitte die Seite neu laden und noch "
+                       "einmal tippen."))
 
 
 def _closed(request, error: LinkClosed, *, json_answer: bool):
@@ -103,11 +156,13 @@ def entry_page(request, token):
         table = table_links.table_of_link(token)
     except LinkClosed as error:
         return _closed(request, error, json_answer=False)
-    return render(request, "tournament/table_link.html", {
+    device = device_of(request) or new_device()
+    return with_device(request, render(request, "tournament/table_link.html", {
         "table": table, "round": table.round, "tournament": table.round.tournament,
-        "state": table_state.phone_state(table), "spec": table_state.form_spec(table), "token": token,
+        "state": table_state.phone_state(table, device=device), "spec": table_state.form_spec(table), "token": token,
+        "queue_key": f"{table.round.tournament_id}-{table.round.number}-{table.number}",
         "lang": language(), "texts": {key: str(text) for key, text in TEXTS.items()},
-    })
+    }), device)
 
 
 @never_cache
@@ -117,71 +172,106 @@ def state(request, token):
         table = table_links.table_of_link(token)
     except LinkClosed as error:
         return _closed(request, error, json_answer=True)
-    return JsonResponse(table_state.phone_state(table))
+    device = device_of(request) or new_device()
+    return with_device(request, JsonResponse(table_state.phone_state(table, device=device)), device)
+
+
+def _pending(raw) -> dict[int, dict]:
+    """The games of the phone's queue a preview is sent with: [{"number", "data"}, …], shape-checked."""
+    if not isinstance(raw, list):
+        return {}
+    pending: dict[int, dict] = {}
+    for item in raw[:MOST_PENDING]:
+        if isinstance(item, dict):
+            try:
+                pending[clean_int(item.get("number"), low=1, high=99)] = clean_game(item.get("data"))
+            except UserError:
+                continue
+    return pending
 
 
 @csrf_exempt
 @require_POST
 def preview(request, token):
-    """The scores a game would get at this table (nothing is saved), or what is wrong with it."""
+    """The scores a game would get at this table (nothing is saved), or what is wrong with it. The
+    games before it that wait (at the table, or in the phone's queue) count, as they will."""
     try:
         table = table_links.table_of_link(token)
         body = _body(request)
         number = clean_int(body.get("number"), low=1, high=99)
-        row = results.preview_game(table=table, data=clean_game(body.get("data")), number=number)
+        pending = table_links.pending_games(table, _pending(body.get("pending")))
+        row = results.preview_game(table=table, data=clean_game(body.get("data")), number=number, pending=pending)
     except LinkClosed as error:
         return _closed(request, error, json_answer=True)
     except UserError as error:
         return JsonResponse(_problems(error), status=422)
-    return JsonResponse({"winner": row.result.winner, "value": row.result.value, "multiplier": row.multiplier,
-                         "scores": {int(k): v for k, v in row.scores.items()},
+    return JsonResponse({"number": number, "winner": row.result.winner, "value": row.result.value,
+                         "multiplier": row.multiplier, "scores": {int(k): v for k, v in row.scores.items()},
                          "breakdown": [list(item) for item in vocabulary.breakdown(row.result.breakdown)]})
 
 
 @csrf_exempt
 @require_POST
 def enter(request, token):
-    """A game from a phone (a retry with the same key is answered like the first time)."""
+    """A game from a phone (a retry with the same key is answered like the first time). Every answer
+    names the game it is about (`key`), so that the phone takes a game out of its queue only on an
+    answer about that game."""
+    device = device_of(request) or new_device()
+    key = ""
     try:
         body = _body(request)
+        key = clean_text(body.get("key"), 64, required=False)
+        table_links.table_of_link(token)  # a closed link says so first, whatever the game
         draft = table_links.enter_game(
             token=token, number=clean_int(body.get("number"), low=1, high=99), data=clean_game(body.get("data")),
-            key=clean_text(body.get("key"), 64), device=clean_text(body.get("device"), 64),
+            key=key, device=device, version=clean_int(body.get("version"), low=0, high=2**31, required=False) or 0,
             player_id=clean_int(body.get("player"), low=1, high=2**62, required=False))
     except LinkClosed as error:
-        return _closed(request, error, json_answer=True)
+        return with_device(request, JsonResponse({"closed": True, "key": key, "message": str(error.message)},
+                                                 status=410), device)
     except UserError as error:
-        return JsonResponse(_problems(error), status=422)
-    return JsonResponse({"draft": draft.pk, "status": draft.status, "number": draft.number,
-                         "state": table_state.phone_state(draft.table)})
+        return with_device(request, JsonResponse({**_problems(error), "key": key}, status=422), device)
+    answer: dict[str, Any] = {"key": draft.key, "draft": draft.pk, "status": draft.status, "number": draft.number,
+                              "state": table_state.phone_state(draft.table, device=device)}
+    if draft.status == DraftGame.Status.WAITING and table_state.draft_conflicts(draft, table_state.stored_games(draft)):
+        answer["conflict"] = True
+        answer["message"] = str(_("Spiel %(number)s war inzwischen schon anders eingetragen. Deine Eingabe wartet: "
+                                  "die Turnierleitung entscheidet, welche Fassung gilt.") % {"number": draft.number})
+    return with_device(request, JsonResponse(answer), device)
 
 
 @csrf_exempt
 @require_POST
 def decide(request, token, draft_id):
-    """A second player confirms or rejects a draft on their phone."""
+    """A second player confirms or rejects a draft on their phone (a device the server knows)."""
+    device = device_of(request)
     try:
         body = _body(request)
+        if not device:
+            raise _unknown_device()
         draft = table_links.decide_on_link(
-            token=token, draft_id=draft_id, confirm=bool(body.get("confirm")),
-            device=clean_text(body.get("device"), 64),
+            token=token, draft_id=draft_id, confirm=bool(body.get("confirm")), device=device,
             player_id=clean_int(body.get("player"), low=1, high=2**62, required=False),
             reason=clean_text(body.get("reason"), 200, required=False))
     except LinkClosed as error:
         return _closed(request, error, json_answer=True)
     except UserError as error:
-        return JsonResponse(_problems(error), status=422)
-    return JsonResponse({"draft": draft.pk, "status": draft.status, "state": table_state.phone_state(draft.table)})
+        return with_device(request, JsonResponse(_problems(error), status=422), device or new_device())
+    return JsonResponse({"draft": draft.pk, "status": draft.status,
+                         "state": table_state.phone_state(draft.table, device=device)})
 
 
 @csrf_exempt
 @require_POST
 def approve(request, token):
-    """A player taps "stimmt" for the sheet as shown."""
+    """A player taps "stimmt" for the sheet as shown (on a device the server knows)."""
+    device = device_of(request)
     try:
         body = _body(request)
+        if not device:
+            raise _unknown_device()
         table = table_links.approve_sheet(
-            token=token, device=clean_text(body.get("device"), 64),
+            token=token, device=device,
             player_id=clean_int(body.get("player"), low=1, high=2**62, required=False),
             version=clean_int(body.get("version"), low=0, high=2**31))
     except LinkClosed as error:
@@ -189,8 +279,8 @@ def approve(request, token):
     except Conflict as error:
         return JsonResponse({"message": str(error.message)}, status=409)
     except UserError as error:
-        return JsonResponse(_problems(error), status=422)
-    return JsonResponse({"signed": table.is_locked, "state": table_state.phone_state(table)})
+        return with_device(request, JsonResponse(_problems(error), status=422), device or new_device())
+    return JsonResponse({"signed": table.is_locked, "state": table_state.phone_state(table, device=device)})
 
 
 @require_GET
