@@ -77,7 +77,8 @@ def table_sheet(request, tournament, round_number, table_number):
         "next_number": results.next_game_number(table),
         "games_expected": table.expected_games(tournament.games_at_table(len(sheet.entries))),
         "log": changelog.entries(tournament, round_number=table.round.number, table_number=table.number, limit=50),
-        "drafts": list(table.drafts.exclude(status=DraftGame.Status.CONFIRMED).order_by("number", "created_at")),
+        "drafts": list(table.drafts.filter(status__in=[DraftGame.Status.WAITING, DraftGame.Status.REJECTED])
+                       .order_by("number", "created_at")),
         "is_director": request.is_director,
     })
 
