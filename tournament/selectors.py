@@ -601,12 +601,13 @@ class MissingResults:
 
     @property
     def provisional(self) -> bool:
-        """Results are still to come: a round is not closed yet."""
-        return any(number not in self.closed for number in self.rounds)
+        """Results are still to come: a round is not closed yet, or a table of a closed round has games
+        missing or entries waiting (closing does not make a missing game final)."""
+        return any(number not in self.closed for number in self.rounds) or bool(self.incomplete)
 
     def provisional_sentences(self) -> list[str]:
-        """`sentences` while the standings are provisional (a round is not closed); empty when they
-        are final."""
+        """`sentences` while the standings are provisional (a round is not closed, or games are
+        missing); empty when they are final."""
         return self.sentences() if self.provisional else []
 
     def sentences(self) -> list[str]:
@@ -640,15 +641,19 @@ def _count_of(model, link: str, **where) -> Subquery:
     return Subquery(rows.values(link).annotate(n=Count("*")).values("n")[:1])
 
 
-def missing_results(tournament: Tournament, *, rounds: list[int] | None = None) -> MissingResults:
-    """The results still missing in the published rounds (or in `rounds`, whatever their status).
-    One query (the counts as subqueries, the rows as values: 250 tables in a few milliseconds)."""
+def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
+                    closed: bool = True) -> MissingResults:
+    """The results still missing in the published and closed rounds (or in `rounds`, whatever their
+    status; `closed=False`: the published ones only): closing a round does not make a missing game
+    final. One query (the counts as
+    subqueries, the rows as values: 250 tables in a few milliseconds)."""
     tables = Table.objects.filter(round__tournament=tournament).annotate(
         size=Coalesce(_count_of(Seat, "table_id"), 0), entered=Coalesce(_count_of(Game, "table_id"), 0),
         waiting=Coalesce(_count_of(DraftGame, "table_id", status=DraftGame.Status.WAITING), 0),
     ).order_by("round__number", "number")
     if rounds is None:
-        tables = tables.filter(round__status=Round.Status.PUBLISHED)
+        tables = tables.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED] if closed
+                               else [Round.Status.PUBLISHED])
     else:
         tables = tables.filter(round__number__in=rounds)
     rows = list(tables.values_list("round__number", "round__status", "number", "size", "entered", "waiting",

@@ -261,7 +261,7 @@ def test_director_hides_and_announces_a_rounds_results(client, tournament):
 
 
 def test_standings_and_player_pages_say_what_is_still_missing(client, tournament):
-    from tournament.services import seating
+    from tournament.services import results, seating
 
     entry = tournament.entries.first()
     player_url = reverse("tournament:player", args=[tournament.slug, entry.id])
@@ -271,6 +271,13 @@ def test_standings_and_player_pages_say_what_is_still_missing(client, tournament
         assert "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content  # 2 of 8 games at both tables
     english = client.get(standings_url(tournament), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Provisional:" in english and "Round 1: 12 games are still missing (tables 1, 2)." in english
+    seating.close_round(round=tournament.rounds.get(number=1), backup=False)
+    for url in (standings_url(tournament), player_url):  # closed, but the games are still missing: not final
+        content = client.get(url).content.decode()
+        assert "Vorläufig:" in content and "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content
+    seating.reopen_round(round=tournament.rounds.get(number=1))
+    for table in tournament.rounds.get(number=1).tables.all():  # the tables ended early: nothing is missing
+        results.end_table(table=table, note="Spieler musste gehen")
     seating.close_round(round=tournament.rounds.get(number=1), backup=False)
     for url in (standings_url(tournament), player_url):
         assert "Vorläufig" not in client.get(url).content.decode()
