@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import unicodedata
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -17,7 +16,7 @@ from django.utils.translation import ngettext
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
-from . import dealing, ranking
+from . import dealing, names, ranking
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Series, SeriesMerge, Table, Tournament
 
 # Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
@@ -669,16 +668,9 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None) 
 
 # ---- a series of tournaments ---------------------------------------------------------------------
 
-def normal_text(text: str) -> str:
-    """A name or club as players are recognised across a series: Unicode NFC, case folded, runs of
-    spaces made one, no spaces around."""
-    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
-    return " ".join(folded.split())
-
-
-def identity_key(name: str, club: str) -> str:
-    """Who a player is within a series: the same name and club after `normal_text`."""
-    return f"{normal_text(name)}\n{normal_text(club)}"
+# who a player is within a series, as within a tournament: the same name and club (names.identity)
+identity_key = names.identity
+person_text = names.person_text
 
 
 def is_series_director(user, series: Series) -> bool:
@@ -744,10 +736,6 @@ class SeriesStandings:
     evenings: list[SeriesEvening]
     rows: list[SeriesRow]  # ranked first, then those who have not played yet, by name
     merges: list[tuple[SeriesMerge, str, str]]  # each merge with the shown names of both sides
-
-
-def person_text(name: str, club: str) -> str:
-    return f"{name} ({club})" if club else name
 
 
 def resolve(merges: dict[str, str], key: str) -> str:
