@@ -11,6 +11,9 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Hashable, Iterable
+from typing import TypeVar
+
+Key = TypeVar("Key", bound=Hashable)
 
 
 def clean(text: str) -> str:
@@ -35,7 +38,7 @@ def person_text(name: str, club: str) -> str:
     return f"{name} ({club})" if club else name
 
 
-def references(people: Iterable[tuple[Hashable, str, str]]) -> dict[Hashable, str]:
+def references(people: Iterable[tuple[Key, str, str]]) -> dict[Key, str]:
     """How each of the (key, name, club) of one tournament is referred to by a name alone: the name,
     or "Name (Verein)" when another player of the tournament has the same name (ignoring case and
     spaces) with another club."""
