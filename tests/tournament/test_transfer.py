@@ -631,7 +631,8 @@ def test_a_backup_of_two_players_of_the_same_name_restores():
     for table in round.tables.all():
         results.save_game(table=table, data=normal_game(table))
     data = export_tournament(tournament)
-    assert {"Anna (DK Nord)", "Anna (SG West)"} <= {n for r in data["rounds"] for t in r["tables"] for n in t["players"]}
+    seated = {name for r in data["rounds"] for t in r["tables"] for name in t["players"]}
+    assert {"Anna (DK Nord)", "Anna (SG West)"} <= seated
     copy_ = import_tournament(data, slug="kopie")
     assert without_links(export_tournament(copy_))["rounds"] == without_links(data)["rounds"]
     assert any("Anna (SG West)" in json.dumps(record["detail"]) for record in data["log"])  # the log's words too
