@@ -24,7 +24,7 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
-from . import fileformat
+from . import fileformat, names
 from .models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Series, Table, Tournament
 
 # What a change did, as the change log says it. The code is stored with each record.
@@ -114,11 +114,12 @@ class Recording:
     _tables: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     def name(self, entry_id: int) -> str:
-        if self._names is None:
-            self._names = dict(Entry.objects.filter(tournament_id=self.tournament_id or 0)
-                               .values_list("id", "player__name"))
-        if entry_id not in self._names:  # registered in this change
-            self._names.update(Entry.objects.filter(pk=entry_id).values_list("id", "player__name"))
+        """The player as the tournament file names them (`names.references`)."""
+        if self._names is None or entry_id not in self._names:  # (not read yet, or registered in this change)
+            tournament_id = self.tournament_id or Entry.objects.filter(pk=entry_id).values_list(
+                "tournament_id", flat=True).first() or 0
+            self._names = names.references(Entry.objects.filter(tournament_id=tournament_id)
+                                           .values_list("id", "player__name", "player__club"))
         return self._names.get(entry_id, f"#{entry_id}")
 
     def seated(self, table_id: int) -> list[int]:

@@ -63,7 +63,8 @@ class Deal:
     dealer: Any
     sitting_out: Any  # the dealer at a table of 5, else None
     players: list  # the 4 who play, in seat order
-    # False: a game of a list after one that is not entered yet, so its deal may still change
+    # False: a game of a list after one that is not entered yet, so its deal may still change (a
+    # vorgeführt game not entered yet changes nothing: it can only be that player's Pflichtsolo)
     known: bool = True
     open_pflichtsoli: tuple = ()  # a list's players whose Pflichtsolo is still open before this game
     played_pflichtsoli: tuple = ()  # (player, game number) of the Pflichtsoli played before this game
@@ -84,21 +85,25 @@ def deals(seat_entries: Sequence, count: int, *, rule: ListRule | None = None,
     position = 0  # the dealer's index in `seats`
     pflicht_games = 0  # games before this one marked as a Pflichtsolo
     pflicht_of: dict = {}  # player -> the number of their Pflichtsolo
+    # player -> the number of a game not entered yet that must be their Pflichtsolo (vorgeführt):
+    # its deal is fixed, so the games after it are known as far as that goes
+    foreseen: dict = {}
     known = True
     result = []
     for number in range(1, count + 1):
         open_ = tuple(p for p in seats if p not in pflicht_of) if rule is not None else ()
+        owing = tuple(p for p in open_ if p not in foreseen)
         # the list's Normalspiele are all played: the rest are the open Pflichtsoli
-        vorfuehrung = rule is not None and number - 1 - pflicht_games >= rule.games - size
+        vorfuehrung = rule is not None and number - 1 - pflicht_games - len(foreseen) >= rule.games - size
         vorgefuehrt = None
-        if vorfuehrung and open_:
-            if size == 5 and open_ == (seats[position % size],):
+        if vorfuehrung and owing:
+            if size == 5 and owing == (seats[position % size],):
                 position += 1  # the only one still owing their Pflichtsolo would deal and sit out
             dealer_index = position % size
             after = [seats[(dealer_index + step) % size] for step in range(1, size + 1)]
             if size == 5:
                 after.remove(seats[dealer_index])
-            vorgefuehrt = next(p for p in after if p in open_)
+            vorgefuehrt = next(p for p in after if p in owing)
         dealer = seats[position % size]
         sitting_out = dealer if size == 5 else None
         result.append(Deal(number=number, dealer=dealer, sitting_out=sitting_out,
@@ -107,7 +112,10 @@ def deals(seat_entries: Sequence, count: int, *, rule: ListRule | None = None,
                            vorgefuehrt=vorgefuehrt))
         game = games.get(number)
         if rule is not None and game is None:
-            known = False
+            if vorgefuehrt is not None and known:
+                foreseen[vorgefuehrt] = number  # it can only be their Pflichtsolo, and it passes the deal on
+            else:
+                known = False
         pflicht = game is not None and rule is not None and bool(marked(game, result[-1], rule).pflichtsolo)
         if game is not None and pflicht:
             pflicht_games += 1

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import datetime
-import unicodedata
 from dataclasses import dataclass, field
 from decimal import ROUND_HALF_UP, Decimal
 from fractions import Fraction
@@ -17,7 +16,7 @@ from django.utils.translation import ngettext
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
-from . import dealing, ranking
+from . import dealing, names, ranking
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Series, SeriesMerge, Table, Tournament
 
 # Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
@@ -674,16 +673,9 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
 
 # ---- a series of tournaments ---------------------------------------------------------------------
 
-def normal_text(text: str) -> str:
-    """A name or club as players are recognised across a series: Unicode NFC, case folded, runs of
-    spaces made one, no spaces around."""
-    folded = unicodedata.normalize("NFC", unicodedata.normalize("NFC", text).casefold())
-    return " ".join(folded.split())
-
-
-def identity_key(name: str, club: str) -> str:
-    """Who a player is within a series: the same name and club after `normal_text`."""
-    return f"{normal_text(name)}\n{normal_text(club)}"
+# who a player is within a series, as within a tournament: the same name and club (names.identity)
+identity_key = names.identity
+person_text = names.person_text
 
 
 def is_series_director(user, series: Series) -> bool:
@@ -749,10 +741,9 @@ class SeriesStandings:
     evenings: list[SeriesEvening]
     rows: list[SeriesRow]  # ranked first, then those who have not played yet, by name
     merges: list[tuple[SeriesMerge, str, str]]  # each merge with the shown names of both sides
-
-
-def person_text(name: str, club: str) -> str:
-    return f"{name} ({club})" if club else name
+    # merges that do not count, by id: the two played one evening (an evening added after the merge),
+    # with that evening's name
+    blocked: dict[int, str] = field(default_factory=dict)
 
 
 def resolve(merges: dict[str, str], key: str) -> str:
@@ -793,14 +784,25 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
         .order_by().values("entry_id").annotate(total=Sum("points"), count=Count("id"))
         .values_list("entry_id", "total", "count")}
     merge_rows = list(series.merges.all())
-    merges = {m.alias: m.same_as for m in merge_rows}
+
+    # who each entry is; two entries of one evening are never one person (two of one identity there,
+    # entered before names were checked, each keep a row of their own)
+    keys: dict[int, str] = {}
+    played: dict[str, set[int]] = {}  # identity -> its evenings
+    for entry_id, tournament_id, name, club in sorted(entries, key=lambda e: (e[1], e[0])):
+        key = identity_key(name, club)
+        if tournament_id in played.get(key, ()):
+            key = f"{key}\n#{entry_id}"
+        keys[entry_id] = key
+        played.setdefault(key, set()).add(tournament_id)
+    merges, blocked = _merges(merge_rows, played, {e.tournament_id: e.name for e in evenings})
 
     # each identity's name and club as written at its latest evening
     latest: dict[str, tuple[int, str, str]] = {}
     rows: dict[str, SeriesRow] = {}
     members: dict[str, set[str]] = {}
     for entry_id, tournament_id, name, club in entries:
-        key = identity_key(name, club)
+        key = keys[entry_id]
         where = column[tournament_id]
         if key not in latest or latest[key][0] <= where:
             latest[key] = (where, name, club)
@@ -826,7 +828,28 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
     shown_merges = [(m, person_text(*latest[m.alias][1:]) if m.alias in latest else m.alias.replace("\n", " · "),
                      person_text(*latest[m.same_as][1:]) if m.same_as in latest else m.same_as.replace("\n", " · "))
                     for m in merge_rows]
-    return SeriesStandings(series=series, evenings=evenings, rows=ranked + waiting, merges=shown_merges)
+    return SeriesStandings(series=series, evenings=evenings, rows=ranked + waiting, merges=shown_merges,
+                           blocked=blocked)
+
+
+def _merges(merge_rows: list[SeriesMerge], played: dict[str, set[int]],
+            evening_names: dict[int, str]) -> tuple[dict[str, str], dict[int, str]]:
+    """The merges that count (alias -> same as), oldest first, and those that do not: a merge that
+    would make one person of two who played one evening (by id, with that evening's name)."""
+    merges: dict[str, str] = {}
+    blocked: dict[int, str] = {}
+    evenings = {key: set(ids) for key, ids in played.items()}
+    for merge in merge_rows:
+        alias, same_as = resolve(merges, merge.alias), resolve(merges, merge.same_as)
+        if alias == same_as:
+            continue
+        both = evenings.get(alias, set()) & evenings.get(same_as, set())
+        if both:
+            blocked[merge.pk] = next(name for tid, name in evening_names.items() if tid in both)
+            continue
+        merges[alias] = same_as
+        evenings.setdefault(same_as, set()).update(evenings.pop(alias, set()))
+    return merges, blocked
 
 
 def _score(row: SeriesRow, series: Series) -> None:

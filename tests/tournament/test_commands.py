@@ -284,3 +284,20 @@ def test_load_demo_twice_leaves_the_demo_tournament_as_it_is():
     assert Tournament.objects.count() == 1
     assert export_tournament(Tournament.objects.get()) == exported
     assert get_user_model().objects.count() == 1
+
+
+def test_import_of_a_name_written_with_extra_spaces_is_clean(tmp_path):
+    """Issue 15.2: a KeyError traceback (exit 1) before; the name is stored cleaned, the file's own
+    spelling still finds its player at the tables."""
+    data = json.loads(json.dumps(CANONICAL).replace('"Anna"', '"  Anna   Alt "'))
+    out, err = run("import_tournament", str(write_json(tmp_path / "t.json", data)))
+    assert out == "herbstturnier-2026\n" and err == ""
+    tournament = Tournament.objects.get(slug="herbstturnier-2026")
+    assert tournament.entries.get(start_number=1).player.name == "Anna Alt"
+    data["players"].append({"name": "anna alt", "club": "DK  Nord"})
+    err = StringIO()
+    with pytest.raises(CommandError) as error:
+        call_command("import_tournament", str(write_json(tmp_path / "t.json", data)), "--slug", "zwei",
+                     stdout=StringIO(), stderr=err)
+    assert error.value.returncode == 2
+    assert err.getvalue().splitlines() == ["Spieler 10: Anna Alt (DK Nord) steht zweimal in der Spielerliste."]

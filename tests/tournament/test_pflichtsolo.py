@@ -99,7 +99,7 @@ def test_after_the_normalspiele_the_open_pflichtsoli_are_vorgefuehrt_next_after_
     assert not any(d.vorgefuehrt for d in deals[:22])
     # 20 deals passed on: A deals game 23, the one after A who still owes it is C
     assert [(d.number, d.dealer, d.vorgefuehrt, d.known) for d in deals[22:]] == [
-        (23, "A", "C", True), (24, "B", "C", False)]  # game 24's as long as game 23 is not entered
+        (23, "A", "C", True), (24, "B", "A", True)]  # game 23 can only be C's: game 24 is fixed already
     games[23] = solo("C", pflicht=True)
     deals = dealing.deals(SEATS, 24, rule=DDV, games=games)
     assert (deals[23].dealer, deals[23].vorgefuehrt) == ("B", "A")  # a vorgeführtes solo passes the deal on
@@ -194,8 +194,10 @@ def test_a_full_ddv_list_at_a_table_of_4():
     sheet = table_sheet(table)
     assert [e.id for e in sheet.pflichtsolo_open] == [b, d]
     # the Normalspiele are played: game 23 is dealt by A (20 deals passed on), B sits next and is vorgeführt
-    assert [(n, e.id) for n, e in sheet.vorfuehrungen] == [(23, b)]
+    assert [(n, e.id) for n, e in sheet.vorfuehrungen] == [(23, b), (24, d)]  # game 23 passes the deal on
     assert sheet.lines[22].dealer.id == a and sheet.lines[22].dealer_known
+    assert sheet.lines[23].dealer.id == b and sheet.lines[23].dealer_known
+    assert [e.id for e in sheet.pflichtsolo_open] == [b, d]  # forecast, not played
     printed = documents.filled_rows(sheet, table.round.tournament.scoring_rules())[22]
     assert (printed.number, printed.type, printed.re) == ("23", "S … P vorg.", "2")  # B: seat 2
 

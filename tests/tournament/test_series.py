@@ -9,13 +9,14 @@ from io import BytesIO
 
 import pytest
 from django.db import connection
+from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from pypdf import PdfReader
 
 from tournament import selectors
 from tournament.errors import UserError
-from tournament.models import Round, Series, Tournament
+from tournament.models import Player, Round, Series, Tournament
 from tournament.services import results, seating
 from tournament.services import series as series_services
 from tournament.services import tournaments as tournament_services
@@ -138,6 +139,35 @@ def test_players_of_the_same_evening_cannot_be_merged(series):
     with pytest.raises(UserError, match="schon dieselbe Person"):
         series_services.merge_players(series=series, alias=selectors.identity_key("anna", NORD),
                                       same_as=selectors.identity_key("Anna", NORD))
+
+
+def test_two_players_of_one_evening_are_never_one_person(director):
+    """Issue 15.1: "Anna Alt" (+8) and "ANNA ALT" (-4), registered at one evening before names were
+    compared ignoring case, were one row "ANNA ALT" with 4 points and one evening."""
+    tournament = evening(director, "Januarabend", datetime.date(2026, 1, 9),
+                         [("Anna Alt", "", 8), ("Bernd", "", 0), ("Carla", "", -4), ("Dieter", "", -4)], slug="jan")
+    with pytest.raises(UserError, match="Anna Alt ist schon angemeldet"):  # today: refused at entry
+        tournament_services.register_player(tournament=tournament, name="ANNA ALT")
+    Player.objects.filter(entries__tournament=tournament, name="Carla").update(name="ANNA ALT")  # as stored before
+    standings = selectors.series_standings(make_series(director, [tournament]))
+    assert sorted((row.name, row.points, row.played) for row in standings.rows) == [
+        ("ANNA ALT", -4, 1), ("Anna Alt", 8, 1), ("Bernd", 0, 1), ("Dieter", -4, 1)]
+
+
+def test_a_merge_does_not_count_for_an_evening_both_played(director, series):
+    merge_dieter(series)  # Dieter of NORD (January) and of WEST (March): never at one evening
+    both = evening(director, "Aprilabend", datetime.date(2026, 4, 10),
+                   [("Dieter", NORD, 8), ("Dieter", WEST, -8), ("Carla", NORD, 0), ("Emil", NORD, 0)], slug="april")
+    series_services.add_tournament(series=series, tournament=both, user=director)
+    standings = selectors.series_standings(series)
+    dieters = sorted((row.club, [c.points for c in row.cells]) for row in standings.rows if row.name == "Dieter")
+    assert dieters == [(NORD, [-25, None, None, 8]), (WEST, [None, None, 15, -8])]
+    [(merge, _alias, _same_as)] = standings.merges
+    assert standings.blocked == {merge.pk: "Aprilabend"}
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournament:series_manage", args=[series.slug])).content.decode()
+    assert "gilt nicht: beide haben beim Turnier „Aprilabend“ gespielt" in page
 
 
 def test_a_merge_into_a_merged_player_goes_on_to_the_one_they_count_as(director, series):

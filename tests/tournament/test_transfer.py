@@ -13,7 +13,7 @@ import scoring
 from tournament.changelog import KINDS, history_model
 from tournament.models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 from tournament.selectors import standings
-from tournament.services import generate, results, seating
+from tournament.services import generate, results, seating, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
@@ -368,7 +368,8 @@ def test_invalid_rules_are_reported_with_the_engines_message():
     (lambda d: d.update(rounds={}), "rounds: muss eine Liste sein"),
     (lambda d: d.update(turnier=1), "turnier: unbekanntes Feld"),
     (lambda d: d["players"].append("Zoe"), "Spieler 10: player: muss ein JSON-Objekt sein"),
-    (lambda d: d["players"].append({"name": "Anna"}), "Spieler 10: Anna steht zweimal in der Spielerliste."),
+    (lambda d: d["players"].append({"name": "anna ", "club": "DK Nord"}),
+     "Spieler 10: Anna (DK Nord) steht zweimal in der Spielerliste."),
     (lambda d: d["rounds"][0]["tables"][0].update(rows="viele"), "Runde 1, Tisch 1: rows: muss eine Liste sein"),
     (lambda d: d["rounds"][0]["tables"][0]["rows"].append(7),
      "Runde 1, Tisch 1, Zeile 5: row: muss ein JSON-Objekt sein"),
@@ -582,3 +583,57 @@ def test_wrong_values_anywhere_in_the_file_are_problems_never_crashes():
             import_tournament(data)
         except ImportProblems as error:
             assert error.lines
+
+
+# ---- names: one normalisation, one identity (issues 15 and 19) -------------------------------------
+
+def test_a_name_written_with_extra_spaces_imports_cleaned():
+    data = canonical()
+    data["players"][0]["name"] = "  Anna   Alt "
+    for round in data["rounds"]:
+        for table in round["tables"]:
+            table["players"] = ["  Anna   Alt " if name == "Anna" else name for name in table["players"]]
+            for row in table["rows"]:
+                row["players"] = ["  Anna   Alt " if name == "Anna" else name for name in row["players"]]
+                if "re" in row:
+                    row["re"] = ["  Anna   Alt " if name == "Anna" else name for name in row["re"]]
+    tournament = import_tournament(data)
+    assert tournament.entries.get(start_number=1).player.name == "Anna Alt"
+    exported = export_tournament(tournament, backup=False)
+    assert exported["players"][0]["name"] == "Anna Alt" and "Anna Alt" in exported["rounds"][0]["tables"][0]["players"]
+
+
+def test_the_same_player_twice_ignoring_case_and_spaces_is_a_problem_line():
+    data = canonical()
+    data["players"].append({"name": " ANNA ", "club": "dk nord"})
+    assert problems_of(data) == ["Spieler 10: Anna (DK Nord) steht zweimal in der Spielerliste."]
+
+
+def test_the_same_name_with_other_clubs_is_named_with_the_club_in_the_file():
+    data = canonical()
+    data["players"].append({"name": "Anna", "club": "SG West"})
+    with pytest.raises(ImportProblems) as error:  # "Anna" alone could be either
+        import_tournament(copy.deepcopy(data))
+    assert 'Runde 1, Tisch 1: players: "Anna" steht nicht in der Spielerliste' in error.value.lines
+    text = json.dumps(data["rounds"]).replace('"Anna"', '"Anna (DK Nord)"')
+    data["rounds"] = json.loads(text)
+    data["rounds"][1]["tables"][0]["players"][3] = "Anna (SG West)"  # instead of Ida
+    tournament = import_tournament(data)
+    assert sorted(tournament.entries.filter(player__name="Anna").values_list("player__club", flat=True)) == [
+        "DK Nord", "SG West"]
+    assert export_tournament(tournament, backup=False) == data
+
+
+def test_a_backup_of_two_players_of_the_same_name_restores():
+    tournament = make_tournament(players=7, slug="zwei-anna")
+    tournaments.register_player(tournament=tournament, name="Anna", club="SG West")
+    round = seated_round(tournament)
+    for table in round.tables.all():
+        results.save_game(table=table, data=normal_game(table))
+    data = export_tournament(tournament)
+    seated = {name for r in data["rounds"] for t in r["tables"] for name in t["players"]}
+    assert {"Anna (DK Nord)", "Anna (SG West)"} <= seated
+    copy_ = import_tournament(data, slug="kopie")
+    assert without_links(export_tournament(copy_))["rounds"] == without_links(data)["rounds"]
+    assert any("Anna (SG West)" in json.dumps(record["detail"]) for record in data["log"])  # the log's words too
+    assert [(r.name, r.points) for r in standings(copy_)] == [(r.name, r.points) for r in standings(tournament)]

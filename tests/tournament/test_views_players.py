@@ -5,6 +5,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from tournament.errors import UserError
 from tournament.models import Entry
 from tournament.services import tournaments
 
@@ -62,9 +63,9 @@ def test_adding_one_player_with_a_start_number(client, director, tournament):
 
 def test_problems_adding_a_player_are_shown_next_to_the_field(client, director, tournament):
     client.force_login(director)
-    response = client.post(url("players", tournament), {"one-name": "Anna", "one-club": ""})
-    assert response.status_code == 200
-    assert response.context["player_form"].errors == {"name": ["Anna ist schon angemeldet."]}
+    response = client.post(url("players", tournament), {"one-name": " ANNA ", "one-club": "dk  nord"})
+    assert response.status_code == 200  # the same name and club, ignoring case and spaces: the same person
+    assert response.context["player_form"].errors == {"name": ["Anna (DK Nord) ist schon angemeldet."]}
     response = client.post(url("players", tournament), {"one-name": "Ole", "one-start_number": "3"})
     assert response.context["player_form"].errors == {"start_number": ["Die Startnummer 3 ist schon vergeben."]}
     assert "Die Startnummer 3 ist schon vergeben." in response.content.decode()
@@ -85,12 +86,39 @@ def test_adding_many_players(client, director, tournament):
 
 def test_a_bad_line_adds_nobody_and_names_the_line(client, director, tournament):
     client.force_login(director)
-    response = client.post(url("players", tournament), {"many-lines": "Ole\nAnna; DK Nord\nPia"})
+    response = client.post(url("players", tournament), {"many-lines": "Ole\nAnna; " + "x" * 130 + "\nPia"})
     assert response.status_code == 200
-    assert response.context["list_form"].errors == {"lines": ["Zeile 2: Anna ist schon angemeldet."]}
-    page = response.content.decode()
-    assert "Zeile 2: Anna ist schon angemeldet." in page and "Ole\nAnna; DK Nord\nPia</textarea>" in page
+    assert response.context["list_form"].errors == {"lines": ["Zeile 2: Der Verein ist zu lang: höchstens 120 "
+                                                              "Zeichen."]}
+    assert "Ole\nAnna; " in response.content.decode()
     assert tournament.entries.count() == 8
+
+
+def test_a_list_with_players_registered_already_takes_the_rest_and_lists_them(client, director, tournament):
+    """Issue 19.19: one duplicate no longer refuses the whole list; the same name with another club
+    is another person."""
+    client.force_login(director)
+    response = client.post(url("players", tournament), {
+        "many-lines": "Ole\n anna ;  DK  NORD \nPia\nAnna; SG West\nole\nBernd; DK Nord"})
+    assert response.status_code == 302
+    assert message_texts(response) == [
+        "3 Spieler angemeldet.",
+        "Nicht angemeldet (3): Zeile 2: Anna (DK Nord) ist schon angemeldet. Zeile 5: Ole ist schon angemeldet. "
+        "Zeile 6: Bernd (DK Nord) ist schon angemeldet."]
+    added = list(tournament.entries.filter(start_number__gt=8).values_list("start_number", "player__name",
+                                                                           "player__club"))
+    assert added == [(9, "Ole", ""), (10, "Pia", ""), (11, "Anna", "SG West")]
+
+
+def test_the_same_name_with_another_club_is_another_player(client, director, tournament):
+    client.force_login(director)
+    response = client.post(url("players", tournament), {"one-name": "Anna", "one-club": "SG West"})
+    assert response.status_code == 302
+    assert message_texts(response) == ["Anna ist angemeldet, Startnummer 9."]
+    assert sorted(tournament.entries.filter(player__name="Anna").values_list("player__club", flat=True)) == [
+        "DK Nord", "SG West"]
+    with pytest.raises(UserError, match="nicht zu unterscheiden"):  # would read like Anna of SG West
+        tournaments.register_player(tournament=tournament, name="Anna (SG West)")
 
 
 @pytest.mark.parametrize("players, text", [
@@ -199,9 +227,10 @@ def test_a_name_taken_or_changed_meanwhile_saves_nothing(client, director, tourn
     first, second = tournament.entries.select_related("player")[:2]
     client.force_login(director)
     response = client.post(url("player_edit", tournament, first.id), {
-        "name": second.player.name, "club": "", "loaded_name": first.player.name, "loaded_club": first.player.club})
+        "name": second.player.name.upper(), "club": "DK Nord", "loaded_name": first.player.name,
+        "loaded_club": first.player.club})
     assert response.status_code == 200
-    assert response.context["form"].errors["name"] == [f"{second.player.name} ist schon angemeldet."]
+    assert response.context["form"].errors["name"] == [f"{second.player.name} (DK Nord) ist schon angemeldet."]
     tournaments.edit_player(entry=first, name="Anders", club="")
     response = client.post(url("player_edit", tournament, first.id), {
         "name": "Meins", "club": "", "loaded_name": first.player.name, "loaded_club": first.player.club})

@@ -8,7 +8,7 @@ and exporting it again gives the same JSON.
 
 from __future__ import annotations
 
-from .. import dealing
+from .. import dealing, names
 from ..changelog import KINDS, history_model
 from ..fileformat import player_item, round_item, table_item, tournament_settings
 from ..models import DraftGame, Game, Penalty, Seat, Table, Tournament
@@ -22,7 +22,8 @@ def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
     kind of log record."""
     data = tournament_settings(tournament)
     entries = list(tournament.entries.select_related("player").order_by("start_number"))
-    names = {entry.id: entry.player.name for entry in entries}
+    # who is who in the rounds: the name, or "Name (Verein)" where two players share a name
+    refs = names.references((entry.id, entry.player.name, entry.player.club) for entry in entries)
     data["players"] = [player_item(entry, index) for index, entry in enumerate(entries, start=1)]
 
     seats: dict[int, list[int]] = {}
@@ -48,7 +49,7 @@ def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
     for round in tournament.rounds.order_by("number"):
         item = round_item(round)
         item["tables"] = [table_item(table, seats.get(table.id, []), games.get(table.id, []),
-                                     penalties.get(table.id, []), names.__getitem__, drafts.get(table.id, []),
+                                     penalties.get(table.id, []), refs.__getitem__, drafts.get(table.id, []),
                                      link=backup, rule=dealing.list_rule(tournament, len(seats.get(table.id, []))))
                           for table in tables_of.get(round.id, [])]
         data["rounds"].append(item)

@@ -25,7 +25,7 @@ import scoring
 from scoring import vocabulary
 from scoring.validate import RE_SIZE
 
-from .. import dealing
+from .. import dealing, names
 from ..errors import UserError, language
 from ..fileformat import ROUND_DEFAULTS, TOURNAMENT_DEFAULTS
 from ..models import Round, Tournament
@@ -98,6 +98,7 @@ class PlannedPlayer:
     start_number: int
     joined_round: int
     withdrawn_from_round: int | None
+    ref: str = ""  # how the rest of the file names the player (names.references): the name, or "Name (Verein)"
 
 
 @dataclass
@@ -347,7 +348,9 @@ def _check_pflichtsoli(c: _Checker, data: dict) -> str:
 
 def _check_players(c: _Checker, data: dict, plan: Plan):
     players = c.listed("", data, "players", required=True)
-    names, numbers = set(), set()
+    seen: dict[str, str] = {}  # names.identity -> the player as the list writes them first
+    numbers = set()
+    wheres = []
     for index, item in enumerate(players or [], start=1):
         where = _("Spieler %(index)s") % {"index": index}
         if not isinstance(item, dict):
@@ -362,21 +365,35 @@ def _check_players(c: _Checker, data: dict, plan: Plan):
         if joined is not None and withdrawn is not None and withdrawn < joined:
             c.add(where, "withdrawn_from_round: " + _("darf nicht vor joined_round (%(joined)s) liegen")
                   % {"joined": joined})
-        if name is not None:
-            if name in names:
-                c.add(where, _("%(name)s steht zweimal in der Spielerliste.") % {"name": name})
-            names.add(name)
+        if name is not None and club is not None:
+            identity = names.identity(name, club)
+            if identity in seen:  # the same name and club, ignoring case and spaces: one person
+                c.add(where, _("%(name)s steht zweimal in der Spielerliste.") % {"name": seen[identity]})
+                name = None  # the tables' names mean the first
+            else:
+                seen[identity] = names.person_text(names.clean(name), names.clean(club))
         if start_number is not None:
             if start_number in numbers:
                 c.add(where, _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number})
             numbers.add(start_number)
         if name is not None:  # known for the tables even when another field has a problem
             plan.players.append(PlannedPlayer(name, club or "", start_number, joined, withdrawn))
+            wheres.append(where)
+    # the rest of the file names a player by the name as the list writes it, "Name (Verein)" where two
+    # players share a name (with other clubs)
+    refs = names.references((index, p.name, p.club) for index, p in enumerate(plan.players))
+    told: set[str] = set()
+    for index, player in enumerate(plan.players):
+        player.ref = refs[index]
+        if names.folded(player.ref) in told:
+            c.add(wheres[index], "name: " + _("„%(name)s“ ist von einem anderen Spieler nicht zu unterscheiden")
+                  % {"name": player.ref})
+        told.add(names.folded(player.ref))
 
 
 def _check_rounds(c: _Checker, data: dict, plan: Plan):
     rounds = c.listed("", data, "rounds", required=True)
-    known = {player.name for player in plan.players}
+    known = {player.ref for player in plan.players}
     numbers = set()
     for index, item in enumerate(rounds or [], start=1):
         where = _round_where(item.get("number") if isinstance(item, dict) else None, index)
@@ -411,7 +428,7 @@ def _check_rounds(c: _Checker, data: dict, plan: Plan):
 
 def _check_tables(c: _Checker, round_where: str, data: dict, round: PlannedRound, known: set[str], plan: Plan):
     rules = plan.rules
-    playing = {p.name: p for p in plan.players}
+    playing = {p.ref: p for p in plan.players}
     tables = c.listed(round_where, data, "tables", required=True)
     seated: dict[str, int] = {}
     numbers = set()

@@ -50,7 +50,8 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.name, p.club, p.start_number, p.joined_round, p.withdrawn_from_round)
                  for p in plan.players])
-    entry = {e.player.name: e.id for e in entries}
+    # the file names players by their reference, as written there (the stored names are cleaned)
+    entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}
 
     for planned in plan.rounds:
         round = seating.create_round(tournament=tournament, number=planned.number, by=by)
@@ -151,7 +152,7 @@ def replace_log(tournament: Tournament, records: list[dict]) -> None:
 
 def _current_objects(tournament: Tournament) -> dict[str, dict]:
     return {
-        "player": {e.player.name: e for e in tournament.entries.select_related("player")},
+        "player": {(e.player.name, e.player.club): e for e in tournament.entries.select_related("player")},
         "round": {r.number: r for r in tournament.rounds.all()},
         "table": {(t.round.number, t.number): t for t in Table.objects.filter(round__tournament=tournament)
                   .select_related("round")},
@@ -169,7 +170,7 @@ def _current_fields(kind: str, record: dict, current: dict[str, dict], tournamen
     if kind == "tournament":
         found = tournament
     elif kind == "player":
-        found = current["player"].get(record["detail"].get("name"))
+        found = current["player"].get((record["detail"].get("name"), record["detail"].get("club", "")))
     elif kind == "round":
         found = current["round"].get(record["round"])
     elif kind == "table":

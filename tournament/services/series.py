@@ -123,7 +123,7 @@ def merge_players(*, series: Series, alias: str, same_as: str, by: Actor = SYSTE
         series = lock_series(series)
         standings = selectors.series_standings(series)
         known = {row.key: row for row in standings.rows}
-        merges = {m.alias: m.same_as for m, _a, _b in standings.merges}
+        merges = {m.alias: m.same_as for m, _a, _b in standings.merges if m.pk not in standings.blocked}
         alias_root, target_root = selectors.resolve(merges, alias), selectors.resolve(merges, same_as)
         if alias_root not in known or target_root not in known:
             raise UserError(_("Diesen Spieler gibt es in der Serie nicht (mehr)."))

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 import scoring
 
-from .. import audit, changelog
+from .. import audit, changelog, names
 from ..audit import SYSTEM, Actor
 from ..errors import Conflict, EntryProblems, UserError
 from ..models import Entry, Player, Round, Tournament
@@ -96,8 +96,8 @@ def first_open_round(tournament: Tournament) -> int:
 
 
 def clean_name(name: str, club: str) -> tuple[str, str]:
-    """A player's name and club with runs of spaces made one; refused when empty or too long."""
-    name, club = " ".join(name.split()), " ".join(club.split())
+    """A player's name and club as stored (`names.clean`); refused when empty or too long."""
+    name, club = names.clean(name), names.clean(club)
     if not name:
         raise UserError(_("Der Name fehlt."), field="name")
     if len(name) > NAME_LENGTH:
@@ -114,9 +114,19 @@ def register_player(*, tournament: Tournament, name: str, club: str = "", start_
     return register_players_checked(tournament=tournament, players=[NewPlayer(name, club, start_number)], by=by)[0]
 
 
-def register_players(*, tournament: Tournament, lines: str, by: Actor = SYSTEM) -> list[Entry]:
-    """Several players at once, one per line: "Name" or "Name; Verein" (or a tab or comma). A line
-    with a problem saves nothing and says which line it is."""
+@dataclass
+class Registered:
+    """What a pasted list registered, and the lines left out because that player is registered already
+    ("Zeile 3: Anna Alt (DK Nord) ist schon angemeldet.")."""
+
+    entries: list[Entry]
+    skipped: list[str]
+
+
+def register_players(*, tournament: Tournament, lines: str, by: Actor = SYSTEM) -> Registered:
+    """Several players at once, one per line: "Name" or "Name; Verein" (or a tab or comma). A player
+    registered already (or twice in the list) is left out and listed, the rest is registered; any other
+    problem of a line saves nothing and says which line it is."""
     players = []
     for number, line in enumerate(lines.splitlines(), start=1):
         if not line.strip():
@@ -128,27 +138,38 @@ def register_players(*, tournament: Tournament, lines: str, by: Actor = SYSTEM) 
         else:
             name, club = line, ""
         players.append(NewPlayer(name, club, where=_("Zeile %(line)s: ") % {"line": number}))
-    return register_players_checked(tournament=tournament, players=players, by=by)
+    return _register(tournament=tournament, players=players, by=by, skip_registered=True)
 
 
 def register_players_checked(*, tournament: Tournament, players: list[NewPlayer], by: Actor = SYSTEM) -> list[Entry]:
     """Enters players in one transaction: all or none. A problem names its player by `where`
-    ("Zeile 3: "). A handful of queries however many players."""
+    ("Zeile 3: "); a player registered already (the same `names.identity`) is one. A handful of
+    queries however many players."""
+    return _register(tournament=tournament, players=players, by=by, skip_registered=False).entries
+
+
+def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, skip_registered: bool) -> Registered:
     with transaction.atomic():
         tournament = lock_tournament(tournament)
-        taken_names = set(tournament.entries.values_list("player__name", flat=True))
+        registered = list(tournament.entries.values_list("player_id", "player__name", "player__club"))
+        # who is registered, as written: a player with the same identity is refused naming them
+        taken = {names.identity(name, club): names.person_text(name, club) for _id, name, club in registered}
         taken_numbers = set(tournament.entries.values_list("start_number", flat=True))
         next_number = max(taken_numbers, default=0) + 1
         joined = first_open_round(tournament)
-        wanted = []
+        wanted, skipped = [], []
         for new in players:
             where, start_number = new.where, new.start_number
             try:
                 name, club = clean_name(new.name, new.club)
             except UserError as error:
                 raise UserError(where + str(error.message), field=error.field) from None
-            if name in taken_names:
-                raise UserError(where + _("%(name)s ist schon angemeldet.") % {"name": name}, field="name")
+            if names.identity(name, club) in taken:
+                problem = where + _("%(name)s ist schon angemeldet.") % {"name": taken[names.identity(name, club)]}
+                if skip_registered:
+                    skipped.append(problem)
+                    continue
+                raise UserError(problem, field="name")
             if start_number is None:
                 start_number = next_number
             elif not 1 <= start_number <= MOST_START_NUMBER:
@@ -158,9 +179,10 @@ def register_players_checked(*, tournament: Tournament, players: list[NewPlayer]
                 raise UserError(where + _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number},
                                 field="start_number")
             wanted.append((name, club, start_number, new.joined_round or joined, new.withdrawn_from_round))
-            taken_names.add(name)
+            taken[names.identity(name, club)] = names.person_text(name, club)
             taken_numbers.add(start_number)
             next_number = max(next_number, start_number + 1)
+        _check_references([(name, club) for _id, name, club in registered], [(n, c) for n, c, *_r in wanted])
         people = find_or_create_players([(name, club) for name, club, *_rest in wanted])
         with audit.recording("player_registered", by=by, tournament=tournament):
             entries = Entry.objects.bulk_create(
@@ -169,7 +191,21 @@ def register_players_checked(*, tournament: Tournament, players: list[NewPlayer]
                 for name, club, number, joined_round, withdrawn in wanted)
             if entries:
                 audit.record_bulk(entries)
-        return entries
+        return Registered(entries=entries, skipped=skipped)
+
+
+def _check_references(registered: list[tuple[str, str]], new: list[tuple[str, str]]) -> None:
+    """Refuses a new player whose name, with the club where two share a name, would read like another's
+    (`names.references`: "Anna Alt (DK Nord)" without a club next to Anna Alt of DK Nord and another)."""
+    people = registered + new
+    seen: dict[str, int] = {}
+    for index, reference in sorted(names.references((i, n, c) for i, (n, c) in enumerate(people)).items()):
+        if names.folded(reference) in seen and index >= len(registered):
+            name, club = people[index]
+            raise UserError(_("%(name)s ist von einem anderen Spieler dieses Turniers nicht zu unterscheiden "
+                              "(„%(reference)s“); bitte den Namen ergänzen.")
+                            % {"name": names.person_text(name, club), "reference": reference}, field="name")
+        seen.setdefault(names.folded(reference), index)
 
 
 def find_or_create_players(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Player]:
@@ -204,8 +240,11 @@ def edit_player(*, entry: Entry, name: str, club: str, loaded: tuple[str, str] |
         name, club = clean_name(name, club)
         if (name, club) == current:
             return entry
-        if name != entry.player.name and tournament.entries.filter(player__name=name).exists():
-            raise UserError(_("%(name)s ist schon angemeldet.") % {"name": name}, field="name")
+        others = list(tournament.entries.exclude(pk=entry.pk).values_list("player__name", "player__club"))
+        same = [other for other in others if names.identity(*other) == names.identity(name, club)]
+        if same:
+            raise UserError(_("%(name)s ist schon angemeldet.") % {"name": names.person_text(*same[0])}, field="name")
+        _check_references(others, [(name, club)])
         person = find_or_create_players([(name, club)])[(name, club)]
         with audit.recording("player_changed", by=by, tournament=tournament):
             entry.player = person

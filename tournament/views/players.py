@@ -41,10 +41,16 @@ def player_list(request, tournament):
             if "many-lines" in request.POST:
                 list_form = PlayerListForm(request.POST, prefix="many")
                 if list_form.is_valid():
-                    entries = tournaments.register_players(tournament=tournament,
-                                                           lines=list_form.cleaned_data["lines"], by=Actor.of(request))
+                    registered = tournaments.register_players(
+                        tournament=tournament, lines=list_form.cleaned_data["lines"], by=Actor.of(request))
+                    n = len(registered.entries)
                     messages.success(request, ngettext("%(n)s Spieler angemeldet.", "%(n)s Spieler angemeldet.",
-                                                       len(entries)) % {"n": len(entries)})
+                                                       n) % {"n": n})
+                    if registered.skipped:
+                        messages.warning(request, ngettext(
+                            "Nicht angemeldet: %(lines)s", "Nicht angemeldet (%(n)s): %(lines)s",
+                            len(registered.skipped)) % {"n": len(registered.skipped),
+                                                         "lines": " ".join(registered.skipped)})
                     return redirect("tournament:players", slug=tournament.slug)
             else:
                 player_form = PlayerForm(request.POST, prefix="one")
