@@ -641,9 +641,9 @@ def _count_of(model, link: str, **where) -> Subquery:
 
 
 def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
-                    closed: bool = True) -> MissingResults:
+                    include_closed: bool = True) -> MissingResults:
     """The results still missing in the published and closed rounds (or in `rounds`, whatever their
-    status; `closed=False`: the published ones only): closing a round does not make a missing game
+    status; `include_closed=False`: the published ones only): closing a round does not make a missing game
     final. One query (the counts as
     subqueries, the rows as values: 250 tables in a few milliseconds)."""
     tables = Table.objects.filter(round__tournament=tournament).annotate(
@@ -651,7 +651,7 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
         waiting=Coalesce(_count_of(DraftGame, "table_id", status=DraftGame.Status.WAITING), 0),
     ).order_by("round__number", "number")
     if rounds is None:
-        tables = tables.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED] if closed
+        tables = tables.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED] if include_closed
                                else [Round.Status.PUBLISHED])
     else:
         tables = tables.filter(round__number__in=rounds)

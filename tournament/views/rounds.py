@@ -89,7 +89,7 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
     }
     if director and round.is_draft:
         # drawing by standings and publishing go by the results as they are: say what is missing
-        context["earlier_missing"] = missing_results(tournament, closed=False).sentences()  # the running rounds
+        context["earlier_missing"] = missing_results(tournament, include_closed=False).sentences()  # the running rounds
         seated = {entry.id for t in tables for entry in t.entries}
         playing = {entry.id for entry in seating.playing_entries(tournament, round.number)}
         context.update({
