@@ -8,11 +8,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.db.models import Count, Max, Q
+from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from . import changelog, dealing, engine, selectors, vocabulary
 from .errors import UserError
 from .models import DraftGame, Game, Round, Seat, Table
+from .services import round_clock
 from .vocabulary import ANNOUNCE_KONTRA, ANNOUNCE_RE, SOLOS, SONDERPUNKTE
 
 # ---- the phone page --------------------------------------------------------------------------------
@@ -99,8 +102,10 @@ def phone_state(table: Table, *, device: str = "") -> dict:
     expected = table.expected_games(table.round.tournament.games_at_table(len(ids)))
     waiting = {d["number"] for d in drafts if d["status"] == DraftGame.Status.WAITING}
     next_number = next((n for n in range(1, expected + 1) if n not in games and n not in waiting), None)
+    end = round_clock.clock_end(table.round)
     return {
         "tournament": table.round.tournament.name, "round": table.round.number, "table": table.number,
+        "clock_end": end.isoformat() if end is not None else None,
         "version": table.version, "confirmation": table.round.tournament.confirmation,
         "players": [{"id": e.id, "name": names[e.id], "seat": seat} for seat, e in enumerate(entries, start=1)],
         "dealing": {deal.number: _dealing(deal, rule) for deal in dealt[:expected]},
@@ -173,6 +178,7 @@ class BoardTable:
     conflicts: int = 0
     approved: int = 0
     last_activity: Any = None
+    behind: int = 0  # games behind the round clock's pace (0: on time, or no clock)
 
     @property
     def signed(self) -> bool:
@@ -181,6 +187,26 @@ class BoardTable:
     @property
     def complete(self) -> bool:
         return self.table.totals_only or self.games >= self.games_expected
+
+    @property
+    def late(self) -> bool:
+        """The table runs late: more than `LATE_BY` games behind the clock's pace, or time is up and
+        games are missing."""
+        return self.behind > LATE_BY
+
+
+LATE_BY = 1  # games behind the pace before the board says so (a game takes about 6 minutes)
+
+
+def games_behind(row: BoardTable, *, start: Any, end: Any, now: Any) -> int:
+    """How many games the table is behind an even pace from the clock's start to its end (the games
+    entered and waiting count; after the end, every game missing counts)."""
+    if row.complete or row.signed or start is None or end is None or now <= start:
+        return 0
+    done = row.games + len({w.draft.number for w in row.waiting if not w.conflict})  # a conflict's game is in
+    share = min(1.0, (now - start) / (end - start))
+    due = int(share * row.games_expected) if share < 1 else row.games_expected
+    return max(0, due - done)
 
 
 def board(round: Round) -> list[BoardTable]:
@@ -236,6 +262,28 @@ def board(round: Round) -> list[BoardTable]:
             found = by_number.get(item["log_table"])
             if found is not None and (found.last_activity is None or item["at"] > found.last_activity):
                 found.last_activity = item["at"]
+    end, now = round_clock.clock_end(round), timezone.now()
     for row in result.values():
         row.approved = sum(1 for version in (row.table.approvals or {}).values() if version == row.table.version)
+        row.behind = games_behind(row, start=round.started_at, end=end, now=now)
     return list(result.values())
+
+
+def board_alerts(rows: list[BoardTable]) -> list[str]:
+    """What the director should look at first, in words: conflicts, rejected entries, tables late."""
+    alerts = []
+    conflicts = [str(r.table.number) for r in rows if r.conflicts]
+    if conflicts:
+        alerts.append(ngettext("Konflikt an Tisch %(tables)s: eine Eingabe passt nicht zum gespeicherten Spiel.",
+                               "Konflikte an den Tischen %(tables)s: Eingaben passen nicht zu gespeicherten Spielen.",
+                               len(conflicts)) % {"tables": ", ".join(conflicts)})
+    rejected = [str(r.table.number) for r in rows if r.rejected]
+    if rejected:
+        alerts.append(ngettext("Abgelehnte Eingabe an Tisch %(tables)s.", "Abgelehnte Eingaben an den Tischen "
+                               "%(tables)s.", len(rejected)) % {"tables": ", ".join(rejected)})
+    for row in rows:
+        if row.late:
+            alerts.append(ngettext("Tisch %(table)s liegt %(n)s Spiel hinter der Zeit.",
+                                   "Tisch %(table)s liegt %(n)s Spiele hinter der Zeit.", row.behind)
+                          % {"table": row.table.number, "n": row.behind})
+    return alerts

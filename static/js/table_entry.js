@@ -567,7 +567,22 @@
     button.textContent = fmt(T.approveButton, {name: me ? playerName(me) : "?"});
   }
 
+  // the round clock, as the director started it (minutes left, or how long the time is up)
+  function renderClock() {
+    var clock = document.getElementById("clock");
+    clock.hidden = !state.clock_end || closed;
+    if (clock.hidden) { return; }
+    var end = Date.parse(state.clock_end);
+    var left = Math.ceil((end - Date.now()) / 60000);
+    var at = new Date(end).toLocaleTimeString(document.documentElement.lang || undefined, {hour: "2-digit", minute: "2-digit"});
+    clock.textContent = fmt(T.clockUntil, {end: at}) + " · " +
+      (left > 0 ? fmt(T.clockLeft, {m: left}) : fmt(T.clockOver, {m: Math.max(0, -left)}));
+    clock.className = "round-clock" + (left > 0 ? "" : " over");
+  }
+  setInterval(renderClock, 10000);
+
   function render() {
+    renderClock();
     renderWho();
     renderForm();
     renderDrafts();

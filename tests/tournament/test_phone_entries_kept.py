@@ -320,3 +320,57 @@ def test_a_table_that_is_not_a_table_changes_no_link(client, director, table_fie
     client.post(reverse("tournament:links_action", args=["handy", 1]), {"table": "all", "action": "renew"})
     after = list(table.round.tables.order_by("number").values_list("link_token", flat=True))
     assert all(a != b for a, b in zip(before, after, strict=True))
+
+
+# ---- point 21: what the tables and the director expect to find -------------------------------------------
+
+def test_the_phone_shows_the_round_clock(director):
+    from tournament.services import round_clock
+
+    table = make_table(director)
+    assert table_state.phone_state(Table.objects.get(pk=table.pk))["clock_end"] is None
+    round_clock.start_clock(round=table.round)
+    state = Client().get(reverse("table_link_state", args=[token(table)])).json()
+    end = round_clock.clock_end(table.round.__class__.objects.get(pk=table.round.pk))
+    assert state["clock_end"] == end.isoformat()
+    page = Client().get(reverse("table_link", args=[token(table)])).content.decode()
+    assert 'id="clock"' in page and "Spielzeit bis %(end)s Uhr" in page
+
+
+def test_the_board_names_conflicts_and_tables_running_late(client, director):
+    import datetime
+
+    from django.utils import timezone
+
+    from tournament.services import round_clock
+
+    table = make_table(director, Tournament.Confirmation.IMMEDIATE)
+    round = table.round
+    # 60 of 100 minutes gone: every table should have about 4 of its 8 games in; none has
+    round_clock.start_clock(round=round, at=timezone.now() - datetime.timedelta(minutes=60))
+    results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=150), version=0)
+    enter(phone("anna"), table, 1, re_augen=100, version=0)  # a conflict at table 1
+    client.force_login(director)
+    page = client.get(reverse("tournament:board", args=["handy", 1])).content.decode()
+    assert 'id="board-alerts"' in page
+    assert "Konflikt an Tisch 1: eine Eingabe passt nicht zum gespeicherten Spiel." in page
+    assert "Tisch 1 liegt 3 Spiele hinter der Zeit." in page  # 1 game in, 1 waiting: 4 due
+    assert "Tisch 2 liegt 4 Spiele hinter der Zeit." in page
+
+
+def test_after_the_round_is_closed_the_link_shows_the_tables_final_sheet(director):
+    from tournament.services import seating
+
+    table = make_table(director)
+    for number in (1, 2):
+        results.save_game(table=table, number=number, data=normal_game(table, number), version=0)
+    link = token(table)
+    seating.close_round(round=table.round, backup=False)
+    response = Client().get(reverse("table_link", args=[link]))
+    page = response.content.decode()
+    assert response.status_code == 410 and "abgeschlossen" in page
+    assert 'id="final-sheet"' in page and "Spielzettel Tisch 1, Runde 1" in page
+    names = [s.entry.player.name for s in table.seats.select_related("entry__player")]
+    assert all(name in page for name in names) and "nicht eingetragen" in page
+    # a link that names no table shows no sheet
+    assert 'id="final-sheet"' not in Client().get(reverse("table_link", args=["y" * 24])).content.decode()

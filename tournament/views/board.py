@@ -40,6 +40,7 @@ def board_page(request, tournament, round_number):
     rows = table_state.board(round)
     context = {
         "tournament": tournament, "round": round, "rows": rows, "now": timezone.now(),
+        "alerts": table_state.board_alerts(rows),
         "waiting": sum(len(r.waiting) for r in rows), "signed": sum(r.signed for r in rows),
         "complete": sum(r.complete for r in rows), "is_director": request.is_director,
     }

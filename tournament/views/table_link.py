@@ -27,10 +27,10 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import table_state, vocabulary
+from .. import selectors, table_state, vocabulary
 from ..errors import Conflict, EntryProblems, UserError, language
 from ..forms.phone import clean_game, clean_int, clean_text
-from ..models import DraftGame
+from ..models import DraftGame, Table
 from ..services import results, table_links
 from ..services.table_links import LinkClosed
 
@@ -90,6 +90,9 @@ TEXTS = {
     "stopped": gettext_lazy("Spiel %(n)s wurde nicht übernommen: bitte oben korrigieren. %(m)s weitere Eingabe(n) "
                             "warten dahinter."),
     "closed": gettext_lazy("Dieser Eingabelink nimmt keine Spiele mehr an."),
+    "clockUntil": gettext_lazy("Spielzeit bis %(end)s Uhr"),
+    "clockLeft": gettext_lazy("noch %(m)s Min."),
+    "clockOver": gettext_lazy("Zeit ist um (seit %(m)s Min.)"),
     "keptHere": gettext_lazy("%(n)s Eingabe(n) sind nur auf diesem Gerät (siehe unten)."),
     "correct": gettext_lazy("Spiel %(n)s korrigieren"),
     "discardAsk": gettext_lazy("Die Eingabe für Spiel %(n)s wirklich verwerfen?"),
@@ -124,10 +127,16 @@ def _unknown_device() -> UserError:
                        "einmal tippen."))
 
 
-def _closed(request, error: LinkClosed, *, json_answer: bool):
+def _closed(request, error: LinkClosed, *, json_answer: bool, token: str = ""):
+    """The answer of a link that takes no more entries. The page of a table whose round is closed or
+    whose sheet is signed (its link still names it) shows the table's final sheet, to read."""
     if json_answer:
         return JsonResponse({"closed": True, "message": str(error.message)}, status=410)
-    return render(request, "tournament/link_closed.html", {"message": error.message}, status=410)
+    table = (Table.objects.select_related("round__tournament").filter(link_token=token).first()
+             if token else None)
+    sheet = selectors.table_sheet(table) if table is not None else None
+    return render(request, "tournament/link_closed.html", {"message": error.message, "sheet": sheet,
+                                                           "table": table}, status=410)
 
 
 def _body(request) -> dict:
@@ -155,7 +164,7 @@ def entry_page(request, token):
     try:
         table = table_links.table_of_link(token)
     except LinkClosed as error:
-        return _closed(request, error, json_answer=False)
+        return _closed(request, error, json_answer=False, token=token)
     device = device_of(request) or new_device()
     return with_device(request, render(request, "tournament/table_link.html", {
         "table": table, "round": table.round, "tournament": table.round.tournament,
