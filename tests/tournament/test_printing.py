@@ -417,3 +417,18 @@ def test_pdfs_of_a_generated_tournament_have_the_right_pages_and_text(client, di
     assert all(name in standings_text for name in names)
     seating_text = "\n".join(get_pdf(client, director, "round_seating_pdf", "generiert", 2))
     assert all(name in seating_text for name in names)
+
+
+def test_a_sheet_with_long_names_stays_on_one_page(client, director):
+    """Long names and clubs at a table of 5 make no row taller: the blank and the filled sheet are one
+    page each (issue 19, point 18)."""
+    tournament = make_tournament(players=0, director=director, slug="lang")
+    for name in ("Maximilian-Alexander von Hohenzollern-Sigmaringen", "Anna-Katharina Schmidt-Rottluff-Brandenburg",
+                 "Bernd", "Carla Ödegaard-Jürgensen", "Dieter Müller-Lüdenscheidt-Wanne-Eickel"):
+        tournaments.register_player(tournament=tournament, name=name, club="Doppelkopfclub Herz-Dame e.V.")
+    table = seated_round(tournament).tables.get()
+    blank = get_pdf(client, director, "table_pdf", "lang", 1, table.number, query="?blank=1")
+    assert len(blank) == 1
+    play(table, 10)
+    filled = get_pdf(client, director, "table_pdf", "lang", 1, table.number)
+    assert len(filled) == 1 and "Summe" in filled[0]
