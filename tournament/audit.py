@@ -157,12 +157,15 @@ def recording(action: str, *, by: Actor, tournament: Tournament | int | None) ->
     if not connection.in_atomic_block:
         raise RuntimeError("audit.recording() must run inside the transaction of the change")
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
+    outer = _current.get()
     current = Recording(action=action, by=by, tournament_id=tournament_id)
     token = _current.set(current)
     try:
         yield current
     finally:
         _current.reset(token)
+    if outer is not None and outer.tournament_id is not None and outer.tournament_id == current.tournament_id:
+        return  # one step of a larger action (confirming an entry saves the game): counted once, with it
     if current.tournament_id is not None:  # (a new tournament: known once its first record is made)
         DataChange.objects.create(tournament_id=current.tournament_id)
 

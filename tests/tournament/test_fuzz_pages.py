@@ -58,7 +58,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import TIE_BREAKERS
-from tournament.services import results, seating, tournaments
+from tournament.services import results, seating, table_links, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
@@ -458,6 +458,34 @@ def test_totals_and_signature(world, clients, data):
                 sent = body(data, valid, {"action": value("", "unlock", "sign"), "version": value(0, 1, 2, 3, 4, 5),
                                           "note": st.one_of(texts, st.just("x" * 301))})
                 post(client, table_url(world, "table_sign", key), sent, what="sign")
+
+
+@fuzz(40)
+@given(data=st.data())
+def test_board_decisions_and_links(world, clients, data):
+    """The live board's one-click decisions (confirm, take, reject, settle) on a waiting entry, a
+    conflicting one and a rejected one, and the links form (one table, all, or junk)."""
+    with rolled_back():
+        table = world.tables[(1, 2)]  # no games yet
+        link = Table.objects.get(pk=table.pk).link_token
+        entered = [table_links.enter_game(token=link, number=1, data=normal_game(table, 1, re_augen=augen), key=key,
+                                          device=key * 16) for key, augen in (("a", 130), ("b", 100), ("c", 90))]
+        table_links.decide_on_link(token=link, draft_id=entered[2].pk, confirm=False, device="z" * 16)
+        for _ in range(data.draw(st.integers(1, 3), label="requests")):
+            client = clients[data.draw(roles, label="role")]
+            if data.draw(st.booleans(), label="board"):
+                draft = data.draw(st.one_of(st.sampled_from([d.pk for d in entered]), st.integers(0, 10**6),
+                                            st.sampled_from(HUGE)), label="draft")
+                sent = body(data, {"decision": "confirm"}, {
+                    "decision": value("confirm", "take", "reject", "settle"), "reason": texts})
+                url = reverse("tournament:board_decide", kwargs={"slug": world.slug, "round_number": 1,
+                                                                 "table_number": 2, "draft_id": draft})
+                post(client, url, sent, what="board decide")
+            else:
+                sent = body(data, {"table": "2", "action": "renew"}, {
+                    "table": value("all", "0", "1", "2", "3", "99", "-1"), "action": value("renew", "revoke")})
+                post(client, reverse("tournament:links_action", kwargs={"slug": world.slug, "round_number": 1}),
+                     sent, what="links")
 
 
 @fuzz(40)

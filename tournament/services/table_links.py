@@ -223,15 +223,17 @@ def _waiting_same(table: Table, number: int, data: dict, *, but: DraftGame) -> D
 
 
 def _confirm(table: Table, draft: DraftGame, *, by: Actor) -> Game:
-    """Saves the draft as the game (inside the caller's lock and transaction) and marks it confirmed.
-    A draft for a game number that got a game meanwhile is a conflict the director sorts out."""
-    try:
-        game = results.save_game(table=table, number=draft.number, data=draft.data, version=draft.base_version,
-                                 by=by, action="draft_confirmed")
-    except Conflict:
-        raise UserError(_("Spiel %(number)s wurde inzwischen anders eingetragen. Die Turnierleitung entscheidet, "
-                          "welche Fassung gilt.") % {"number": draft.number}) from None
-    _decide(draft, DraftGame.Status.CONFIRMED, by=by, game=game)
+    """Saves the draft as the game (inside the caller's lock and transaction) and marks it confirmed,
+    as one change. A draft for a game number that got a game meanwhile is a conflict the director
+    sorts out."""
+    with audit.recording("draft_confirmed", by=by, tournament=table.round.tournament_id):
+        try:
+            game = results.save_game(table=table, number=draft.number, data=draft.data, version=draft.base_version,
+                                     by=by, action="draft_confirmed")
+        except Conflict:
+            raise UserError(_("Spiel %(number)s wurde inzwischen anders eingetragen. Die Turnierleitung "
+                              "entscheidet, welche Fassung gilt.") % {"number": draft.number}) from None
+        _decide(draft, DraftGame.Status.CONFIRMED, by=by, game=game)
     return game
 
 
