@@ -415,7 +415,8 @@ CASES = [
                          **{f"p{entry}": "0" for entry in seat_ids(draft_table(w))}}),
     Case("table_sign", DRAFT_TABLE, get=DIRECTOR_POST, post="login 403 403 302", label="draft round",
          data=lambda w: {"version": draft_table(w).version, "note": "alle"}),
-    Case("log", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
+    # helpers read the change log (restoring from it stays the director's: "restore" above)
+    Case("log", T, get=ENTRY_PAGE, post=ENTRY_PAGE),
     Case("roles", T, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"username": "gast", "role": "helper", "change": "add"}),
     Case("backup", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
@@ -682,7 +683,7 @@ def test_helper_is_told_what_only_the_director_may(world, name, kwargs, data, me
 
 
 HELPER_FORBIDDEN = ["settings", "players", "player_edit", "player_withdraw", "player_return", "round_create",
-                    "round_draw", "round_clock", "round_swap", "round_move", "round_status", "log", "roles", "backup",
+                    "round_draw", "round_clock", "round_swap", "round_move", "round_status", "roles", "backup",
                     "table_pdf", "round_sheets_pdf", "round_seating_pdf", "standings_pdf"]
 
 
@@ -696,6 +697,21 @@ def test_helper_gets_403_for_every_director_page(world):
     more, get_problems = walk(world, "helper", reading, methods=("GET",), expect=lambda case, method: "403")
     RUN["helper at director pages"] += count + more
     assert not problems + get_problems, "\n".join(problems + get_problems)
+
+
+def test_helper_reads_the_change_log_without_restore_buttons(world):
+    client = login_client(world, "helper")
+    response = client.get(reverse("tournament:log", kwargs=T(world)))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Spiel gelöscht" in page and "Löschen rückgängig machen" not in page
+    assert "/restore/" not in page
+    nav = page.split('class="tournament-nav"')[1].split("</nav>")[0]
+    assert reverse("tournament:log", kwargs=T(world)) in nav
+    assert reverse("tournament:settings", kwargs=T(world)) not in nav
+    director_page = login_client(world, "director").get(reverse("tournament:log", kwargs=T(world))).content.decode()
+    assert "Löschen rückgängig machen" in director_page
+    RUN["helper reads the log"] += 2
 
 
 PUBLIC_PAGES = {

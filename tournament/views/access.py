@@ -4,7 +4,8 @@
 - **director** (Turnierleitung, `Tournament.directors`): everything of their tournament, and adds
   co-directors and helpers on the settings page;
 - **helper** (Turnierhelfer, `Tournament.helpers`): enters and corrects games, penalties and totals
-  and marks a sheet as signed; nothing else (no settings, seating, players, unlocking, log);
+  and marks a sheet as signed, reads the change log; nothing else (no settings, seating, players,
+  unlocking, restoring from the log);
 - **the public**: only the pages the director switched on (`Tournament.public_<page>`).
 
 Every view that is not public goes through `role_required`; `request.role` says which role the
