@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tournament.errors import UserError
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # ---- login rate limiting -------------------------------------------------------------------------
 
-def test_repeated_failed_logins_lock_the_account_and_the_address(client, settings):
+def test_repeated_failed_logins_lock_the_user_name_from_that_address(client, settings):
     make_director("leitung")
     login = reverse("login")
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
@@ -36,9 +37,39 @@ def test_repeated_failed_logins_lock_the_account_and_the_address(client, setting
     # locked: even the right password does not get in now, from this address
     response = client.post(login, {"username": "leitung", "password": "pw-leitung"})
     assert response.status_code == 429 and "_auth_user_id" not in client.session
-    # and the account is locked from another address too
-    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+
+
+def test_a_stranger_cannot_lock_the_director_out(client, settings):
+    """Found by a tester: five failures for the director's name from any address locked the account
+    everywhere. Now the stranger's address is locked for that name, the director's device is not."""
+    make_director("leitung")
+    login = reverse("login")
+    for _ in range(settings.AXES_FAILURE_LIMIT + 3):
+        response = client.post(login, {"username": "leitung", "password": "falsch"}, REMOTE_ADDR="203.0.113.7")
     assert response.status_code == 429
+    director = Client()
+    response = director.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+    assert response.status_code == 302 and "_auth_user_id" in director.session
+    # the director's login did not lift the stranger's lock
+    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="203.0.113.7")
+    assert response.status_code == 429
+
+
+def test_an_address_trying_many_user_names_is_locked(client, settings):
+    """Below the pair's limit for every name, but over the address's limit in all: the address is
+    locked, for every name (also a right password); another address is not."""
+    make_director("leitung")
+    login = reverse("login")
+    per_name = settings.AXES_FAILURE_LIMIT - 1
+    names = -(-settings.LOGIN_ATTEMPTS_PER_ADDRESS // per_name)  # rounded up
+    answers = [client.post(login, {"username": f"name-{n}", "password": "falsch"}, REMOTE_ADDR="203.0.113.7")
+               .status_code for n in range(names) for _ in range(per_name)]
+    assert answers[:settings.LOGIN_ATTEMPTS_PER_ADDRESS - 1] == [200] * (settings.LOGIN_ATTEMPTS_PER_ADDRESS - 1)
+    assert answers[settings.LOGIN_ATTEMPTS_PER_ADDRESS - 1] == 429
+    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="203.0.113.7")
+    assert response.status_code == 429 and "_auth_user_id" not in client.session
+    response = Client().post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+    assert response.status_code == 302
 
 
 def test_the_lockout_page_speaks_english(client, settings):
