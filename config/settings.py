@@ -203,13 +203,19 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [pid %(process)d] %(message)s"},
+        "server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"},
     },
+    # the tables' entry links (/e/<token>/) are secrets: masked in every log (config/log_masking.py)
+    "filters": {"mask_tokens": {"()": "config.log_masking.MaskEntryTokens"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["mask_tokens"]},
+        "server": {"class": "logging.StreamHandler", "formatter": "server", "filters": ["mask_tokens"]},
     },
     "loggers": {
         # django.request logs every 500 with exc_info: the traceback goes with it
         "django": {"handlers": ["console"], "level": "INFO"},
+        # runserver's request lines (`make run`), as Django's default, with the tokens masked
+        "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
         "tournament": {"handlers": ["console"], "level": "INFO"},
     },
 }
@@ -218,6 +224,7 @@ if env_bool("DJANGO_LOG_TO_FILE", not DEBUG):
     LOGGING["handlers"]["errors_file"] = {  # type: ignore[index]
         "class": "logging.handlers.RotatingFileHandler", "formatter": "plain", "level": "ERROR",
         "filename": str(LOG_DIR / "errors.log"), "maxBytes": 5_000_000, "backupCount": 5, "encoding": "utf-8",
+        "filters": ["mask_tokens"],
     }
     for logger in LOGGING["loggers"].values():  # type: ignore[attr-defined]
         logger["handlers"].append("errors_file")

@@ -121,6 +121,67 @@ def test_errors_are_written_with_their_traceback(tmp_path):
     assert "Internal Server Error: /t/x/" in logged and "ZeroDivisionError" in logged
 
 
+# ---- the entry links' tokens never reach a log --------------------------------------------------------
+
+TOKEN = "Xy3_secretTOKEN-0123abcd"  # 24 characters, like table_links.new_token()
+
+
+def test_entry_tokens_are_masked_in_the_error_log_and_on_standard_error(tmp_path):
+    """Found by a tester: /e/<token>/ was written to the error log (a 410 "Gone: …", a 500's
+    traceback). Django's loggers and runserver's request lines mask it."""
+    script = ("import django, logging; django.setup()\n"
+              f"logging.getLogger('django.request').warning('Gone: /e/{TOKEN}/state.json')\n"
+              "try:\n"
+              f"    raise ValueError('bad request to http://192.168.1.20:8000/e/{TOKEN}/games.json')\n"
+              "except ValueError:\n"
+              f"    logging.getLogger('django.request').error('Internal Server Error: /e/{TOKEN}/', exc_info=True)\n"
+              f"logging.getLogger('django.server').info('\"%s\" %s %s', 'GET /e/{TOKEN}/ HTTP/1.1', '200', '5')\n"
+              "logging.getLogger('django.request').warning('Not Found: /t/e/standings/')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**production_env(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"})
+    assert done.returncode == 0, done.stderr
+    logged = (tmp_path / "log" / "errors.log").read_text(encoding="utf-8")
+    for text in (done.stderr, logged):
+        assert TOKEN not in text
+    assert "Gone: /e/***/state.json" in done.stderr and '"GET /e/***/ HTTP/1.1" 200 5' in done.stderr
+    assert "Internal Server Error: /e/***/" in logged and "http://192.168.1.20:8000/e/***/games.json" in logged
+    assert "Not Found: /t/e/standings/" in done.stderr  # a tournament called "e" is no token
+
+
+def test_entry_tokens_are_masked_in_gunicorns_access_and_error_log(tmp_path, capfd):
+    import datetime
+
+    from gunicorn.config import Config
+
+    from config.gunicorn_logging import MaskingLogger
+
+    namespace: dict = {}
+    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), namespace)
+    assert namespace["logger_class"] == "config.gunicorn_logging.MaskingLogger"
+    cfg = Config()
+    cfg.set("accesslog", str(tmp_path / "access.log"))
+    logger = MaskingLogger(cfg)
+
+    class Response:
+        status, sent, headers = "200 OK", 42, [("Content-Type", "application/json")]
+
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": f"/e/{TOKEN}/state.json?since=3", "SERVER_PROTOCOL": "HTTP/1.1",
+               "PATH_INFO": f"/e/{TOKEN}/state.json", "QUERY_STRING": "since=3", "REMOTE_ADDR": "192.168.1.31",
+               "HTTP_REFERER": f"http://192.168.1.20:8000/e/{TOKEN}/", "HTTP_USER_AGENT": "Phone"}
+    logger.access(Response(), [("Referer", environ["HTTP_REFERER"])], environ, datetime.timedelta(seconds=0.01))
+    logger.error("Error handling request /e/%s/games.json", TOKEN)
+    for log in (logger.access_log, logger.error_log):  # gunicorn's loggers are global: leave them as found
+        for handler in list(log.handlers):
+            handler.flush()
+            log.removeHandler(handler)
+        log.filters.clear()
+    line = (tmp_path / "access.log").read_text()
+    assert TOKEN not in line
+    assert '"GET /e/***/state.json?since=3 HTTP/1.1" 200 42 "http://192.168.1.20:8000/e/***/"' in line
+    errors = capfd.readouterr().err
+    assert TOKEN not in errors and "Error handling request /e/***/games.json" in errors
+
+
 # ---- numbers a person types are bounded -----------------------------------------------------------
 
 @pytest.fixture
