@@ -94,6 +94,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # our 404 page also with DEBUG on, our 405 page instead of an empty body (tournament/views/errors.py)
+    "tournament.views.errors.ErrorPages",
     # last, as its documentation asks: answers a locked-out login with the lockout page
     "axes.middleware.AxesMiddleware",
 ]
@@ -154,6 +156,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+
+CSRF_FAILURE_VIEW = "tournament.views.errors.csrf_failure"
 
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament:home"
