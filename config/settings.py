@@ -13,7 +13,10 @@ Everything that differs between a laptop and a server comes from the environment
                            venue laptop that serves the local network over plain HTTP.
 - DJANGO_LOG_DIR           where errors are logged with their traceback (besides standard error);
                            default var/log in the project folder
-- DJANGO_LOGIN_ATTEMPTS    failed logins before the account and the address are locked (default 5)
+- DJANGO_LOGIN_ATTEMPTS    failed logins for one user name from one address before that pair is
+                           locked (default 5)
+- DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS  failed logins from one address, whatever the user names, before
+                           the address is locked (default 20)
 - DJANGO_CONN_MAX_AGE      seconds a worker keeps its database connection (default 0: one per
                            request; `make serve` and docs/deploy.md use 60)
 - DJANGO_REDIS_URL         redis://127.0.0.1:6379/0 or unix:///path/redis.sock: the shared cache lives
@@ -91,6 +94,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # our 404 page also with DEBUG on, our 405 page instead of an empty body (tournament/views/errors.py)
+    "tournament.views.errors.ErrorPages",
     # last, as its documentation asks: answers a locked-out login with the lockout page
     "axes.middleware.AxesMiddleware",
 ]
@@ -152,6 +157,8 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
 
+CSRF_FAILURE_VIEW = "tournament.views.errors.csrf_failure"
+
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournament:home"
 LOGOUT_REDIRECT_URL = "tournament:home"
@@ -177,11 +184,15 @@ VAR_DIR = BASE_DIR / "var"
 BACKUP_DIR = Path(os.environ.get("DJANGO_BACKUP_DIR") or VAR_DIR / "backups")
 
 # ---- login rate limiting (django-axes) -------------------------------------------------------------
-# After DJANGO_LOGIN_ATTEMPTS failed logins the account is locked, and so is the address they came
-# from (each on its own), for 15 minutes; the page says so in the user's language.
+# After DJANGO_LOGIN_ATTEMPTS failed logins for one user name from one address, that user name is
+# locked from that address (not from everywhere: a stranger cannot lock the director out); after
+# DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS failures from one address, whatever the names, the address is
+# locked. Both for 15 minutes; the page says so in the user's language (tournament/login_lockout.py).
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_ATTEMPTS", "5"))
+LOGIN_ATTEMPTS_PER_ADDRESS = int(os.environ.get("DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS", "20"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
-AXES_LOCKOUT_PARAMETERS = ["username", "ip_address"]
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # the pair, then the address
+AXES_HANDLER = "tournament.login_lockout.LockoutHandler"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
@@ -196,13 +207,19 @@ LOGGING = {
     "disable_existing_loggers": False,
     "formatters": {
         "plain": {"format": "%(asctime)s %(levelname)s %(name)s [pid %(process)d] %(message)s"},
+        "server": {"()": "django.utils.log.ServerFormatter", "format": "[{server_time}] {message}", "style": "{"},
     },
+    # the tables' entry links (/e/<token>/) are secrets: masked in every log (config/log_masking.py)
+    "filters": {"mask_tokens": {"()": "config.log_masking.MaskEntryTokens"}},
     "handlers": {
-        "console": {"class": "logging.StreamHandler", "formatter": "plain"},
+        "console": {"class": "logging.StreamHandler", "formatter": "plain", "filters": ["mask_tokens"]},
+        "server": {"class": "logging.StreamHandler", "formatter": "server", "filters": ["mask_tokens"]},
     },
     "loggers": {
         # django.request logs every 500 with exc_info: the traceback goes with it
         "django": {"handlers": ["console"], "level": "INFO"},
+        # runserver's request lines (`make run`), as Django's default, with the tokens masked
+        "django.server": {"handlers": ["server"], "level": "INFO", "propagate": False},
         "tournament": {"handlers": ["console"], "level": "INFO"},
     },
 }
@@ -211,6 +228,7 @@ if env_bool("DJANGO_LOG_TO_FILE", not DEBUG):
     LOGGING["handlers"]["errors_file"] = {  # type: ignore[index]
         "class": "logging.handlers.RotatingFileHandler", "formatter": "plain", "level": "ERROR",
         "filename": str(LOG_DIR / "errors.log"), "maxBytes": 5_000_000, "backupCount": 5, "encoding": "utf-8",
+        "filters": ["mask_tokens"],
     }
     for logger in LOGGING["loggers"].values():  # type: ignore[attr-defined]
         logger["handlers"].append("errors_file")

@@ -19,3 +19,8 @@ urlpatterns = [
     path("e/<str:token>/sw.js", table_link.service_worker, name="table_link_sw"),
     path("", include("tournament.urls")),
 ]
+
+# every error page in the site's frame and language (tournament/views/errors.py)
+handler403 = "tournament.views.errors.permission_denied"
+handler404 = "tournament.views.errors.page_not_found"
+handler500 = "tournament.views.errors.server_error"

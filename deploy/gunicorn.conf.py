@@ -24,6 +24,8 @@ max_requests_jitter = 500
 preload_app = True
 accesslog = os.environ.get("GUNICORN_ACCESS_LOG") or None  # a file, or "-" for standard output
 errorlog = "-"
+# the tables' entry links (/e/<token>/) are secrets: masked in both logs (config/log_masking.py)
+logger_class = "config.gunicorn_logging.MaskingLogger"
 loglevel = os.environ.get("GUNICORN_LOG_LEVEL", "warning")
 proc_name = "doko-turnier"
 # behind nginx (docs/deploy.md) the client's address and scheme come from these headers

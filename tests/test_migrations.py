@@ -1,6 +1,39 @@
+import datetime
+
+import pytest
+from django.contrib.auth import get_user_model
 from django.core.management import call_command
+from django.db import connection
+from django.db.migrations.executor import MigrationExecutor
 
 
 def test_no_model_changes_without_migrations(db):
     """Fails when a model was changed without `python manage.py makemigrations`."""
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
+
+
+@pytest.mark.django_db(transaction=True)
+def test_accounts_that_direct_something_become_organisers():
+    """0009: whoever directs a tournament or a series keeps the right to create them (and to restore
+    backups); a helper or an account without a role does not get it."""
+    executor = MigrationExecutor(connection)
+    before, after = [("tournament", "0008_series")], [("tournament", "0009_organiser_permission")]
+    executor.migrate(before)
+    apps = executor.loader.project_state(before).apps
+    User = apps.get_model("auth", "User")
+    Tournament, Series = apps.get_model("tournament", "Tournament"), apps.get_model("tournament", "Series")
+    director, series_director, helper, nobody = (User.objects.create(username=name) for name in
+                                                 ("leitung", "serienleitung", "helfer", "niemand"))
+    tournament = Tournament.objects.create(name="Herbst", slug="herbst", date=datetime.date(2026, 11, 21))
+    tournament.directors.add(director)
+    tournament.helpers.add(helper)
+    Series.objects.create(name="Serie", slug="serie").directors.add(series_director)
+    executor = MigrationExecutor(connection)
+    executor.migrate(after)
+    executor = MigrationExecutor(connection)
+    executor.migrate(executor.loader.graph.leaf_nodes())
+    users = {user.username: user for user in get_user_model().objects.all()}
+    assert users["leitung"].has_perm("tournament.organise")
+    assert users["serienleitung"].has_perm("tournament.organise")
+    assert not users["helfer"].has_perm("tournament.organise")
+    assert not users["niemand"].has_perm("tournament.organise")

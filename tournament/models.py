@@ -155,6 +155,8 @@ class Tournament(models.Model):
         ordering = ["-date", "name"]
         verbose_name = _("Turnier")
         verbose_name_plural = _("Turniere")
+        # "organiser": the site's administrator grants it (docs/security.md); directing a tournament does not
+        permissions = [("organise", "Veranstalter: darf Turniere und Serien anlegen und Sicherungen einspielen")]
 
     def __str__(self):
         return f"{self.name} ({self.date:%d.%m.%Y})"

@@ -3,6 +3,7 @@
 import datetime
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 
 from tournament.dealing import game_players
 from tournament.models import Round
@@ -17,8 +18,16 @@ def player_names(n):
     return [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else f" {i // len(NAMES) + 1}") for i in range(n)]
 
 
-def make_director(username="leitung"):
-    return get_user_model().objects.create_user(username=username, password="pw-" + username)
+def make_director(username="leitung", *, organiser=True):
+    """An account that may create tournaments (an organiser, docs/security.md) unless `organiser=False`."""
+    user = get_user_model().objects.create_user(username=username, password="pw-" + username)
+    if organiser:
+        user.user_permissions.add(organise_permission())
+    return user
+
+
+def organise_permission():
+    return Permission.objects.get(content_type__app_label="tournament", codename="organise")
 
 
 def make_tournament(*, players=8, rules="turnier", director=None, slug="", **kwargs):

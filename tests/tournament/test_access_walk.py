@@ -34,6 +34,7 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
 from django.test import Client, override_settings
@@ -118,6 +119,9 @@ def build_world() -> World:
     tournament = tournaments.create_tournament(name="Herbstturnier", date=datetime.date(2026, 11, 21),
                                                director=users["director"], slug="herbst")
     tournament.helpers.add(users["helper"])
+    # the director is an organiser (creates tournaments and series, restores backups); the foreign
+    # director and the helper are not (docs/security.md)
+    users["director"].user_permissions.add(Permission.objects.get(codename="organise"))
     for name in player_names(13):  # 13 players: tables of 4, 4 and 5
         tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
     other = tournaments.create_tournament(name="Anderes Turnier", date=datetime.date(2026, 11, 22),
@@ -310,8 +314,8 @@ ENTRY_PAGE = "login 403 200 200"
 CASES = [
     Case("home", lambda w: {}, get=PUBLIC, post=PUBLIC),
     Case("help", lambda w: {}, get=PUBLIC, post=PUBLIC),
-    Case("tournament_create", lambda w: {}, get="login 200 200 200", post="login 302new 302new 302new",
-         data=new_tournament),
+    # creating tournaments and series and restoring backups: organisers only (the director here)
+    Case("tournament_create", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302new", data=new_tournament),
     Case("overview", T, get=PUBLIC, post=PUBLIC),
     Case("settings", T, get=DIRECTOR_PAGE, post="login 403 403 302+", data=settings_data),
     Case("players", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
@@ -415,13 +419,13 @@ CASES = [
                          **{f"p{entry}": "0" for entry in seat_ids(draft_table(w))}}),
     Case("table_sign", DRAFT_TABLE, get=DIRECTOR_POST, post="login 403 403 302", label="draft round",
          data=lambda w: {"version": draft_table(w).version, "note": "alle"}),
-    Case("log", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
+    # helpers read the change log (restoring from it stays the director's: "restore" above)
+    Case("log", T, get=ENTRY_PAGE, post=ENTRY_PAGE),
     Case("roles", T, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"username": "gast", "role": "helper", "change": "add"}),
     Case("backup", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
-    # anyone logged in may restore a file as a new tournament of their own (views/backups.py)
-    Case("restore_backup", lambda w: {}, get="login 200 200 200", post="login 302new 302new 302new",
-         data=backup_file),
+    # an organiser restores a file as a new tournament of their own (views/backups.py)
+    Case("restore_backup", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302new", data=backup_file),
     Case("standings", T, get=PUBLIC, post=PUBLIC),
     Case("standings_csv", T, get=PUBLIC, post=PUBLIC),
     Case("standings_json", T, get=PUBLIC, post=PUBLIC),
@@ -433,7 +437,7 @@ CASES = [
     Case("round_seating_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("standings_pdf", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     # a series (docs/series.md): public pages while it is public; its director's pages
-    Case("series_create", lambda w: {}, get="login 200 200 200", post="login 302s 302s 302s",
+    Case("series_create", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302s",
          data=lambda w: {"name": "Neue Serie", "slug": "", "mode": "sum", "public": "on"}),
     Case("series", S, get=PUBLIC, post=PUBLIC),
     Case("series_csv", S, get=PUBLIC, post=PUBLIC),
@@ -682,7 +686,7 @@ def test_helper_is_told_what_only_the_director_may(world, name, kwargs, data, me
 
 
 HELPER_FORBIDDEN = ["settings", "players", "player_edit", "player_withdraw", "player_return", "round_create",
-                    "round_draw", "round_clock", "round_swap", "round_move", "round_status", "log", "roles", "backup",
+                    "round_draw", "round_clock", "round_swap", "round_move", "round_status", "roles", "backup",
                     "table_pdf", "round_sheets_pdf", "round_seating_pdf", "standings_pdf"]
 
 
@@ -696,6 +700,31 @@ def test_helper_gets_403_for_every_director_page(world):
     more, get_problems = walk(world, "helper", reading, methods=("GET",), expect=lambda case, method: "403")
     RUN["helper at director pages"] += count + more
     assert not problems + get_problems, "\n".join(problems + get_problems)
+
+
+def test_helper_reads_the_change_log_without_restore_buttons(world):
+    client = login_client(world, "helper")
+    response = client.get(reverse("tournament:log", kwargs=T(world)))
+    assert response.status_code == 200
+    page = response.content.decode()
+    assert "Spiel gelöscht" in page and "Löschen rückgängig machen" not in page
+    assert "/restore/" not in page
+    nav = page.split('class="tournament-nav"')[1].split("</nav>")[0]
+    assert reverse("tournament:log", kwargs=T(world)) in nav
+    assert reverse("tournament:settings", kwargs=T(world)) not in nav
+    director_page = login_client(world, "director").get(reverse("tournament:log", kwargs=T(world))).content.decode()
+    assert "Löschen rückgängig machen" in director_page
+    RUN["helper reads the log"] += 2
+
+
+def test_only_organisers_see_the_buttons_to_create_and_restore(world):
+    """The start page offers "Neues Turnier", "Sicherung einspielen" and "Neue Serie" to organisers
+    (and superusers) only; a helper or a director without the permission does not see them."""
+    buttons = [reverse(f"tournament:{name}") for name in ("tournament_create", "restore_backup", "series_create")]
+    for role, shown in [("helper", False), ("foreign", False), ("director", True), ("superuser", True)]:
+        page = login_client(world, role).get(reverse("tournament:home")).content.decode()
+        assert [f'href="{url}"' in page for url in buttons] == [shown] * 3, role
+    RUN["organiser buttons"] += 4
 
 
 PUBLIC_PAGES = {

@@ -4,6 +4,8 @@ the director, and restored into an empty database with the same standings and th
 from __future__ import annotations
 
 import json
+import os
+import stat
 
 import pytest
 from django.urls import reverse
@@ -173,6 +175,31 @@ def test_write_backup_names_the_file_by_tournament_and_time(director, settings, 
     path = write_backup(tournament, reason="Von Hand!")
     assert path.parent == tmp_path / "neu" and path.name.startswith("name-") and path.name.endswith("-von-hand.json")
     assert not list(path.parent.glob("*.part"))
+
+
+def test_backups_are_readable_by_their_owner_only(director, settings, tmp_path):
+    """Found by a tester: backups (with the tables' entry links) were written 0644. Now 0600, whatever
+    the umask, in a folder of 0700; the same for `export_tournament --output`."""
+    from django.core.management import call_command
+
+    settings.BACKUP_DIR = tmp_path / "sicherungen"
+    tournament = make_tournament(players=8, director=director, slug="privat")
+    seated_round(tournament)
+    previous = os.umask(0o022)
+    try:
+        path = write_backup(tournament, reason="test")
+        exported = tmp_path / "export.json"
+        exported.write_text("alt")
+        os.chmod(exported, 0o644)
+        call_command("export_tournament", "privat", output=str(exported))
+    finally:
+        os.umask(previous)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o600
+    assert stat.S_IMODE(path.parent.stat().st_mode) == 0o700
+    assert stat.S_IMODE(exported.stat().st_mode) == 0o600
+    assert json.loads(exported.read_text(encoding="utf-8"))["slug"] == "privat"
+    token = tournament.rounds.get().tables.get(number=1).link_token
+    assert token and token in path.read_text(encoding="utf-8")  # why: the links are in it
 
 
 def test_what_the_phones_hold_survives_a_backup(client, director):

@@ -371,3 +371,36 @@ def test_pages_answer_concurrent_saves_without_an_error_page():
     assert sorted(got) == [302, 409], got
     assert table.games.count() == 1
     assert DataChange.objects.filter(tournament=tournament).exists()
+
+
+@pytest.mark.only_database("postgresql")
+@pytest.mark.django_db(transaction=True)
+def test_the_same_backup_restored_twice_at_once_is_restored_once():
+    """Found by a tester: on PostgreSQL both restores passed the check of the short name and the second
+    failed with an IntegrityError (a 500). Now it is told the name is taken; nothing of it is saved."""
+    from tournament.models import Tournament
+    from tournament.services.exporting import export_tournament
+    from tournament.services.importing import import_tournament
+
+    director = make_director()
+    original = make_tournament(players=8, director=director, slug="herbst")
+    seated_round(original)
+    document = export_tournament(original)
+    entries_before = Entry.objects.count()
+    got = together(*[lambda: import_tournament(document, director=director, slug="kopie")] * 2)
+    restored = [g for g in got if isinstance(g, Tournament)]
+    refused = [g for g in got if isinstance(g, UserError)]
+    assert len(restored) == 1 and len(refused) == 1, got
+    assert refused[0].message == "Den Kurznamen kopie hat schon ein anderes Turnier." and refused[0].field == "slug"
+    assert Tournament.objects.filter(slug="kopie").count() == 1
+    assert Entry.objects.count() == entries_before + 8  # the refused one left nothing behind
+
+
+@pytest.mark.only_database("postgresql")
+@pytest.mark.django_db(transaction=True)
+def test_two_tournaments_of_the_same_name_created_at_once_get_two_short_names():
+    import datetime
+
+    got = together(*[lambda: tournaments.create_tournament(name="Herbstturnier", date=datetime.date(2026, 11, 21))] * 3)
+    assert all(not isinstance(g, Exception) for g in got), got
+    assert sorted(g.slug for g in got) == ["herbstturnier", "herbstturnier-2", "herbstturnier-3"]

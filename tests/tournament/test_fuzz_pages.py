@@ -31,6 +31,7 @@ from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.contrib.messages import constants, get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
@@ -94,6 +95,7 @@ def build_world() -> dict:
     tournament = tournaments.create_tournament(name="Herbstturnier", date=datetime.date(2026, 11, 21),
                                                director=users["director"], slug="herbst")
     tournament.helpers.add(users["helper"])
+    users["director"].user_permissions.add(Permission.objects.get(codename="organise"))  # creates, restores
     for name in player_names(13):
         tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
     r1 = seating.create_round(tournament=tournament)

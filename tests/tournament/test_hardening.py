@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from django.test import Client
 from django.urls import reverse
 
 from tournament.errors import UserError
@@ -23,7 +24,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # ---- login rate limiting -------------------------------------------------------------------------
 
-def test_repeated_failed_logins_lock_the_account_and_the_address(client, settings):
+def test_repeated_failed_logins_lock_the_user_name_from_that_address(client, settings):
     make_director("leitung")
     login = reverse("login")
     for _ in range(settings.AXES_FAILURE_LIMIT - 1):
@@ -36,9 +37,39 @@ def test_repeated_failed_logins_lock_the_account_and_the_address(client, setting
     # locked: even the right password does not get in now, from this address
     response = client.post(login, {"username": "leitung", "password": "pw-leitung"})
     assert response.status_code == 429 and "_auth_user_id" not in client.session
-    # and the account is locked from another address too
-    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+
+
+def test_a_stranger_cannot_lock_the_director_out(client, settings):
+    """Found by a tester: five failures for the director's name from any address locked the account
+    everywhere. Now the stranger's address is locked for that name, the director's device is not."""
+    make_director("leitung")
+    login = reverse("login")
+    for _ in range(settings.AXES_FAILURE_LIMIT + 3):
+        response = client.post(login, {"username": "leitung", "password": "falsch"}, REMOTE_ADDR="203.0.113.7")
     assert response.status_code == 429
+    director = Client()
+    response = director.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+    assert response.status_code == 302 and "_auth_user_id" in director.session
+    # the director's login did not lift the stranger's lock
+    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="203.0.113.7")
+    assert response.status_code == 429
+
+
+def test_an_address_trying_many_user_names_is_locked(client, settings):
+    """Below the pair's limit for every name, but over the address's limit in all: the address is
+    locked, for every name (also a right password); another address is not."""
+    make_director("leitung")
+    login = reverse("login")
+    per_name = settings.AXES_FAILURE_LIMIT - 1
+    names = -(-settings.LOGIN_ATTEMPTS_PER_ADDRESS // per_name)  # rounded up
+    answers = [client.post(login, {"username": f"name-{n}", "password": "falsch"}, REMOTE_ADDR="203.0.113.7")
+               .status_code for n in range(names) for _ in range(per_name)]
+    assert answers[:settings.LOGIN_ATTEMPTS_PER_ADDRESS - 1] == [200] * (settings.LOGIN_ATTEMPTS_PER_ADDRESS - 1)
+    assert answers[settings.LOGIN_ATTEMPTS_PER_ADDRESS - 1] == 429
+    response = client.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="203.0.113.7")
+    assert response.status_code == 429 and "_auth_user_id" not in client.session
+    response = Client().post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.9")
+    assert response.status_code == 302
 
 
 def test_the_lockout_page_speaks_english(client, settings):
@@ -88,6 +119,67 @@ def test_errors_are_written_with_their_traceback(tmp_path):
     assert "Traceback" in done.stderr and "ZeroDivisionError" in done.stderr
     logged = (tmp_path / "log" / "errors.log").read_text(encoding="utf-8")
     assert "Internal Server Error: /t/x/" in logged and "ZeroDivisionError" in logged
+
+
+# ---- the entry links' tokens never reach a log --------------------------------------------------------
+
+TOKEN = "Xy3_secretTOKEN-0123abcd"  # 24 characters, like table_links.new_token()
+
+
+def test_entry_tokens_are_masked_in_the_error_log_and_on_standard_error(tmp_path):
+    """Found by a tester: /e/<token>/ was written to the error log (a 410 "Gone: …", a 500's
+    traceback). Django's loggers and runserver's request lines mask it."""
+    script = ("import django, logging; django.setup()\n"
+              f"logging.getLogger('django.request').warning('Gone: /e/{TOKEN}/state.json')\n"
+              "try:\n"
+              f"    raise ValueError('bad request to http://192.168.1.20:8000/e/{TOKEN}/games.json')\n"
+              "except ValueError:\n"
+              f"    logging.getLogger('django.request').error('Internal Server Error: /e/{TOKEN}/', exc_info=True)\n"
+              f"logging.getLogger('django.server').info('\"%s\" %s %s', 'GET /e/{TOKEN}/ HTTP/1.1', '200', '5')\n"
+              "logging.getLogger('django.request').warning('Not Found: /t/e/standings/')\n")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=60,
+                          env={**production_env(tmp_path), "DJANGO_SETTINGS_MODULE": "config.settings"})
+    assert done.returncode == 0, done.stderr
+    logged = (tmp_path / "log" / "errors.log").read_text(encoding="utf-8")
+    for text in (done.stderr, logged):
+        assert TOKEN not in text
+    assert "Gone: /e/***/state.json" in done.stderr and '"GET /e/***/ HTTP/1.1" 200 5' in done.stderr
+    assert "Internal Server Error: /e/***/" in logged and "http://192.168.1.20:8000/e/***/games.json" in logged
+    assert "Not Found: /t/e/standings/" in done.stderr  # a tournament called "e" is no token
+
+
+def test_entry_tokens_are_masked_in_gunicorns_access_and_error_log(tmp_path, capfd):
+    import datetime
+
+    from gunicorn.config import Config
+
+    from config.gunicorn_logging import MaskingLogger
+
+    namespace: dict = {}
+    exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), namespace)
+    assert namespace["logger_class"] == "config.gunicorn_logging.MaskingLogger"
+    cfg = Config()
+    cfg.set("accesslog", str(tmp_path / "access.log"))
+    logger = MaskingLogger(cfg)
+
+    class Response:
+        status, sent, headers = "200 OK", 42, [("Content-Type", "application/json")]
+
+    environ = {"REQUEST_METHOD": "GET", "RAW_URI": f"/e/{TOKEN}/state.json?since=3", "SERVER_PROTOCOL": "HTTP/1.1",
+               "PATH_INFO": f"/e/{TOKEN}/state.json", "QUERY_STRING": "since=3", "REMOTE_ADDR": "192.168.1.31",
+               "HTTP_REFERER": f"http://192.168.1.20:8000/e/{TOKEN}/", "HTTP_USER_AGENT": "Phone"}
+    logger.access(Response(), [("Referer", environ["HTTP_REFERER"])], environ, datetime.timedelta(seconds=0.01))
+    logger.error("Error handling request /e/%s/games.json", TOKEN)
+    for log in (logger.access_log, logger.error_log):  # gunicorn's loggers are global: leave them as found
+        for handler in list(log.handlers):
+            handler.flush()
+            log.removeHandler(handler)
+        log.filters.clear()
+    line = (tmp_path / "access.log").read_text()
+    assert TOKEN not in line
+    assert '"GET /e/***/state.json?since=3 HTTP/1.1" 200 42 "http://192.168.1.20:8000/e/***/"' in line
+    errors = capfd.readouterr().err
+    assert TOKEN not in errors and "Error handling request /e/***/games.json" in errors
 
 
 # ---- numbers a person types are bounded -----------------------------------------------------------

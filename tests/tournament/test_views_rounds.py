@@ -241,7 +241,8 @@ def test_publish_close_and_reopen(client, director, draft):
     for action, status, text in [
         ("publish", "published", "Runde 1 ist veröffentlicht: die Tische stehen fest."),
         ("close", "closed", "Runde 1 ist abgeschlossen."),
-        ("reopen", "published", "Runde 1 ist wieder offen."),
+        ("reopen", "published", "Runde 1 ist wieder offen. Jeder Tisch hat einen neuen Eingabelink: die neuen "
+                                "QR-Codes drucken oder zeigen."),
     ]:
         response = client.post(url("round_status", draft), {"action": action, "confirm": "yes"})
         assert response.status_code == 302 and response["Location"] == url("round", draft)
@@ -265,6 +266,35 @@ def test_status_errors_are_shown(client, director, tournament):
         "Diese Aktion gibt es nicht."
     round.refresh_from_db()
     assert round.is_draft
+
+
+@pytest.mark.parametrize("number", ["0", "-1", "-32769"])
+def test_creating_round_zero_or_a_negative_round_says_which_comes_next(client, director, tournament, number):
+    """Found by a tester: `rounds/new/` with number 0 or below was a 500 once a round existed."""
+    seated_round(tournament)
+    client.force_login(director)
+    response = client.post(reverse("tournament:round_create", args=[tournament.slug]), {"number": number})
+    assert response.status_code == 302
+    assert message_texts(response) == ["Als Nächstes kommt Runde 2."]
+    assert list(tournament.rounds.values_list("number", flat=True)) == [1]
+
+
+def test_reopening_a_round_gives_every_table_a_new_entry_link(client, director, tournament):
+    """A photo of an old QR code must not enter into a reopened round (docs/tournament.md)."""
+    round = seated_round(tournament)
+    old = dict(round.tables.values_list("number", "link_token"))
+    assert all(old.values())
+    client.force_login(director)
+    client.post(url("round_status", round), {"action": "close", "confirm": "yes"})
+    response = client.post(url("round_status", round), {"action": "reopen"})
+    assert message_texts(response)[-1].startswith("Runde 1 ist wieder offen.")
+    new = dict(round.tables.values_list("number", "link_token"))
+    assert new.keys() == old.keys() and all(new.values())
+    assert not set(new.values()) & set(old.values())
+    for token in old.values():  # the old link says it is closed; the new one is the table's
+        assert client.get(reverse("table_link", args=[token])).status_code == 410
+    for token in new.values():
+        assert client.get(reverse("table_link", args=[token])).status_code == 200
 
 
 def test_unknown_round_is_404(client, director, tournament):

@@ -82,7 +82,7 @@ def create_round(*, tournament: Tournament, number: int | None = None, by: Actor
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         last = tournament.rounds.order_by("-number").first()
-        if number is not None and last is not None and number <= last.number:
+        if number is not None and last is not None and 1 <= number <= last.number:
             return tournament.rounds.get(number=number)
         if last and last.status == Round.Status.DRAFT:
             raise UserError(_("Runde %(round)s ist noch ein Entwurf: erst veröffentlichen, dann die nächste "
@@ -269,6 +269,8 @@ def close_round(*, round: Round, version: int | None = None, by: Actor = SYSTEM,
 
 
 def reopen_round(*, round: Round, version: int | None = None, by: Actor = SYSTEM) -> None:
+    """Opens a closed round again. Every table gets a new entry link (the old ones, and a photo of an
+    old QR code, stay invalid), so the director prints or shows the new codes (docs/tournament.md)."""
     def check(r: Round):
         if r.status != Round.Status.CLOSED:
             raise UserError(_("Die Runde ist nicht abgeschlossen."))
@@ -279,9 +281,13 @@ def reopen_round(*, round: Round, version: int | None = None, by: Actor = SYSTEM
 
     def change(r: Round):
         r.status = Round.Status.PUBLISHED
+        for table in r.tables.all():  # locked: lock_all_tables
+            table.link_token = table_links.new_token()
+            table.save(update_fields=["link_token"])
 
     _change_status(round, version=version, by=by, action="round_reopened",
-                   goal_reached=lambda r: r.status == Round.Status.PUBLISHED, check=check, change=change)
+                   goal_reached=lambda r: r.status == Round.Status.PUBLISHED, check=check, change=change,
+                   lock_all_tables=True)
 
 
 def _check_has_results(round: Round) -> None:

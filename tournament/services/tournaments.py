@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
-from django.db import transaction
+from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.text import slugify
 from django.utils.translation import gettext as _
@@ -64,7 +64,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
     check_list_games(pflichtsoli, games_at_table_of_4, games_at_table_of_5)
     with transaction.atomic():
         if slug and (slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists()):
-            raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": slug}, field="slug")
+            raise _slug_taken(slug)
         by = by or (Actor(user=director) if director is not None else SYSTEM)
         with audit.recording("tournament_created", by=by, tournament=None):
             tournament = Tournament(
@@ -72,10 +72,33 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                 rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
                 games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
                 pflichtsoli=pflichtsoli, ranking=ranking, **(public or {}))
-            tournament.save()
+            _save_new(tournament, chosen=bool(slug), name=name)
             if director is not None:
                 tournament.directors.add(director)
         return tournament
+
+
+def _slug_taken(slug: str) -> UserError:
+    return UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": slug}, field="slug")
+
+
+def _save_new(tournament: Tournament, *, chosen: bool, name: str) -> None:
+    """Saves a new tournament. Two at once with the same short name both pass the check above (on
+    PostgreSQL; SQLite lets one writer in at a time): the database refuses the second. A chosen short
+    name (a form's, a restored file's) is then taken, and its creator is told; a name made up here
+    from the tournament's name gets the next free one."""
+    for _attempt in range(10):
+        try:
+            with transaction.atomic():  # a savepoint: the surrounding transaction goes on
+                tournament.save()
+            return
+        except IntegrityError:
+            if not Tournament.objects.filter(slug=tournament.slug).exists():
+                raise  # not the short name
+            if chosen:
+                raise _slug_taken(tournament.slug) from None
+            tournament.slug = unique_slug(name)
+    raise _slug_taken(tournament.slug)
 
 
 def check_list_games(pflichtsoli: str, games_at_table_of_4: int, games_at_table_of_5: int) -> None:

@@ -4,8 +4,13 @@
 - **director** (Turnierleitung, `Tournament.directors`): everything of their tournament, and adds
   co-directors and helpers on the settings page;
 - **helper** (Turnierhelfer, `Tournament.helpers`): enters and corrects games, penalties and totals
-  and marks a sheet as signed; nothing else (no settings, seating, players, unlocking, log);
+  and marks a sheet as signed, reads the change log; nothing else (no settings, seating, players,
+  unlocking, restoring from the log);
 - **the public**: only the pages the director switched on (`Tournament.public_<page>`).
+
+Besides the roles in a tournament, an account may be an **organiser** (the permission
+`tournament.organise`, granted by the site's administrator; every superuser is one): only organisers
+create tournaments and series and restore backups (`organiser_required`, docs/security.md).
 
 Every view that is not public goes through `role_required`; `request.role` says which role the
 request has ("director", "helper" or None), `request.is_director` whether it is a director.
@@ -15,6 +20,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.contrib.auth.decorators import login_required, permission_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
@@ -24,6 +30,7 @@ from ..models import Series, Tournament
 from ..selectors import is_series_director, role_of
 
 DIRECTOR, HELPER = "director", "helper"
+ORGANISE = "tournament.organise"
 
 
 def _set_role(request, tournament: Tournament) -> str | None:
@@ -53,6 +60,14 @@ def role_required(*roles: str):
 
 
 director_required = role_required(DIRECTOR)
+
+
+def organiser_required(view):
+    """Creating a tournament or a series, restoring a backup: anonymous users go to the login page,
+    accounts without the organiser's permission get 403."""
+    return login_required(permission_required(ORGANISE, raise_exception=True)(view))
+
+
 entry_required = role_required(DIRECTOR, HELPER)  # entering results: directors and helpers
 
 

@@ -1,5 +1,5 @@
-"""Backups: the director downloads the tournament file with its change log; anyone logged in can
-restore (import) such a file as a new tournament, which they then direct."""
+"""Backups: the director downloads the tournament file with its change log; an organiser (access.py)
+restores (imports) such a file as a new tournament, which they then direct."""
 
 from __future__ import annotations
 
@@ -7,7 +7,6 @@ import json
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
@@ -18,7 +17,7 @@ from ..errors import UserError
 from ..services.backups import backup_name, backup_text
 from ..services.file_checks import ImportProblems
 from ..services.importing import import_tournament
-from .access import director_required
+from .access import director_required, organiser_required
 
 MOST_BYTES = 50 * 1024 * 1024
 
@@ -51,7 +50,7 @@ def read_json(upload) -> object:
         raise ValueError(_("Die Datei ist zu tief verschachtelt.")) from None
 
 
-@login_required
+@organiser_required
 def restore_page(request) -> HttpResponse:
     form = RestoreForm(request.POST or None, request.FILES or None)
     problems: list[str] = []

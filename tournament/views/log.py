@@ -1,5 +1,5 @@
-"""The change log of a tournament: every change, newest first, filtered by round and table; earlier
-versions of games and penalties can be restored from here (`tables.restore`)."""
+"""The change log of a tournament: every change, newest first, filtered by round and table. Directors and
+helpers read it; directors restore earlier versions of games and penalties from here (`tables.restore`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ from django.shortcuts import render
 from django.utils.dateparse import parse_datetime
 
 from .. import changelog
-from .access import director_required
+from .access import entry_required
 
 PAGE = 100
 
@@ -22,7 +22,7 @@ def _number(request, name: str) -> int | None:
     return value if 1 <= value <= 32767 else None
 
 
-@director_required
+@entry_required
 def log_page(request, tournament):
     round_number = _number(request, "round")
     table_number = _number(request, "table") if round_number is not None else None
@@ -36,5 +36,5 @@ def log_page(request, tournament):
     return render(request, "tournament/log.html", {
         "tournament": tournament, "entries": entries, "round_number": round_number, "table_number": table_number,
         "rounds": list(tournament.rounds.order_by("number").values_list("number", flat=True)),
-        "older": entries[-1].at.isoformat() if len(entries) == PAGE else None, "is_director": True,
+        "older": entries[-1].at.isoformat() if len(entries) == PAGE else None, "is_director": request.is_director,
     })

@@ -206,7 +206,9 @@ STATUS_ACTIONS = {
     "publish": (seating.publish_round, gettext_lazy("Veröffentlichen"),
                 gettext_lazy("Runde %(round)s ist veröffentlicht: die Tische stehen fest.")),
     "close": (seating.close_round, gettext_lazy("Abschließen"), gettext_lazy("Runde %(round)s ist abgeschlossen.")),
-    "reopen": (seating.reopen_round, gettext_lazy("Wieder öffnen"), gettext_lazy("Runde %(round)s ist wieder offen.")),
+    "reopen": (seating.reopen_round, gettext_lazy("Wieder öffnen"),
+               gettext_lazy("Runde %(round)s ist wieder offen. Jeder Tisch hat einen neuen Eingabelink: die neuen "
+                            "QR-Codes drucken oder zeigen.")),
     "hide": (seating.hide_results, gettext_lazy("Ergebnisse verbergen"),
              gettext_lazy("Die Ergebnisse von Runde %(round)s sind öffentlich verborgen.")),
     "show": (seating.show_results, gettext_lazy("Ergebnisse bekanntgeben"),

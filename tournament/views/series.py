@@ -4,7 +4,6 @@ add and remove evenings and merge players (docs/series.md)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import date_format
@@ -20,7 +19,7 @@ from ..models import Series, Tournament
 from ..printing import documents
 from ..printing import render as pdf_render
 from ..services import series as services
-from .access import series_director_required, series_public_or_director
+from .access import organiser_required, series_director_required, series_public_or_director
 from .spreadsheet import csv_response, spreadsheet_safe
 
 
@@ -42,7 +41,7 @@ def value_label(series: Series) -> str:
     return _("Punkte")
 
 
-@login_required
+@organiser_required
 def series_create(request):
     form = SeriesForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

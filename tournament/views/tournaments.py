@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.shortcuts import redirect, render
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -14,10 +13,10 @@ from ..audit import Actor
 from ..errors import Conflict, EntryProblems, UserError
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
 from ..services import tournaments
-from .access import director_required, public_or_director
+from .access import director_required, organiser_required, public_or_director
 
 
-@login_required
+@organiser_required
 def tournament_create(request):
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():

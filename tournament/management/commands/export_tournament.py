@@ -5,6 +5,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from tournament.models import Tournament
+from tournament.services.backups import write_private
 from tournament.services.exporting import export_tournament
 
 
@@ -20,8 +21,7 @@ class Command(BaseCommand):
         if tournament is None:
             raise CommandError(_("Ein Turnier mit dem Kurznamen %(slug)s gibt es nicht.") % {"slug": slug})
         text = json.dumps(export_tournament(tournament), ensure_ascii=False, indent=2) + "\n"
-        if output:
-            with open(output, "w", encoding="utf-8") as handle:
-                handle.write(text)
+        if output:  # it holds the entry links: readable by its owner only (docs/security.md)
+            write_private(output, text)
         else:
             self.stdout.write(text, ending="")

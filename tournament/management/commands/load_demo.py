@@ -7,6 +7,7 @@ import datetime
 import random
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
@@ -57,6 +58,9 @@ class Command(BaseCommand):
         director.is_active = True
         director.set_password(DIRECTOR_PASSWORD)
         director.save()
+        # an organiser: creates tournaments and series, restores backups (docs/security.md)
+        director.user_permissions.add(Permission.objects.get(content_type__app_label="tournament",
+                                                             codename="organise"))
         return director
 
     def load_demo_tournament(self, *, director):
