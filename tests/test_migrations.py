@@ -17,7 +17,7 @@ def test_accounts_that_direct_something_become_organisers():
     """0009: whoever directs a tournament or a series keeps the right to create them (and to restore
     backups); a helper or an account without a role does not get it."""
     executor = MigrationExecutor(connection)
-    before, after = [("tournament", "0008_series")], [("tournament", "0009_organiser_permission")]
+    before, after = [("tournament", "0009_draft_settled")], [("tournament", "0010_organiser_permission")]
     executor.migrate(before)
     apps = executor.loader.project_state(before).apps
     User = apps.get_model("auth", "User")

@@ -28,7 +28,7 @@ def grant_to_directors(apps, schema_editor):
 class Migration(migrations.Migration):
 
     dependencies = [
-        ("tournament", "0008_series"),
+        ("tournament", "0009_draft_settled"),
         ("auth", "0012_alter_user_first_name_max_length"),
         migrations.swappable_dependency(settings.AUTH_USER_MODEL),
         ("contenttypes", "0002_remove_content_type_name"),
