@@ -106,6 +106,7 @@ def phone_state(table: Table, *, device: str = "") -> dict:
     return {
         "tournament": table.round.tournament.name, "round": table.round.number, "table": table.number,
         "clock_end": end.isoformat() if end is not None else None,
+        "clock_end_text": timezone.localtime(end).strftime("%H:%M") if end is not None else None,  # the hall's time
         "version": table.version, "confirmation": table.round.tournament.confirmation,
         "players": [{"id": e.id, "name": names[e.id], "seat": seat} for seat, e in enumerate(entries, start=1)],
         "dealing": {deal.number: _dealing(deal, rule) for deal in dealt[:expected]},

@@ -574,8 +574,7 @@
     if (clock.hidden) { return; }
     var end = Date.parse(state.clock_end);
     var left = Math.ceil((end - Date.now()) / 60000);
-    var at = new Date(end).toLocaleTimeString(document.documentElement.lang || undefined, {hour: "2-digit", minute: "2-digit"});
-    clock.textContent = fmt(T.clockUntil, {end: at}) + " · " +
+    clock.textContent = fmt(T.clockUntil, {end: state.clock_end_text}) + " · " +
       (left > 0 ? fmt(T.clockLeft, {m: left}) : fmt(T.clockOver, {m: Math.max(0, -left)}));
     clock.className = "round-clock" + (left > 0 ? "" : " over");
   }

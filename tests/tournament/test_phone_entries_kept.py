@@ -325,6 +325,8 @@ def test_a_table_that_is_not_a_table_changes_no_link(client, director, table_fie
 # ---- point 21: what the tables and the director expect to find -------------------------------------------
 
 def test_the_phone_shows_the_round_clock(director):
+    from django.utils import timezone
+
     from tournament.services import round_clock
 
     table = make_table(director)
@@ -333,6 +335,7 @@ def test_the_phone_shows_the_round_clock(director):
     state = Client().get(reverse("table_link_state", args=[token(table)])).json()
     end = round_clock.clock_end(table.round.__class__.objects.get(pk=table.round.pk))
     assert state["clock_end"] == end.isoformat()
+    assert state["clock_end_text"] == timezone.localtime(end).strftime("%H:%M")  # the hall's time, not the phone's
     page = Client().get(reverse("table_link", args=[token(table)])).content.decode()
     assert 'id="clock"' in page and "Spielzeit bis %(end)s Uhr" in page
 
