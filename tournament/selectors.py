@@ -525,6 +525,14 @@ class Overview:
     rounds: list[RoundSummary] = field(default_factory=list)
     players: int = 0
     active: int = 0
+    planned: int = 0  # the rounds the tournament plans
+
+    @property
+    def finished(self) -> bool:
+        """"Turnier beendet": at least the planned rounds are played, every round is closed and no
+        game is missing (a table that ended early counts as complete)."""
+        return (len(self.rounds) >= max(self.planned, 1)
+                and all(s.round.status == Round.Status.CLOSED and s.complete for s in self.rounds))
 
     @property
     def draft(self) -> Round | None:
@@ -533,7 +541,7 @@ class Overview:
 
 def tournament_overview(tournament: Tournament) -> Overview:
     """Rounds, tables, games and players of a tournament in four queries, whatever its size."""
-    result = Overview()
+    result = Overview(planned=tournament.rounds_planned)
     by_round = {r.id: RoundSummary(r) for r in tournament.rounds.order_by("number")}
     result.rounds = list(by_round.values())
     games = dict(Game.objects.filter(table__round__tournament=tournament).order_by().values("table_id")

@@ -286,3 +286,35 @@ def test_creating_a_round_needs_the_director(client, tournament):
     assert client.post(url("round_create", tournament)).status_code == 403
     assert client.get(url("round_create", tournament)).status_code == 405
     assert not tournament.rounds.exists()
+
+
+def play_round_games(table, last: int) -> None:
+    """Games up to `last` at the table (those not entered yet)."""
+    for number in range(results.next_game_number(table), last + 1):
+        results.save_game(table=table, number=number, data=normal_game(table, number), version=0)
+
+
+def test_a_finished_tournament_says_so_and_names_the_winners(client, director):
+    """'Turnier beendet' once every planned round is closed and nothing is missing, with the first three
+    of the final standings; not while a round is open or a game is missing (issue 19, point 21)."""
+    from tournament.selectors import standings
+
+    tournament = make_tournament(players=8, director=director, slug="fertig")
+    tournament.rounds_planned = 1
+    tournament.save()
+    round = seated_round(tournament)
+    overview = url("overview", tournament)
+    for table in round.tables.all():
+        play_round_games(table, 7)
+    seating.close_round(round=round, backup=False)
+    assert "Turnier beendet" not in client.get(overview).content.decode()  # a game per table is missing
+    seating.reopen_round(round=round)
+    for table in round.tables.all():
+        play_round_games(table, 8)
+    assert "Turnier beendet" not in client.get(overview).content.decode()  # complete, but not closed
+    seating.close_round(round=round, backup=False)
+    page = client.get(overview).content.decode()
+    assert 'id="finished"' in page and "Turnier beendet" in page
+    top = [row for row in standings(tournament) if row.rank <= 3]
+    assert all(row.name in page for row in top) and f"{top[0].points} Punkte" in page
+    assert "Endstand" in page

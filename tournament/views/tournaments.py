@@ -8,7 +8,7 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import selectors
+from .. import caching, selectors
 from ..audit import Actor
 from ..errors import Conflict, EntryProblems, UserError
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
@@ -34,10 +34,18 @@ def tournament_create(request):
 
 @public_or_director("overview")
 def tournament_overview(request, tournament):
-    """The director's dashboard; a read-only overview for everyone else (when switched on)."""
+    """The director's dashboard; a read-only overview for everyone else (when switched on). Once the
+    tournament is over ("Turnier beendet") it names the winners: the first three places of the final
+    standings (hidden results only for the director)."""
+    overview = selectors.tournament_overview(tournament)
+    winners = []
+    if overview.finished:
+        history = caching.standings_history(tournament, include_hidden=request.is_director,
+                                            counter=caching.change_counter(tournament))
+        winners = [row for row in history.final() if row.rank <= 3 and not row.withdrawn]
     return render(request, "tournament/overview.html", {
         "tournament": tournament, "is_director": request.is_director, "can_enter": request.can_enter,
-        "overview": selectors.tournament_overview(tournament),
+        "overview": overview, "winners": winners, "ranking": tournament.ranking,
         "rules": tournament.scoring_rules(),
     })
 
