@@ -8,11 +8,10 @@ the queue as it is.
 
 from __future__ import annotations
 
-import functools
 from collections import deque
 from dataclasses import dataclass
 
-from .game import ABSAGEN, Game, GameResult, score_game
+from .game import Game, GameResult, score_game
 from .presets import Rules
 from .vocabulary import Label
 
@@ -132,37 +131,3 @@ def score_sheet(sheet: Sheet) -> SheetResult:
             totals[player] += points
         rows.append(scored)
     return SheetResult(rows=tuple(rows), totals=totals)
-
-
-@functools.lru_cache(maxsize=64)
-def most_points_per_game(rules: Rules) -> int:
-    """The most one player can win or lose in one game under `rules`: a lone player, every
-    announcement, the opponents without a trick, all Sonderpunkte, doubled by a Nullspiel or Bock.
-    Found by scoring the extreme games, so it follows any change of the rules. Entry forms bound the
-    numbers a person may type (final totals of a sheet, say) by it."""
-    from .validate import InvalidInput, parse_game
-
-    players = ["a", "b", "c", "d"]
-    announcements_re = (None, "re") + ABSAGEN
-    announcements_kontra = (None, "kontra") + ABSAGEN
-    most = 0
-    for game_type, re in (("normal", ["a", "b"]), ("solo", ["a"]), ("stille_hochzeit", ["a"])):
-        for re_augen in (0, 29, 30, 59, 60, 89, 90, 119, 120, 121, 151, 181, 211, 240):
-            for extras in ({}, {"re": {"fuchs": 2, "doppelkopf": re_augen // 40, "karlchen": 1, "herzstich": 1}},
-                           {"kontra": {"fuchs": 2, "doppelkopf": (240 - re_augen) // 40, "karlchen": 1,
-                                       "herzstich": 1}}):
-                for ann_re in announcements_re:
-                    for ann_kontra in announcements_kontra:
-                        data = {"players": players, "type": game_type, "re": re, "re_augen": re_augen,
-                                "announcements": {"re": ann_re, "kontra": ann_kontra},
-                                "extras": {party: {k: n for k, n in counts.items() if n and k in rules.sonderpunkte}
-                                           for party, counts in extras.items()}}
-                        if game_type == "solo":
-                            data["solo"] = sorted(rules.solo_kinds)[0]
-                        try:
-                            game = parse_game(data, rules)
-                        except InvalidInput:
-                            continue
-                        result = score_game(game, rules)
-                        most = max(most, *(abs(points) for points in result.scores.values()))
-    return 2 * most  # a doubled game (Nullspiel or Bock; doublings never multiply)

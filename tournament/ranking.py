@@ -14,11 +14,17 @@ from fractions import Fraction
 
 from django.utils.formats import number_format
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import gettext_lazy, ngettext
 
 from scoring.ranking import Placement
 
 from .models import Tournament
+
+# Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
+TIE_BREAKERS = {
+    "won": gettext_lazy("mehr gewonnene Spiele"),
+    "best_round": gettext_lazy("bestes Rundenergebnis"),
+}
 
 Ranking = Tournament.Ranking
 
@@ -83,8 +89,6 @@ def placement_text(placement: Placement, *, round_number: int, table_number: int
 
 def sentence(tournament: Tournament) -> str:
     """How the tournament is ranked, in one sentence for every page and printout that ranks."""
-    from .selectors import TIE_BREAKERS
-
     breakers = [str(TIE_BREAKERS[name]) for name in tournament.tie_breakers if name in TIE_BREAKERS]
     if tournament.ranking == Ranking.TABLE_POINTS:
         text = _("Wertung: Tischpunkte (+3/+1/−1/−3, am Fünfertisch +4/+2/0/−2/−4, Gleichstand teilt), "

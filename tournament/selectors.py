@@ -19,12 +19,6 @@ from scoring.ranking import Placement
 from . import dealing, names, ranking
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Series, SeriesMerge, Table, Tournament
 
-# Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
-TIE_BREAKERS = {
-    "won": _("mehr gewonnene Spiele"),
-    "best_round": _("bestes Rundenergebnis"),
-}
-
 
 def role_of(user, tournament: Tournament) -> str | None:
     """"director" (also every superuser), "helper" or None. At most two queries."""
@@ -173,7 +167,7 @@ def rank_rows(rows: list[StandingRow], tie_breakers: list[str],
               mode: str = Tournament.Ranking.POINTS) -> list[StandingRow]:
     """Sorts the rows best first by what the ranking mode decides on (`ranking.row_key`), then by
     name; rows with the same key share a rank (1, 1, 3 …)."""
-    names = [name for name in tie_breakers if name in TIE_BREAKERS]
+    names = [name for name in tie_breakers if name in ranking.TIE_BREAKERS]
     keys = {id(row): ranking.row_key(row, mode, names) for row in rows}
     rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), row.name.casefold(), row.start_number))
     previous_key, previous_rank = None, 0

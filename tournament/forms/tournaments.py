@@ -11,7 +11,7 @@ import scoring
 
 from .. import vocabulary
 from ..models import Tournament
-from ..selectors import TIE_BREAKERS
+from ..ranking import TIE_BREAKERS
 from .common import VersionField, choice_field
 
 # "t/new/" is the page that creates a tournament: no tournament may be called that

@@ -29,7 +29,7 @@ from .. import dealing, names
 from ..errors import UserError, language
 from ..fileformat import ROUND_DEFAULTS, TOURNAMENT_DEFAULTS
 from ..models import Round, Tournament
-from ..selectors import TIE_BREAKERS
+from ..ranking import TIE_BREAKERS
 from .results import most_total
 from .tournaments import MOST_START_NUMBER
 

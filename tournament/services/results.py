@@ -19,7 +19,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import scoring
-from scoring.sheet import SheetGame, most_points_per_game
+from scoring.sheet import SheetGame
+from scoring.validate import most_points_per_game
 
 from .. import audit, changelog, dealing, engine
 from ..audit import SYSTEM, Actor

@@ -298,7 +298,7 @@ def standings_page(request, tournament):
     context = {
         "tournament": tournament, "rounds": fragment["rounds"], "after_round": fragment["after_round"],
         "live": mark_safe(html),
-        "tie_breakers": [selectors.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in selectors.TIE_BREAKERS],
+        "tie_breakers": [ranking.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in ranking.TIE_BREAKERS],
         "ranking_sentence": ranking.sentence(tournament),
         "hidden_rounds": hidden, "is_director": request.is_director,
         "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
