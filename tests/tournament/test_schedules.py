@@ -42,6 +42,8 @@ def _assert_schedule(rows, n, rounds):
     (16, 5, "RTD(4, 4) + in each group: one round"),  # the affine plane of order 4
     (20, 3, "RTD(4, 5)"),
     (20, 5, "RTD(4, 5)"),
+    (24, 6, "1-rotational over Z_7"),  # issue 15: 24 x 6 had 3 repeats
+    (24, 7, "1-rotational over Z_7"),  # the social golfer problem 6-4-7
     (28, 7, "RTD(4, 7)"),
     (28, 9, "Hermitian unital of order 3"),
     (32, 8, "RTD(4, 8)"),
@@ -79,7 +81,7 @@ def test_32_players_for_10_rounds_miss_exactly_one_other_player_each():
     assert {len(mates) for mates in partners.values()} == {30}
 
 
-@pytest.mark.parametrize("n, most", [(4, 1), (8, 1), (12, 1), (16, 5), (20, 5), (24, 1), (28, 9), (32, 10),
+@pytest.mark.parametrize("n, most", [(4, 1), (8, 1), (12, 1), (16, 5), (20, 5), (24, 7), (28, 9), (32, 10),
                                      (36, 9), (40, 1), (64, 21), (128, 42), (13, 0), (30, 0)])
 def test_constructible_rounds(n, most):
     assert schedules.constructible_rounds(n) == most
@@ -116,9 +118,18 @@ def test_a_plan_is_no_worse_than_the_round_by_round_draw():
 
 
 def test_the_search_improves_on_the_round_by_round_draw():
-    plan = schedules.plan(24, 6)
+    plan = schedules.plan(22, 4)
     assert plan.method == "draw + search"
-    assert plan.repeats < _recount(schedules._extend_by_draws(24, 6, []))[0]
+    assert plan.repeats < _recount(schedules._extend_by_draws(22, 4, []))[0]
+
+
+@pytest.mark.parametrize("n, rounds", [(22, 4), (23, 4), (29, 6), (30, 6), (21, 5), (26, 5), (33, 7)])
+def test_the_search_finds_repeat_free_plans_with_tables_of_5(n, rounds):
+    """Issue 15: 22 x 4 and 23 x 4 had 2 repeats, 29 x 6 and 30 x 6 one; the fewest second seats at
+    a table of 5 come first and stay at their minimum."""
+    plan = schedules.plan(n, rounds)
+    _assert_schedule(plan.rows, n, rounds)
+    assert _recount(plan.rows) == (0, schedules.min_repeated_five(n, rounds)) == (plan.repeats, plan.repeated_five)
 
 
 def test_plans_are_the_same_every_time():
