@@ -29,11 +29,14 @@ How a plan is made
        - 28 players, 9 rounds: :func:`_hermitian_unital`; 24 players, 7 rounds (the social golfer
          problem 6-4-7): :func:`_cyclic_24`, a base round developed over Z_7.
 
-    2. Otherwise, and for the rounds beyond a construction, the round-by-round draw
+    2. Schedules the search found only with more time than a plan may take are checked in as
+       data (``_FOUND``: 25 and 31 players, 6 rounds).
+
+    3. Otherwise, and for the rounds beyond a construction, the round-by-round draw
        (:func:`tournament.draw.draw_random`, seeded from ``n`` and ``R``) adds the rounds one
        after the other, each with the fewest repeats given the rounds before.
 
-    3. If that leaves more repeats than :func:`lower_bound`, a tabu search over the whole
+    4. If that leaves more repeats than :func:`lower_bound`, a tabu search over the whole
        schedule (:class:`_ScheduleSearch`: swaps of two players in one round; the repeated fives
        never get worse) tries to lower them, for at most ``_SEARCH_EVALUATIONS`` swap evaluations
        (a count, not a time: the plan is the same on every machine).
@@ -426,6 +429,28 @@ def _cyclic_24() -> list[list[list[int]]]:
     return [[[p if p >= 21 else p // 7 * 7 + (p + t) % 7 for p in table] for table in _BASE_24] for t in range(7)]
 
 
+# Repeat-free schedules (with the fewest second seats at a table of 5) that the tabu search found
+# only with more time than a plan may take: `scripts/bench_seating.py --long` (the search of the
+# plan continued from it, 6 million swap evaluations, seeds 0 and 1), checked in as data.  Players
+# are letters (a = 0, ..., z = 25, A = 26, ...), tables separated by spaces, one string per round.
+_FOUND: dict[int, tuple[str, ...]] = {
+    25: ("afpu blvx gikw hoqr jsty cdemn", "amqv binr ckoy efjw gltu dhpsx", "bduw cghj fqtx kmrs nopv aeily",
+         "ajox bekp dgqy flns himu crtvw", "abcs diot egrx fhvy lmpw jknqu", "ahkt cipq djlr esuv nwxy bfgmo"),
+    31: ("aqux bcjv fsDE gmpw deiyA hkrtB lnozC", "aoBE ckqy fgnu hixC bdlmD ejpst rvwzA",
+         "acez bprE dgqt ilsv fhowy jmnxB kuACD", "atwD dsuz ijor mqvE bgyBC chnpA efklx",
+         "dfpv eqrC ghjD mosA abikn cluwB txyzE", "aglA behu nrsy ovxD cfmtC djkwE ipqzB"),
+}
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _found(n: int, rounds: int) -> list[list[list[int]]] | None:
+    """The schedule of ``_FOUND`` for ``n`` players and ``rounds`` rounds, or None.  (Only for its own
+    number of rounds: its first rounds can have more second seats at a table of 5 than needed.)"""
+    if n not in _FOUND or rounds != len(_FOUND[n]):
+        return None
+    return [[[_LETTERS.index(c) for c in table] for table in row.split()] for row in _FOUND[n]]
+
+
 # constructions for one player count: how to build, the name
 _SPECIAL: dict[int, tuple] = {24: (_cyclic_24, "1-rotational over Z_7"),
                               28: (_hermitian_unital, "Hermitian unital of order 3"),
@@ -490,7 +515,10 @@ def plan(n: int, rounds: int) -> Schedule:
     if built is not None:
         rows = _extend_by_draws(n, rounds, [[list(t) for t in row] for row in built[0]])
         starts.append((rows, f"construction: {built[1]}" + (" + draw" if len(built[0]) < rounds else "")))
-    if built is None or len(built[0]) < rounds:
+    found = _found(n, rounds)
+    if found is not None:
+        starts.append((found, "found by search (checked in)"))
+    elif built is None or len(built[0]) < rounds:
         starts.append((_extend_by_draws(n, rounds, []), "draw"))
     rows, method = min(starts, key=lambda start: schedule_costs(start[0])[::-1])  # fives first
     repeats, fives = schedule_costs(rows)

@@ -81,6 +81,56 @@ def test_32_players_for_10_rounds_miss_exactly_one_other_player_each():
     assert {len(mates) for mates in partners.values()} == {30}
 
 
+def _kind(a, b):
+    """The kind of a pair of the 24 players of `_cyclic_24` (the same kind: met in the same rounds)."""
+    a, b = sorted((a, b))
+    if a >= 21:
+        return None  # two fixed players would meet in every round
+    if b >= 21:
+        return ("fixed", b, a // 7)
+    (i, x), (j, y) = divmod(a, 7), divmod(b, 7)
+    return ("class", i, min((y - x) % 7, (x - y) % 7)) if i == j else ("classes", i, j, (y - x) % 7)
+
+
+def test_the_base_round_of_24_players_is_the_first_found_by_backtracking():
+    """How `_BASE_24` was found: tables in the order of their lowest player, pairs of 36 different kinds."""
+    kinds, tables = set(), []
+
+    def seat(free):
+        """Seats the players ``free`` (sorted), the lowest first; True when everybody sits."""
+        return not free or extend([free[0]], free[1:], 0)
+
+    def extend(table, rest, start):
+        if len(table) == 4:
+            tables.append(tuple(table))
+            if seat([p for p in rest if p not in table]):
+                return True
+            tables.pop()
+            return False
+        for k in range(start, len(rest)):
+            new = [_kind(a, rest[k]) for a in table]
+            if None in new or len(set(new)) < len(new) or kinds & set(new):
+                continue
+            kinds.update(new)
+            if extend([*table, rest[k]], rest, k + 1):
+                return True
+            kinds.difference_update(new)
+        return False
+
+    assert seat(list(range(24)))
+    assert tuple(tables) == schedules._BASE_24
+
+
+@pytest.mark.parametrize("n, rounds", [(25, 6), (31, 6)])
+def test_schedules_found_by_the_longer_search_are_repeat_free(n, rounds):
+    """25 x 6 and 31 x 6 had a repeat; the checked-in schedules have none and the fewest second seats
+    at a table of 5."""
+    plan = schedules.plan(n, rounds)
+    _assert_schedule(plan.rows, n, rounds)
+    assert _recount(plan.rows) == (0, schedules.min_repeated_five(n, rounds)) == (plan.repeats, plan.repeated_five)
+    assert plan.method == "found by search (checked in)"
+
+
 @pytest.mark.parametrize("n, most", [(4, 1), (8, 1), (12, 1), (16, 5), (20, 5), (24, 7), (28, 9), (32, 10),
                                      (36, 9), (40, 1), (64, 21), (128, 42), (13, 0), (30, 0)])
 def test_constructible_rounds(n, most):
