@@ -291,3 +291,29 @@ def test_plan_rows_come_from_the_round_by_round_draw_when_nothing_is_known():
     assert [sorted(t) for t in rows[0]] == [sorted(t) for t in first.tables]
     second = draw_random(list(range(13)), seed="plan 13x2/2", history=History.from_rounds([first.tables]))
     assert [sorted(t) for t in rows[1]] == [sorted(t) for t in second.tables]
+
+
+# ---- the benchmark's cells ----------------------------------------------------------------------
+
+
+def _bench_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "scripts" / "bench_seating.py"
+    spec = importlib.util.spec_from_file_location("bench_seating", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_cells_show_the_repeats_against_the_lower_bound_and_the_best_known():
+    bench = _bench_script()
+    assert bench.cell(0, 0, 0) == "0" and bench.cell(24, 24, 24) == "24"  # at the bound: nothing to add
+    assert bench.cell(18, 12, 18) == "18/12/18"  # reached / lower bound / best known
+    assert bench.cell(32, 28, 28) == "32/28/28*"  # above the best known
+    # best known: 0 where a repeat-free schedule is known, whatever the plan reaches
+    assert [bench.known_repeat_free(n, r) for n, r in [(24, 7), (16, 5), (28, 9), (40, 13), (25, 6), (20, 6)]] \
+        == [True, True, True, True, True, False]
+    assert bench.best_known(24, 6, 3) == 0 and bench.best_known(21, 7, 32) == 28 and bench.best_known(13, 4, 17) == 17
+    assert all(bench.best_known(n, r, 99) == 0 for (n, r), found in bench.FOUND.items() if found == 0)
