@@ -25,15 +25,21 @@ How a plan is made
          a repeat-free schedule of ``m`` players side by side (one round at least: tables of 4
          inside each group).  16 players: 4 + 1 = 5 rounds (the affine plane of order 4), 20:
          5, 28: 7, 32: 8 + 1, 36: 9, 64: 16 + 5 = 21 (every pair exactly once);
-       - 32 players, 10 rounds (the original social golfer problem): :func:`_doubled_planes`.
+       - 32 players, 10 rounds (the original social golfer problem): :func:`_doubled_planes`;
+       - 28 players, 9 rounds: :func:`_hermitian_unital`; 24 players, 7 rounds (the social golfer
+         problem 6-4-7): :func:`_cyclic_24`, a base round developed over Z_7.
 
-    2. Otherwise, and for the rounds beyond a construction, the round-by-round draw
+    2. Schedules the search found only with more time than a plan may take are checked in as
+       data (``_FOUND``: 25 and 31 players, 6 rounds).
+
+    3. Otherwise, and for the rounds beyond a construction, the round-by-round draw
        (:func:`tournament.draw.draw_random`, seeded from ``n`` and ``R``) adds the rounds one
        after the other, each with the fewest repeats given the rounds before.
 
-    3. If that leaves more repeats than :func:`lower_bound`, a tabu search over the whole
-       schedule (swaps of two players in one round; the repeated fives never get worse) tries
-       to lower them, for at most ``_SEARCH_EVALUATIONS`` swap evaluations.
+    4. If that leaves more repeats than :func:`lower_bound`, a tabu search over the whole
+       schedule (:class:`_ScheduleSearch`: swaps of two players in one round; the repeated fives
+       never get worse) tries to lower them, for at most ``_SEARCH_EVALUATIONS`` swap evaluations
+       (a count, not a time: the plan is the same on every machine).
 
     When the repeats reach :func:`lower_bound` the plan is proven optimal; zero repeats is then
     proven by the schedule itself.
@@ -55,7 +61,6 @@ Lower bound (:func:`lower_bound`)
 
 from __future__ import annotations
 
-import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -71,7 +76,9 @@ __all__ = [
 
 # Steps of the whole-schedule search (about a second when a plan cannot reach its lower bound;
 # most plans reach it without any search).
-_SEARCH_STEPS = 300_000
+_SEARCH_EVALUATIONS = 1_500_000
+_STALL = 50  # tabu iterations without a better schedule before a shake
+_SHAKE = 10  # random swaps in a shake
 _MAX_FIELD = 256  # finite fields up to this order are built for the transversal designs
 
 
@@ -400,8 +407,53 @@ def _hermitian_unital() -> list[list[list[int]]]:
     return [[blocks[j] for j in rounds[r]] for r in resolution]
 
 
+# The base round of 24 players for :func:`_cyclic_24`: players 7i + x for x in Z_7, i = 0, 1, 2, and
+# the fixed players 21, 22, 23.  Found once by an exact backtracking search (first solution in
+# the order of the players, about a second) and checked by the tests.
+_BASE_24 = ((0, 1, 3, 7), (2, 11, 14, 21), (4, 15, 19, 20), (5, 10, 18, 22), (6, 9, 16, 23), (8, 12, 13, 17))
+
+
+@lru_cache(maxsize=1)
+def _cyclic_24() -> list[list[list[int]]]:
+    """7 repeat-free rounds of 24 players (the social golfer problem 6-4-7; 24 players cannot play
+    8: each would need 24 partners among 23).
+
+    A 1-rotational construction over Z_7: 21 players (x, i), x in Z_7, in three classes i (player
+    ``7i + x``), and three fixed players.  Round t is the base round with every x shifted by t, the
+    fixed players staying.  Two players meet in round t when the base round has a pair of the same
+    *kind*: (x, i) and (x + d, i) for one i and ±d, (x, i) and (x + d, j) for i < j and d, or a fixed
+    player and class i.  There are 3·3 + 3·7 + 3·3 = 39 kinds, each met in 7 rounds by 7 pairs, and
+    the base round's 36 pairs are of 36 different kinds (the three fixed players at different
+    tables): so no pair meets twice in the 7 rounds.
+    """
+    return [[[p if p >= 21 else p // 7 * 7 + (p + t) % 7 for p in table] for table in _BASE_24] for t in range(7)]
+
+
+# Repeat-free schedules (with the fewest second seats at a table of 5) that the tabu search found
+# only with more time than a plan may take: `scripts/bench_seating.py --long` (the search of the
+# plan continued from it, 6 million swap evaluations, seeds 0 and 1), checked in as data.  Players
+# are letters (a = 0, ..., z = 25, A = 26, ...), tables separated by spaces, one string per round.
+_FOUND: dict[int, tuple[str, ...]] = {
+    25: ("afpu blvx gikw hoqr jsty cdemn", "amqv binr ckoy efjw gltu dhpsx", "bduw cghj fqtx kmrs nopv aeily",
+         "ajox bekp dgqy flns himu crtvw", "abcs diot egrx fhvy lmpw jknqu", "ahkt cipq djlr esuv nwxy bfgmo"),
+    31: ("aqux bcjv fsDE gmpw deiyA hkrtB lnozC", "aoBE ckqy fgnu hixC bdlmD ejpst rvwzA",
+         "acez bprE dgqt ilsv fhowy jmnxB kuACD", "atwD dsuz ijor mqvE bgyBC chnpA efklx",
+         "dfpv eqrC ghjD mosA abikn cluwB txyzE", "aglA behu nrsy ovxD cfmtC djkwE ipqzB"),
+}
+_LETTERS = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+
+
+def _found(n: int, rounds: int) -> list[list[list[int]]] | None:
+    """The schedule of ``_FOUND`` for ``n`` players and ``rounds`` rounds, or None.  (Only for its own
+    number of rounds: its first rounds can have more second seats at a table of 5 than needed.)"""
+    if n not in _FOUND or rounds != len(_FOUND[n]):
+        return None
+    return [[[_LETTERS.index(c) for c in table] for table in row.split()] for row in _FOUND[n]]
+
+
 # constructions for one player count: how to build, the name
-_SPECIAL: dict[int, tuple] = {28: (_hermitian_unital, "Hermitian unital of order 3"),
+_SPECIAL: dict[int, tuple] = {24: (_cyclic_24, "1-rotational over Z_7"),
+                              28: (_hermitian_unital, "Hermitian unital of order 3"),
                               32: (_doubled_planes, "doubled affine planes")}
 
 
@@ -463,12 +515,15 @@ def plan(n: int, rounds: int) -> Schedule:
     if built is not None:
         rows = _extend_by_draws(n, rounds, [[list(t) for t in row] for row in built[0]])
         starts.append((rows, f"construction: {built[1]}" + (" + draw" if len(built[0]) < rounds else "")))
-    if built is None or len(built[0]) < rounds:
+    found = _found(n, rounds)
+    if found is not None:
+        starts.append((found, "found by search (checked in)"))
+    elif built is None or len(built[0]) < rounds:
         starts.append((_extend_by_draws(n, rounds, []), "draw"))
     rows, method = min(starts, key=lambda start: schedule_costs(start[0])[::-1])  # fives first
     repeats, fives = schedule_costs(rows)
     if repeats > bound:
-        found = _ScheduleSearch(n, rows, random.Random(f"plan {n}x{rounds}")).run(bound, _SEARCH_STEPS)
+        found = _ScheduleSearch(n, rows, random.Random(f"plan {n}x{rounds}")).run(bound, _SEARCH_EVALUATIONS)
         if found is not None:
             rows, method = found, method + " + search"
             repeats, fives = schedule_costs(rows)
@@ -486,26 +541,38 @@ def _extend_by_draws(n: int, rounds: int, rows: list[list[list[int]]]) -> list[l
 
 
 class _ScheduleSearch:
-    """Simulated annealing over a whole schedule: a move swaps two players at different tables of
-    one round.
+    """Tabu search over a whole schedule: a move swaps two players at different tables of one round.
 
     The cost is the number of repeats (``sum(max(0, c - 1))`` over the pair counts ``c``).  Swaps
     that would seat a player at a table of 5 a second time while the other has not been at one
     are never made (the start, made by the round-by-round draw, already has the fewest repeated
-    fives).  Each step proposes a swap in a random round: half of the time of a player of a pair
-    that meets more than once, else of a random player, with a random player at another table.  A
-    swap that adds ``d > 0`` repeats is made with probability ``exp(-d / T)``; the temperature
-    ``T`` falls geometrically from 1 to 0.1 over the steps.  The best schedule seen is kept.
+    fives), so the repeated fives never grow.
+
+    Each iteration looks at every player who sits with somebody met more than once (in that
+    round) and every swap of that player with a player at another table of the round, and makes
+    the best one, even if it makes things worse (ties broken at random), unless the swap is
+    *tabu*: the same swap (round and the two players) was made in the last few iterations (a
+    random tenure of 4 to 20) and does not give a better schedule than the best seen.  After
+    ``_STALL`` iterations without a better schedule, a few random swaps shake the current one
+    (the *restart*).  The best schedule seen is kept.  This is the tabu search of Dotú and Van
+    Hentenryck for the social golfer problem ("Scheduling social golfers locally", CPAIOR 2005),
+    with the rule on tables of 5 added.
+
+    Who met whom is kept as bit masks (``met1[p]``: players ``p`` met at least once, ``met2[p]``:
+    at least twice; ``table_mask[r][t]``: the players at table ``t`` of round ``r``), so the
+    change of the cost of one swap is a few ``int.bit_count`` calls.
     """
 
     def __init__(self, n: int, rows: list[list[list[int]]], rng: random.Random):
         self.n, self.rng = n, rng
         self.rows = [[list(t) for t in row] for row in rows]
         self.where = [[0] * n for _ in rows]
+        self.table_mask = [[0] * len(row) for row in rows]
         for r, row in enumerate(self.rows):
             for j, table in enumerate(row):
                 for p in table:
                     self.where[r][p] = j
+                    self.table_mask[r][j] |= 1 << p
         self.count = [bytearray(n) for _ in range(n)]
         self.five = [0] * n
         for row in self.rows:
@@ -516,33 +583,20 @@ class _ScheduleSearch:
                 if len(table) == 5:
                     for p in table:
                         self.five[p] += 1
-        self.bad: list[int] = []  # pairs a * n + b (a < b) that meet more than once
-        self.bad_at: dict[int, int] = {}
-        for a in range(n):
-            for b in range(a + 1, n):
-                if self.count[a][b] > 1:
-                    self._mark(a, b, True)
+        self.met1 = [sum(1 << q for q in range(n) if self.count[p][q] >= 1) for p in range(n)]
+        self.met2 = [sum(1 << q for q in range(n) if self.count[p][q] >= 2) for p in range(n)]
         self.repeats = sum(max(0, c - 1) for a in range(n) for c in self.count[a][a + 1:])
 
-    def _mark(self, a: int, b: int, bad: bool) -> None:
-        key = a * self.n + b if a < b else b * self.n + a
-        if bad and key not in self.bad_at:
-            self.bad_at[key] = len(self.bad)
-            self.bad.append(key)
-        elif not bad and key in self.bad_at:
-            i = self.bad_at.pop(key)
-            last = self.bad.pop()
-            if last != key:
-                self.bad[i] = last
-                self.bad_at[last] = i
-
     def _pair(self, a: int, b: int, change: int) -> int:
-        """Changes the count of pair a, b; returns the change of the cost."""
+        """Changes the count of pair a, b by ``change`` (±1); returns the change of the cost."""
         before = self.count[a][b]
         after = before + change
         self.count[a][b] = self.count[b][a] = after
-        if (before > 1) != (after > 1):
-            self._mark(a, b, after > 1)
+        threshold = max(before, after)  # the count crosses 1 (threshold 1) or 2 (threshold 2)
+        if threshold <= 2:
+            met = self.met1 if threshold == 1 else self.met2
+            met[a] ^= 1 << b
+            met[b] ^= 1 << a
         return max(0, after - 1) - max(0, before - 1)
 
     def _swap(self, r: int, p: int, q: int) -> None:
@@ -558,6 +612,9 @@ class _ScheduleSearch:
         table_a[table_a.index(p)] = q
         table_b[table_b.index(q)] = p
         where[p], where[q] = b, a
+        moved = (1 << p) | (1 << q)
+        self.table_mask[r][a] ^= moved
+        self.table_mask[r][b] ^= moved
         if len(table_a) != len(table_b):
             into_five, out_of_five = (q, p) if len(table_a) == 5 else (p, q)
             self.five[into_five] += 1
@@ -570,44 +627,74 @@ class _ScheduleSearch:
         into_five, out_of_five = (p, q) if size_q == 5 else (q, p)
         return (self.five[into_five] >= 1) <= (self.five[out_of_five] >= 2)
 
-    def run(self, bound: int, steps: int) -> list[list[list[int]]] | None:
-        """Anneals for ``steps`` steps or until the repeats reach ``bound``; returns the best
-        schedule seen if it has fewer repeats than the start, else None."""
-        rng, n, rounds, count = self.rng, self.n, len(self.rows), self.count
+    def run(self, bound: int, budget: int) -> list[list[list[int]]] | None:
+        """Searches until the repeats reach ``bound`` or ``budget`` swaps have been evaluated;
+        returns the best schedule seen if it has fewer repeats than the start, else None."""
+        rng, n, rounds = self.rng, self.n, len(self.rows)
+        met1, met2, five = self.met1, self.met2, self.five
         start = best = self.repeats
         best_rows = None
-        cooling = 0.1 ** (1 / steps)
-        temperature = 1.0
-        for _ in range(steps):
-            if self.repeats <= bound:
-                break
-            temperature *= cooling
-            r = rng.randrange(rounds)
-            where, row = self.where[r], self.rows[r]
-            if self.bad and rng.random() < 0.5:
-                a, b = divmod(self.bad[rng.randrange(len(self.bad))], n)
-                if where[a] != where[b]:
-                    continue
-                p = a if rng.random() < 0.5 else b
+        tabu: dict[tuple[int, int, int], int] = {}  # (round, p, q), p < q -> last tabu iteration
+        iteration = stall = used = 0
+        while best > bound and used < budget:
+            iteration += 1
+            chosen: list[tuple[int, int, int]] = []
+            limit = n * n  # above any change: no move chosen yet
+            for r in range(rounds):
+                # every swap in round r of a player p who sits with somebody met more than once
+                masks, row, where = self.table_mask[r], self.rows[r], self.where[r]
+                own: list[int] = []  # own[q]: pairs of q's table that q met more than once
+                for a, table_a in enumerate(row):
+                    mask_a, size_a = masks[a], len(table_a)
+                    to_a: list[int] = []  # to_a[q]: players of table a that q has met
+                    for p in table_a:
+                        loss_p = (met2[p] & mask_a).bit_count()
+                        if not loss_p:
+                            continue
+                        if not own:
+                            own = [(met2[q] & masks[where[q]]).bit_count() for q in range(n)]
+                        if not to_a:
+                            to_a = [(met1[q] & mask_a).bit_count() for q in range(n)]
+                        met_p, five_p = met1[p], five[p]
+                        for b, table_b in enumerate(row):
+                            if b == a:
+                                continue
+                            gain_p = (met_p & masks[b]).bit_count() - loss_p
+                            size_b = len(table_b)
+                            used += size_b
+                            for q in table_b:
+                                change = gain_p - 2 * (met_p >> q & 1) + to_a[q] - own[q]
+                                if change > limit:
+                                    continue
+                                if size_a != size_b:  # the rule on tables of 5 (see _five_ok)
+                                    into, out = (five_p, five[q]) if size_b == 5 else (five[q], five_p)
+                                    if into >= 1 and out < 2:
+                                        continue
+                                if (tabu.get((r, p, q) if p < q else (r, q, p), 0) >= iteration
+                                        and self.repeats + change >= best):
+                                    continue
+                                if change < limit:
+                                    limit, chosen = change, [(r, p, q)]
+                                else:
+                                    chosen.append((r, p, q))
+            if not chosen:
+                stall = _STALL  # every move is tabu: shake
             else:
-                p = rng.randrange(n)
-            q = rng.randrange(n)
-            table_p, table_q = row[where[p]], row[where[q]]
-            if table_p is table_q or not self._five_ok(p, q, len(table_p), len(table_q)):
-                continue
-            count_p, count_q = count[p], count[q]
-            delta = 0
-            for x in table_p:
-                if x != p:
-                    delta += (count_q[x] >= 1) - (count_p[x] >= 2)
-            for y in table_q:
-                if y != q:
-                    delta += (count_p[y] >= 1) - (count_q[y] >= 2)
-            if delta <= 0 or rng.random() < math.exp(-delta / temperature):
+                r, p, q = rng.choice(chosen)
                 self._swap(r, p, q)
+                tabu[(r, p, q) if p < q else (r, q, p)] = iteration + rng.randint(4, 20)
                 if self.repeats < best:
-                    best = self.repeats
-                    best_rows = [[list(t) for t in row] for row in self.rows]
+                    best, best_rows, stall = self.repeats, [[list(t) for t in row] for row in self.rows], 0
+                else:
+                    stall += 1
+            if stall >= _STALL:
+                stall = 0
+                for _ in range(_SHAKE):
+                    r = rng.randrange(rounds)
+                    p, q = rng.randrange(n), rng.randrange(n)
+                    table_p, table_q = self.rows[r][self.where[r][p]], self.rows[r][self.where[r][q]]
+                    if table_p is not table_q and self._five_ok(p, q, len(table_p), len(table_q)):
+                        self._swap(r, p, q)
         return best_rows if best < start else None
 
 

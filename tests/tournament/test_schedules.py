@@ -42,6 +42,8 @@ def _assert_schedule(rows, n, rounds):
     (16, 5, "RTD(4, 4) + in each group: one round"),  # the affine plane of order 4
     (20, 3, "RTD(4, 5)"),
     (20, 5, "RTD(4, 5)"),
+    (24, 6, "1-rotational over Z_7"),  # issue 15: 24 x 6 had 3 repeats
+    (24, 7, "1-rotational over Z_7"),  # the social golfer problem 6-4-7
     (28, 7, "RTD(4, 7)"),
     (28, 9, "Hermitian unital of order 3"),
     (32, 8, "RTD(4, 8)"),
@@ -79,7 +81,57 @@ def test_32_players_for_10_rounds_miss_exactly_one_other_player_each():
     assert {len(mates) for mates in partners.values()} == {30}
 
 
-@pytest.mark.parametrize("n, most", [(4, 1), (8, 1), (12, 1), (16, 5), (20, 5), (24, 1), (28, 9), (32, 10),
+def _kind(a, b):
+    """The kind of a pair of the 24 players of `_cyclic_24` (the same kind: met in the same rounds)."""
+    a, b = sorted((a, b))
+    if a >= 21:
+        return None  # two fixed players would meet in every round
+    if b >= 21:
+        return ("fixed", b, a // 7)
+    (i, x), (j, y) = divmod(a, 7), divmod(b, 7)
+    return ("class", i, min((y - x) % 7, (x - y) % 7)) if i == j else ("classes", i, j, (y - x) % 7)
+
+
+def test_the_base_round_of_24_players_is_the_first_found_by_backtracking():
+    """How `_BASE_24` was found: tables in the order of their lowest player, pairs of 36 different kinds."""
+    kinds, tables = set(), []
+
+    def seat(free):
+        """Seats the players ``free`` (sorted), the lowest first; True when everybody sits."""
+        return not free or extend([free[0]], free[1:], 0)
+
+    def extend(table, rest, start):
+        if len(table) == 4:
+            tables.append(tuple(table))
+            if seat([p for p in rest if p not in table]):
+                return True
+            tables.pop()
+            return False
+        for k in range(start, len(rest)):
+            new = [_kind(a, rest[k]) for a in table]
+            if None in new or len(set(new)) < len(new) or kinds & set(new):
+                continue
+            kinds.update(new)
+            if extend([*table, rest[k]], rest, k + 1):
+                return True
+            kinds.difference_update(new)
+        return False
+
+    assert seat(list(range(24)))
+    assert tuple(tables) == schedules._BASE_24
+
+
+@pytest.mark.parametrize("n, rounds", [(25, 6), (31, 6)])
+def test_schedules_found_by_the_longer_search_are_repeat_free(n, rounds):
+    """25 x 6 and 31 x 6 had a repeat; the checked-in schedules have none and the fewest second seats
+    at a table of 5."""
+    plan = schedules.plan(n, rounds)
+    _assert_schedule(plan.rows, n, rounds)
+    assert _recount(plan.rows) == (0, schedules.min_repeated_five(n, rounds)) == (plan.repeats, plan.repeated_five)
+    assert plan.method == "found by search (checked in)"
+
+
+@pytest.mark.parametrize("n, most", [(4, 1), (8, 1), (12, 1), (16, 5), (20, 5), (24, 7), (28, 9), (32, 10),
                                      (36, 9), (40, 1), (64, 21), (128, 42), (13, 0), (30, 0)])
 def test_constructible_rounds(n, most):
     assert schedules.constructible_rounds(n) == most
@@ -116,9 +168,18 @@ def test_a_plan_is_no_worse_than_the_round_by_round_draw():
 
 
 def test_the_search_improves_on_the_round_by_round_draw():
-    plan = schedules.plan(24, 6)
+    plan = schedules.plan(22, 4)
     assert plan.method == "draw + search"
-    assert plan.repeats < _recount(schedules._extend_by_draws(24, 6, []))[0]
+    assert plan.repeats < _recount(schedules._extend_by_draws(22, 4, []))[0]
+
+
+@pytest.mark.parametrize("n, rounds", [(22, 4), (23, 4), (29, 6), (30, 6), (21, 5), (26, 5), (33, 7)])
+def test_the_search_finds_repeat_free_plans_with_tables_of_5(n, rounds):
+    """Issue 15: 22 x 4 and 23 x 4 had 2 repeats, 29 x 6 and 30 x 6 one; the fewest second seats at
+    a table of 5 come first and stay at their minimum."""
+    plan = schedules.plan(n, rounds)
+    _assert_schedule(plan.rows, n, rounds)
+    assert _recount(plan.rows) == (0, schedules.min_repeated_five(n, rounds)) == (plan.repeats, plan.repeated_five)
 
 
 def test_plans_are_the_same_every_time():
@@ -230,3 +291,29 @@ def test_plan_rows_come_from_the_round_by_round_draw_when_nothing_is_known():
     assert [sorted(t) for t in rows[0]] == [sorted(t) for t in first.tables]
     second = draw_random(list(range(13)), seed="plan 13x2/2", history=History.from_rounds([first.tables]))
     assert [sorted(t) for t in rows[1]] == [sorted(t) for t in second.tables]
+
+
+# ---- the benchmark's cells ----------------------------------------------------------------------
+
+
+def _bench_script():
+    import importlib.util
+    from pathlib import Path
+
+    path = Path(__file__).parents[2] / "scripts" / "bench_seating.py"
+    spec = importlib.util.spec_from_file_location("bench_seating", path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_bench_cells_show_the_repeats_against_the_lower_bound_and_the_best_known():
+    bench = _bench_script()
+    assert bench.cell(0, 0, 0) == "0" and bench.cell(24, 24, 24) == "24"  # at the bound: nothing to add
+    assert bench.cell(18, 12, 18) == "18/12/18"  # reached / lower bound / best known
+    assert bench.cell(32, 28, 28) == "32/28/28*"  # above the best known
+    # best known: 0 where a repeat-free schedule is known, whatever the plan reaches
+    assert [bench.known_repeat_free(n, r) for n, r in [(24, 7), (16, 5), (28, 9), (40, 13), (25, 6), (20, 6)]] \
+        == [True, True, True, True, True, False]
+    assert bench.best_known(24, 6, 3) == 0 and bench.best_known(21, 7, 32) == 28 and bench.best_known(13, 4, 17) == 17
+    assert all(bench.best_known(n, r, 99) == 0 for (n, r), found in bench.FOUND.items() if found == 0)
