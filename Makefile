@@ -30,7 +30,7 @@ help:
 	@echo "make test         install what is missing, run all tests on SQLite, then on a throwaway PostgreSQL"
 	@echo "make test-sqlite  only the SQLite pass    (ARGS='-k name -x' passes options to pytest)"
 	@echo "make test-pg      only the PostgreSQL pass (ARGS=... as above)"
-	@echo "make lint         ruff and mypy (part of make test)"
+	@echo "make lint         ruff, mypy and the import contracts (part of make test)"
 	@echo "make setup        Debian packages + .venv + compiled translations"
 	@echo "make makemessages update locale/en/LC_MESSAGES/django.po from the sources"
 	@echo "make clean        remove .venv, db.sqlite3 and compiled translations"
@@ -135,6 +135,7 @@ test: setup
 lint: venv
 	$(PY) -m ruff check .
 	$(PY) -m mypy
+	$(VENV)/bin/lint-imports
 
 test-sqlite: setup
 	env -u DATABASE_URL $(PYTEST) $(ARGS)
