@@ -501,3 +501,16 @@ def test_the_series_page_costs_the_same_queries_whatever_the_size(client, direct
         assert len(small_queries) == len(big_queries), (small_queries, big_queries)
         # the series; 4 in the selector; a director: the session, the user and whether they direct it
         assert len(small_queries) <= (8 if user else 5)
+
+
+def test_on_a_phone_the_series_table_hides_the_same_column_in_head_and_body(client, series):
+    """At 360 px the "Abende" column is hidden (class "secondary"); the head must hide it too, or every
+    column after it sits under the wrong heading (issue 19, point 18)."""
+    import re
+
+    page = client.get(reverse("tournament:series", args=[series.slug])).content.decode()
+    table = page.split('<table class="standings series-standings">')[1].split("</table>")[0]
+    head = re.findall(r"<th\b[^>]*>", table.split("<tbody>")[0])
+    body = re.findall(r"<td\b[^>]*>", table.split("<tbody>")[1].split("</tr>")[0])
+    assert len(head) == len(body)
+    assert ["secondary" in cell for cell in head] == ["secondary" in cell for cell in body]
