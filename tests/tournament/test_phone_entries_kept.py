@@ -377,3 +377,25 @@ def test_after_the_round_is_closed_the_link_shows_the_tables_final_sheet(directo
     assert all(name in page for name in names) and "nicht eingetragen" in page
     # a link that names no table shows no sheet
     assert 'id="final-sheet"' not in Client().get(reverse("table_link", args=["y" * 24])).content.decode()
+
+
+def test_an_entry_from_a_phone_is_one_change_whatever_it_sets_off(director):
+    """Entering (which may settle a rejected entry and confirm another) counts the tournament up once:
+    one DataChange per request, as for every page."""
+    from tournament.models import DataChange
+
+    table = make_table(director)
+    ids = seat_ids(table)
+    enter(phone("anna"), table, 1, key="a", player=ids[0])
+    post(phone("bernd"), table, "decide", {"confirm": False, "player": ids[1]}, DraftGame.objects.get(key="a").pk)
+    enter(phone("anna"), table, 1, key="a2", player=ids[0])
+    before = DataChange.objects.count()
+    enter(phone("carla"), table, 1, key="c", player=ids[2])  # the same game from another player: confirms it
+    assert table.games.count() == 1
+    assert DataChange.objects.count() == before + 1
+    before = DataChange.objects.count()
+    enter(phone("anna"), table, 2, key="b", player=ids[0], re_augen=100)
+    post(phone("dieter"), table, "decide", {"confirm": False, "player": ids[3]}, DraftGame.objects.get(key="b").pk)
+    before = DataChange.objects.count()
+    enter(phone("anna"), table, 2, key="b2", player=ids[0], re_augen=110)  # settles the rejected one
+    assert DataChange.objects.count() == before + 1

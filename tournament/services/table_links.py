@@ -164,32 +164,31 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
         _check_bounds(table, number, device)
         player = player_of(table, player_id)
         by = link_actor(table, player, device)
-        _settle_rejected(table, number, by=by)
-        if existing is not None and all(getattr(existing, name) == value
-                                        for name, value in engine.model_fields(checked).items()):
-            # the game is stored just so already (entered twice, or by the director): nothing to decide
-            with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):
+        with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):  # one change
+            _settle_rejected(table, number, by=by)
+            if existing is not None and all(getattr(existing, name) == value
+                                            for name, value in engine.model_fields(checked).items()):
+                # the game is stored just so already (entered twice, or by the director): nothing to decide
                 draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
                                                  entered_by=player, base_version=existing.version)
-            _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("schon so eingetragen"), game=existing)
-            return draft
-        current = existing.version if existing is not None else 0
-        with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):
+                _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("schon so eingetragen"), game=existing)
+                return draft
+            current = existing.version if existing is not None else 0
             draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
                                              entered_by=player, base_version=version)
-        if version != current:
-            return draft  # stored meanwhile in another version: a conflict the director resolves on the board
-        mode = table.round.tournament.confirmation
-        same = _waiting_same(table, number, checked, but=draft)
-        if (mode == Tournament.Confirmation.SECOND_PLAYER and same is not None and same.device != device
-                and (player is None or same.entered_by_id != player.pk) and same.base_version == current):
-            # a second player entered the same game on their phone: that confirms it
-            _confirm(table, same, by=by)
-            _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("dasselbe Spiel wie eine andere Eingabe"),
-                    game=same.game)
-        elif mode == Tournament.Confirmation.IMMEDIATE:
-            _confirm(table, draft, by=by)
-        return draft
+            if version != current:
+                return draft  # stored meanwhile in another version: a conflict the director resolves on the board
+            mode = table.round.tournament.confirmation
+            same = _waiting_same(table, number, checked, but=draft)
+            if (mode == Tournament.Confirmation.SECOND_PLAYER and same is not None and same.device != device
+                    and (player is None or same.entered_by_id != player.pk) and same.base_version == current):
+                # a second player entered the same game on their phone: that confirms it
+                _confirm(table, same, by=by)
+                _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("dasselbe Spiel wie eine andere Eingabe"),
+                        game=same.game)
+            elif mode == Tournament.Confirmation.IMMEDIATE:
+                _confirm(table, draft, by=by)
+            return draft
 
 
 def _check_bounds(table: Table, number: int, device: str) -> None:
