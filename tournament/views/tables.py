@@ -407,12 +407,13 @@ def restore(request, tournament, round_number, table_number, kind, history_id):
         raise Http404
     try:
         if kind == "game":
-            game = results.restore_game(table=table, number=record.number, row=record.log_detail.get("row") or {},
-                                        by=Actor.of(request))
+            game = results.restore_game(table=table, record=record, by=Actor.of(request))
             messages.success(request, _("Spiel %(number)s ist wiederhergestellt.") % {"number": game.number})
         elif kind == "penalty":
-            results.restore_penalty(table=table, detail=record.log_detail, by=Actor.of(request))
-            messages.success(request, _("Die Strafe ist wiederhergestellt."))
+            if results.restore_penalty(table=table, record=record, by=Actor.of(request)):
+                messages.success(request, _("Die Strafe ist wiederhergestellt."))
+            else:
+                messages.info(request, _("Die Strafe ist schon wiederhergestellt."))
         else:
             raise Http404
     except UserError as error:
