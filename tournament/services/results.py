@@ -198,6 +198,18 @@ def recompute_tournament(tournament: Tournament) -> int:
     return len(tables)
 
 
+def rebuild_scores(*, tournament: Tournament, by: Actor = SYSTEM) -> int:
+    """`recompute_tournament` as a change of its own (`manage.py recompute_scores`): in a transaction,
+    with the tournament's tables locked, and recorded, so that the change counter moves and no page or
+    cached standings from before the rebuild is served (caching.py). Returns the table count."""
+    with transaction.atomic():
+        lock_tournament(tournament)
+        for round in tournament.rounds.all():
+            lock_tables(round)
+        with audit.recording("scores_recomputed", by=by, tournament=tournament):
+            return recompute_tournament(tournament)
+
+
 CHUNK = 500  # ids per IN (...): well below SQLite's limit on parameters
 
 
