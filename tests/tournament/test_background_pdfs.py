@@ -209,7 +209,8 @@ def test_make_serve_restarts_a_dead_worker_and_stops_it_with_the_server(tmp_path
     import time
 
     starts, pids = tmp_path / "starts", tmp_path / "pid"
-    worker = f'echo start >> {starts}; echo $$ > {pids}; if [ "$(wc -l < {starts})" -lt 3 ]; then exit 1; fi; exec sleep 60'
+    worker = (f'echo start >> {starts}; echo $$ > {pids}; '
+              f'if [ "$(wc -l < {starts})" -lt 3 ]; then exit 1; fi; exec sleep 60')
     supervisor = subprocess.Popen(["bash", str(ROOT / "scripts" / "supervise.sh"), "sh", "-c", worker],
                                   env={**os.environ, "SUPERVISE_PAUSE": "0.1"}, stderr=subprocess.PIPE, text=True)
     try:

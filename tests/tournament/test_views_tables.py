@@ -265,3 +265,18 @@ def test_the_breakdown_and_the_ruleset_in_the_readers_language(client, director,
         assert words in german and words not in english
     for words in ("no 90 announced", "Fuchs caught (Kontra)", "Doppelkopf tournament rules"):
         assert words in english and words not in german
+
+
+@pytest.mark.parametrize(("augen", "tricks", "message"), [
+    ("0", "5", "Re kann in 5 Stich(en) nicht nur 0 Augen haben: 5 Stich(e) haben 28 bis 184 Augen."),
+    ("240", "9", "Re kann in 9 Stich(en) keine 240 Augen haben: 9 Stich(e) haben 112 bis 232 Augen."),
+])
+def test_augen_and_stiche_that_cannot_go_together_are_refused_at_the_field(client, director, table, augen,
+                                                                          tricks, message):
+    """The keyboard form kept a stale Stiche value when the Augen were changed: the server refuses the
+    pair, next to the Augen, and saves nothing."""
+    client.force_login(director)
+    response = client.post(url("game_new", table), form_data(table, re_augen=augen, re_tricks=tricks, action="save"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["re_augen"][0].startswith(message.rstrip("."))
+    assert not Game.objects.exists()
