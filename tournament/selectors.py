@@ -202,6 +202,12 @@ def seated_entries(table: Table) -> list[Entry]:
     return [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
 
 
+def game_points(game: Game, seated: list[Entry]) -> list[tuple[str, int]]:
+    """(name, points) of the players of a saved game, in seat order (who sat out left out): one query."""
+    points = dict(Score.objects.filter(game=game, kind=Score.Kind.GAME).values_list("entry_id", "points"))
+    return [(entry.name, points.get(entry.id, 0)) for entry in seated if entry.id != game.sitting_out_id]
+
+
 def round_tables(round: Round) -> list[SeatedTable]:
     """The round's tables with their players in seat order: two queries."""
     tables = {t.id: SeatedTable(t, []) for t in round.tables.order_by("number")}

@@ -60,7 +60,7 @@ def test_a_table_of_eight_games_by_keyboard(live_server, page):
         with page.expect_navigation():
             keys.press("Enter")
         counts.append((number, keys.count, bool(extras)))
-        assert f"Spiel {number} gespeichert." in page.inner_text(".messages")
+        assert f"Spiel {number} gespeichert:" in page.inner_text(".messages")
     for number, count, with_extras in counts:
         assert count <= (14 if with_extras else 10), (number, count)
     # seats 2, Tab, announcement 1, Tab, Augen 2 or 3, (Tab, Sonderpunkte), Enter

@@ -280,3 +280,19 @@ def test_augen_and_stiche_that_cannot_go_together_are_refused_at_the_field(clien
     assert response.status_code == 200
     assert response.context["form"].errors["re_augen"][0].startswith(message.rstrip("."))
     assert not Game.objects.exists()
+
+
+def test_the_saved_games_scores_are_in_the_message(client, director):
+    """After a keyboard save the message echoes the game's scores, so that they can be checked against
+    the sheet without opening it; at a table of 5 without who sat out."""
+    from .factories import message_texts
+
+    tournament = make_tournament(players=9, director=director, slug="funf")
+    table = next(t for t in seated_round(tournament).tables.all() if t.seats.count() == 5)
+    client.force_login(director)
+    response = client.post(url("game_new", table), form_data(table, re_augen="130", action="save"))
+    game = Game.objects.get()
+    names = {s.entry_id: s.entry.player.name for s in table.seats.select_related("entry__player")}
+    players = [e for e in seat_ids(table) if e != game.sitting_out_id]
+    expected = ", ".join(f"{names[e]} {'+1' if e in game.re else '-1'}" for e in players)
+    assert message_texts(response) == [f"Spiel 1 gespeichert: {expected}."]

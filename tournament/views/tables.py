@@ -142,7 +142,9 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
                         version = _posted_int(request, "current_version", version)
                     game = results.save_game(table=table, number=number, data=data, version=version,
                                              by=Actor.of(request))
-                    messages.success(request, _("Spiel %(number)s gespeichert.") % {"number": game.number})
+                    scores = ", ".join(f"{name} {points:+d}" for name, points in selectors.game_points(game, entries))
+                    messages.success(request, _("Spiel %(number)s gespeichert: %(scores)s.")
+                                     % {"number": game.number, "scores": scores})
                     if existing is None and game.number < tournament.games_at_table(len(entries)):
                         return redirect("tournament:game_new", slug=tournament.slug, round_number=round_number,
                                         table_number=table_number)
