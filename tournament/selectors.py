@@ -18,6 +18,7 @@ from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from . import dealing, ranking
+from .collation import name_key
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Series, SeriesMerge, Table, Tournament
 
 # Secondary orderings of the standings a director can choose, in order (Tournament.tie_breakers).
@@ -63,6 +64,11 @@ class StandingRow:
     # (round number, table number, placement at that table), in round order; only with table points
     placements: tuple[tuple[int, int, Placement], ...] = ()
     rounds_played: int = 0  # rounds with a result of the player's (what the average divides by)
+
+    @property
+    def sort_name(self) -> tuple[str, str]:
+        """The name as it is sorted for display (`collation.name_key`: DIN 5007-1)."""
+        return name_key(self.name)
 
     @property
     def average(self) -> Fraction | None:
@@ -176,7 +182,7 @@ def rank_rows(rows: list[StandingRow], tie_breakers: list[str],
     name; rows with the same key share a rank (1, 1, 3 …)."""
     names = [name for name in tie_breakers if name in TIE_BREAKERS]
     keys = {id(row): ranking.row_key(row, mode, names) for row in rows}
-    rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), row.name.casefold(), row.start_number))
+    rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), name_key(row.name), row.start_number))
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
         this = keys[id(row)]
@@ -245,10 +251,10 @@ def repeat_pairs(round: Round) -> list[RepeatPair]:
     for table_id, players in tables.items():
         if players[0][0] != round.number:
             continue
-        for (_n, a, name_a), (_m, b, name_b) in combinations(sorted(players, key=lambda p: p[2].casefold()), 2):
+        for (_n, a, name_a), (_m, b, name_b) in combinations(sorted(players, key=lambda p: name_key(p[2])), 2):
             if frozenset((a, b)) in met:
                 found.append(RepeatPair(number_of[table_id], (name_a, name_b), sorted(met[frozenset((a, b))])))
-    return sorted(found, key=lambda pair: (pair.table_number, pair.names[0].casefold(), pair.names[1].casefold()))
+    return sorted(found, key=lambda pair: (pair.table_number, name_key(pair.names[0]), name_key(pair.names[1])))
 
 
 # ---- a table's sheet -----------------------------------------------------------------------------
@@ -819,11 +825,11 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
         own = latest.get(root) or max(latest[k] for k in members[root])
         row.name, row.club = own[1], own[2]
         row.merged = sorted((person_text(latest[k][1], latest[k][2]) for k in members[root] if k != root),
-                            key=str.casefold)
+                            key=name_key)
         _score(row, series)
     ranked = rank_series_rows([row for row in rows.values() if row.played])
     waiting = sorted((row for row in rows.values() if not row.played),
-                     key=lambda row: (row.name.casefold(), row.club.casefold()))
+                     key=lambda row: (name_key(row.name), name_key(row.club)))
     shown_merges = [(m, person_text(*latest[m.alias][1:]) if m.alias in latest else m.alias.replace("\n", " · "),
                      person_text(*latest[m.same_as][1:]) if m.same_as in latest else m.same_as.replace("\n", " · "))
                     for m in merge_rows]
@@ -851,7 +857,7 @@ def _score(row: SeriesRow, series: Series) -> None:
 def rank_series_rows(rows: list[SeriesRow]) -> list[SeriesRow]:
     """Best value first; of equal values, more evenings played first; still equal, they share the
     place and are listed by name."""
-    rows.sort(key=lambda row: (-row.value, -row.played, row.name.casefold(), row.club.casefold()))
+    rows.sort(key=lambda row: (-row.value, -row.played, name_key(row.name), name_key(row.club)))
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
         this = (row.value, row.played)

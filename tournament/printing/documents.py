@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import dealing, ranking, selectors, vocabulary
+from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
 from ..qrcodes import qr_svg
 from ..templatetags.doko import game_type, signed
@@ -44,14 +45,6 @@ BLANK_PENALTY_ROWS = 2
 def number_text(value: int) -> str:
     """A total as printed: with a real minus sign."""
     return f"−{-value}" if value < 0 else str(value)
-
-
-def sort_key(name: str) -> str:
-    """Alphabetical the German way (DIN 5007-1): Ä like A, ß like ss."""
-    folded = name.casefold()
-    for umlaut, plain in (("ä", "a"), ("ö", "o"), ("ü", "u"), ("ß", "ss")):
-        folded = folded.replace(umlaut, plain)
-    return folded
 
 
 def footer(tournament: Tournament) -> str:
@@ -313,10 +306,10 @@ def seating_htmls(round: Round) -> list[str]:
         ({"name": e.player.name, "start_number": e.start_number, "club": e.player.club,
           "table": item.table.number, "position": position}
          for item in seated for position, e in enumerate(item.entries, start=1)),
-        key=lambda p: (sort_key(str(p["name"])), p["start_number"]))
+        key=lambda p: (name_key(str(p["name"])), p["start_number"]))
     letter = None
     for person in people:
-        first = sort_key(str(person["name"]))[:1].upper()
+        first = name_key(str(person["name"]))[0][:1].upper()
         person["letter"] = first if first != letter else ""
         letter = first
     title = _("Sitzplan Runde %(round)s") % {"round": round.number}

@@ -113,7 +113,7 @@ class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
     movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
                              attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
-    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"))
+    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"), order_by=("sort_name",))
     table_points = tables.Column(verbose_name=gettext_lazy("Tischpunkte"), attrs=NUMBER)
     average = tables.Column(verbose_name=gettext_lazy("Schnitt"), attrs=NUMBER)
     rounds_played = tables.Column(verbose_name=gettext_lazy("Runden"), attrs=SECONDARY)
