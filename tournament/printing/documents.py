@@ -210,8 +210,10 @@ def entry_link(table: Table, link_base: str = "") -> str:
 
 
 def qr_data_uri(text: str) -> str:
-    """A QR code as an SVG data URI for an <img> in a printout (WeasyPrint draws SVG images)."""
-    return "data:image/svg+xml;base64," + base64.b64encode(str(qr_svg(text, scale=4)).encode()).decode()
+    """A QR code as an SVG data URI for an <img> in a printout (WeasyPrint draws SVG images): without
+    a quiet zone of its own, so that the image's size is the code's (print/sheet.html: 21 mm, with the
+    white of the margin and the cell's padding around it; docs/printing.md)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(str(qr_svg(text, scale=4, border=0)).encode()).decode()
 
 
 def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None,
