@@ -101,6 +101,29 @@ class StandingsHistory:
     def ranks(self, round_number: int) -> dict[int, int]:
         return {row.entry_id: row.rank for row in self.after.get(round_number, [])}
 
+    def per_round(self, rounds: list[int], mode: str) -> dict[int, list[int | None]]:
+        """Each player's points in each of `rounds` (the first rounds of `self.rounds`), by entry: the
+        round's table points when they rank (so that every total adds up on paper), else its game
+        points; None for a round without a result of the player's. The columns R1, R2 … of the
+        printed standings and of the CSV."""
+        if not rounds:
+            return {}
+        field = "table_points" if mode == Tournament.Ranking.TABLE_POINTS else "points"
+        totals = {n: {r.entry_id: (getattr(r, field), r.rounds_played) for r in self.after[n]} for n in rounds}
+        columns: dict[int, list[int | None]] = {entry: [None] * len(rounds) for n in rounds for entry in totals[n]}
+        for i, n in enumerate(rounds):
+            for entry, (points, played) in totals[n].items():
+                earlier, played_before = totals[rounds[i - 1]].get(entry, (0, 0)) if i else (0, 0)
+                if played > played_before:  # else: no result of the player's in the round, nothing played
+                    columns[entry][i] = points - earlier
+        if field == "table_points":  # a placement also for the one who sat out every game entered at a table of 5
+            where = {n: i for i, n in enumerate(rounds)}
+            for row in self.after[rounds[-1]]:
+                for n, _table, placement in row.placements:
+                    if n in where:
+                        columns[row.entry_id][where[n]] = placement.table_points
+        return columns
+
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True) -> StandingsHistory:
     """Standings after every round, best first, ranked as the tournament says (`Tournament.ranking`,

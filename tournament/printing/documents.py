@@ -337,19 +337,7 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
     rows = history.after[rounds[-1]] if rounds else history.before
     mode = tournament.ranking
     table_points = mode == Tournament.Ranking.TABLE_POINTS
-    field = "table_points" if table_points else "points"
-    totals_after = {n: {r.entry_id: (getattr(r, field), r.rounds_played) for r in history.after[n]} for n in rounds}
-    per_round: dict[int, dict[int, int | str]] = {}
-    for i, n in enumerate(rounds):
-        per_round[n] = {}
-        for entry, (points, played) in totals_after[n].items():
-            earlier, played_before = totals_after[rounds[i - 1]].get(entry, (0, 0)) if i else (0, 0)
-            # a round without a result of the player's: nothing played there
-            per_round[n][entry] = points - earlier if played > played_before else "–"
-    if table_points:  # a placement also for the one who sat out every game entered at a table of 5
-        for row in rows:
-            for n, _table, placement in row.placements:
-                per_round[n][row.entry_id] = placement.table_points
+    per_round = history.per_round(rounds, mode)
     title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
              else _("Rangliste"))
     # what is still missing in the rounds it counts: it says so at the top, and how much
@@ -358,7 +346,9 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
         "tournament": tournament, "rounds": rounds, "mode": mode,
         "missing": missing.sentences() if missing.provisional else [],
-        "rows": [{"row": row, "rounds": [per_round[n].get(row.entry_id, "–") for n in rounds]} for row in rows],
+        "rows": [{"row": row, "rounds": ["–" if points is None else points
+                                         for points in per_round.get(row.entry_id, [None] * len(rounds))]}
+                 for row in rows],
         "any_totals_only": any(r.totals_only for r in rows),
         "sum": sum(r.points for r in rows),
         "ranking_sentence": ranking.sentence(tournament),
