@@ -697,8 +697,8 @@ def restore_penalty(*, table: Table, record, by: Actor = SYSTEM) -> bool:
         offender = record.offender_id if record.id > 0 else None  # (a file's record: no id of this database)
         if offender is None:
             names = dict(Seat.objects.filter(table=table).values_list("entry__player__name", "entry_id"))
-            offender = names.get((detail.get("row") or {}).get("penalty"))
-        if offender not in seated:
+            offender = names.get(str((detail.get("row") or {}).get("penalty", "")))
+        if offender is None or offender not in seated:
             raise UserError(_("Diese Strafe passt nicht mehr zum Tisch und kann nicht wiederhergestellt werden."))
         add_penalty(table=table, offender_id=offender, game_number=detail.get("game"), note=detail.get("note", ""),
                     by=by, key=key, action="penalty_restored")
