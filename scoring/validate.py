@@ -25,8 +25,18 @@ ANNOUNCEMENTS = {"re": ("re",) + ABSAGEN, "kontra": ("kontra",) + ABSAGEN}
 # the most of a Sonderpunkt one game can hold (2 Füchse; one last trick; 16 Aces and Tens make at
 # most 4 Doppelkopf tricks; the four (or six) plain Hearts make one Herzstich)
 MOST_PER_GAME = {"fuchs": 2, "karlchen": 1, "karlchen_gefangen": 2, "doppelkopf": 4, "herzstich": 1}
-MOST_AUGEN_PER_TRICK = 44  # four Aces
-LEAST_AUGEN_PER_TRICK_40 = 8  # four Buben: with 40 cards there are no nines
+# the Augen of the cards, 8 of each (Neunen, Buben, Damen, Könige, Zehnen, Asse); 40 cards: no nines
+CARD_AUGEN = (0, 2, 3, 4, 10, 11)
+
+
+def augen_range(tricks: int, rules: Rules) -> tuple[int, int]:
+    """The fewest and the most Augen a party can have in `tricks` tricks: the 4 × tricks cheapest and
+    dearest cards of the deck. A trick may hold 0 Augen (four nines), but 48 cards have only eight
+    nines: 3 tricks hold at least 8 Augen, 5 at least 28, and 10 or 11 tricks may hold all 240 (the
+    other party's tricks of four nines)."""
+    cards = sorted(value for value in CARD_AUGEN if rules.deck == 48 or value > 0 for _copy in range(8))
+    count = 4 * tricks
+    return sum(cards[:count]), sum(cards[len(cards) - count:]) if count else 0
 
 
 @dataclass(frozen=True)
@@ -204,13 +214,16 @@ def _parse_announcements(c: _Collector, data) -> dict:
 
 def _check_augen_against_tricks(c: _Collector, re_augen: int, re_tricks: int, rules: Rules):
     for party, augen, tricks in (("re", re_augen, re_tricks), ("kontra", 240 - re_augen, rules.tricks - re_tricks)):
-        name = party
         if tricks == 0 and augen > 0:
-            c.add("re_augen", "no_trick_augen", party=name, augen=augen)
-        elif augen > MOST_AUGEN_PER_TRICK * tricks:
-            c.add("re_augen", "too_many_augen_for_tricks", party=name, augen=augen, tricks=tricks)
-        elif rules.deck == 40 and augen < LEAST_AUGEN_PER_TRICK_40 * tricks:
-            c.add("re_augen", "too_few_augen_for_tricks", party=name, augen=augen, tricks=tricks)
+            c.add("re_augen", "no_trick_augen", party=party, augen=augen)
+            return
+    low, high = augen_range(re_tricks, rules)  # (Kontra's bounds follow: the other cards)
+    if re_augen > high:
+        c.add("re_augen", "too_many_augen_for_tricks", party="re", augen=re_augen, tricks=re_tricks, low=low,
+              high=high)
+    elif re_augen < low:
+        c.add("re_augen", "too_few_augen_for_tricks", party="re", augen=re_augen, tricks=re_tricks, low=low,
+              high=high)
 
 
 def _parse_extras_shape(c: _Collector, data, rules: Rules) -> dict:

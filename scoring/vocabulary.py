@@ -195,12 +195,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{party} hat keinen Stich und kann daher keine {augen} Augen haben",
     ),
     "too_many_augen_for_tricks": (
-        "{party} cannot have {augen} Augen in {tricks} trick(s): a trick holds at most 44",
-        "{party} kann in {tricks} Stich(en) keine {augen} Augen haben: ein Stich hat höchstens 44",
+        "{party} cannot have {augen} Augen in {tricks} trick(s): {tricks} trick(s) hold {low} to {high} Augen",
+        "{party} kann in {tricks} Stich(en) keine {augen} Augen haben: {tricks} Stich(e) haben {low} bis {high} Augen",
     ),
     "too_few_augen_for_tricks": (
-        "{party} cannot have only {augen} Augen in {tricks} trick(s): with 40 cards a trick holds at least 8",
-        "{party} kann in {tricks} Stich(en) nicht nur {augen} Augen haben: mit 40 Karten hat ein Stich mindestens 8",
+        "{party} cannot have only {augen} Augen in {tricks} trick(s): {tricks} trick(s) hold {low} to {high} Augen",
+        "{party} kann in {tricks} Stich(en) nicht nur {augen} Augen haben: {tricks} Stich(e) haben {low} bis "
+        "{high} Augen",
     ),
     "announcement_not_allowed": (
         "{value!r} is not an announcement of {party}; {party} can announce: {announcements}",

@@ -3,8 +3,8 @@
 #
 # gunicorn (deploy/gunicorn.conf.py) on all interfaces, static files through WhiteNoise, debug off
 # with a secret key generated once and kept in var/secret-key, plain HTTP (DJANGO_HTTPS=0: there
-# is no certificate in a village hall); the PDF worker (`manage.py db_worker`) next to it. Prints
-# the address players type and its QR code. Ctrl+C stops both.
+# is no certificate in a village hall); the PDF worker (`manage.py db_worker`, restarted when it dies)
+# next to it. Prints the address players type and its QR code. Ctrl+C stops both.
 #
 # Expects the database migrated (`make serve` does that first). Environment: HOST (default 0.0.0.0),
 # PORT (8000), GUNICORN_WORKERS, GUNICORN_THREADS, DATABASE_URL, DJANGO_REDIS_URL, and every
@@ -54,8 +54,10 @@ trap stop EXIT
 trap 'exit 130' INT
 trap 'exit 143' TERM
 
-# the background jobs (PDFs): one worker process; its own pool lays out sheets on both cores
-"$PY" manage.py db_worker --interval 0.5 >>var/log/worker.log 2>&1 &
+# the background jobs (PDFs): one worker process; its own pool lays out sheets on both cores. Kept
+# alive by scripts/supervise.sh: a worker that dies (killed, out of memory) is started again, so that
+# PDF jobs do not wait forever; stopped with the server (the trap above).
+bash scripts/supervise.sh "$PY" manage.py db_worker --interval 0.5 >>var/log/worker.log 2>&1 &
 worker=$!
 
 if [ -z "${SERVE_QUIET:-}" ]; then

@@ -68,6 +68,7 @@ ACTIONS = {
     "link_renewed": _("Eingabelink neu erzeugt"),
     "link_revoked": _("Eingabelink gesperrt"),
     "sheets_entered": _("Ganze Spielzettel eingetragen"),
+    "scores_recomputed": _("Ergebnisse neu berechnet"),
     "imported": _("Turnier eingelesen"),
     "series_created": _("Serie angelegt"),
     "series_changed": _("Serie geändert"),

@@ -17,6 +17,7 @@ from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from . import dealing, names, ranking
+from .collation import name_key
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Series, SeriesMerge, Table, Tournament
 
 
@@ -58,6 +59,11 @@ class StandingRow:
     rounds_played: int = 0  # rounds with a result of the player's (what the average divides by)
 
     @property
+    def sort_name(self) -> tuple[str, str]:
+        """The name as it is sorted for display (`collation.name_key`: DIN 5007-1)."""
+        return name_key(self.name)
+
+    @property
     def average(self) -> Fraction | None:
         """Game points per round played (Tournament.Ranking.AVERAGE), exact; None before a round."""
         return scoring_ranking.average(self.points, self.rounds_played)
@@ -87,6 +93,29 @@ class StandingsHistory:
 
     def ranks(self, round_number: int) -> dict[int, int]:
         return {row.entry_id: row.rank for row in self.after.get(round_number, [])}
+
+    def per_round(self, rounds: list[int], mode: str) -> dict[int, list[int | None]]:
+        """Each player's points in each of `rounds` (the first rounds of `self.rounds`), by entry: the
+        round's table points when they rank (so that every total adds up on paper), else its game
+        points; None for a round without a result of the player's. The columns R1, R2 … of the
+        printed standings and of the CSV."""
+        if not rounds:
+            return {}
+        field = "table_points" if mode == Tournament.Ranking.TABLE_POINTS else "points"
+        totals = {n: {r.entry_id: (getattr(r, field), r.rounds_played) for r in self.after[n]} for n in rounds}
+        columns: dict[int, list[int | None]] = {entry: [None] * len(rounds) for n in rounds for entry in totals[n]}
+        for i, n in enumerate(rounds):
+            for entry, (points, played) in totals[n].items():
+                earlier, played_before = totals[rounds[i - 1]].get(entry, (0, 0)) if i else (0, 0)
+                if played > played_before:  # else: no result of the player's in the round, nothing played
+                    columns[entry][i] = points - earlier
+        if field == "table_points":  # a placement also for the one who sat out every game entered at a table of 5
+            where = {n: i for i, n in enumerate(rounds)}
+            for row in self.after[rounds[-1]]:
+                for n, _table, placement in row.placements:
+                    if n in where:
+                        columns[row.entry_id][where[n]] = placement.table_points
+        return columns
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True) -> StandingsHistory:
@@ -169,7 +198,7 @@ def rank_rows(rows: list[StandingRow], tie_breakers: list[str],
     name; rows with the same key share a rank (1, 1, 3 …)."""
     names = [name for name in tie_breakers if name in ranking.TIE_BREAKERS]
     keys = {id(row): ranking.row_key(row, mode, names) for row in rows}
-    rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), row.name.casefold(), row.start_number))
+    rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), name_key(row.name), row.start_number))
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
         this = keys[id(row)]
@@ -193,6 +222,12 @@ class SeatedTable:
 def seated_entries(table: Table) -> list[Entry]:
     """A table's players in seat order, with their names: one query."""
     return [s.entry for s in table.seats.select_related("entry__player").order_by("position")]
+
+
+def game_points(game: Game, seated: list[Entry]) -> list[tuple[str, int]]:
+    """(name, points) of the players of a saved game, in seat order (who sat out left out): one query."""
+    points = dict(Score.objects.filter(game=game, kind=Score.Kind.GAME).values_list("entry_id", "points"))
+    return [(entry.name, points.get(entry.id, 0)) for entry in seated if entry.id != game.sitting_out_id]
 
 
 def round_tables(round: Round) -> list[SeatedTable]:
@@ -232,10 +267,10 @@ def repeat_pairs(round: Round) -> list[RepeatPair]:
     for table_id, players in tables.items():
         if players[0][0] != round.number:
             continue
-        for (_n, a, name_a), (_m, b, name_b) in combinations(sorted(players, key=lambda p: p[2].casefold()), 2):
+        for (_n, a, name_a), (_m, b, name_b) in combinations(sorted(players, key=lambda p: name_key(p[2])), 2):
             if frozenset((a, b)) in met:
                 found.append(RepeatPair(number_of[table_id], (name_a, name_b), sorted(met[frozenset((a, b))])))
-    return sorted(found, key=lambda pair: (pair.table_number, pair.names[0].casefold(), pair.names[1].casefold()))
+    return sorted(found, key=lambda pair: (pair.table_number, name_key(pair.names[0]), name_key(pair.names[1])))
 
 
 # ---- a table's sheet -----------------------------------------------------------------------------
@@ -822,11 +857,11 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
         own = latest.get(root) or max(latest[k] for k in members[root])
         row.name, row.club = own[1], own[2]
         row.merged = sorted((person_text(latest[k][1], latest[k][2]) for k in members[root] if k != root),
-                            key=str.casefold)
+                            key=name_key)
         _score(row, series)
     ranked = rank_series_rows([row for row in rows.values() if row.played])
     waiting = sorted((row for row in rows.values() if not row.played),
-                     key=lambda row: (row.name.casefold(), row.club.casefold()))
+                     key=lambda row: (name_key(row.name), name_key(row.club)))
     shown_merges = [(m, person_text(*latest[m.alias][1:]) if m.alias in latest else m.alias.replace("\n", " · "),
                      person_text(*latest[m.same_as][1:]) if m.same_as in latest else m.same_as.replace("\n", " · "))
                     for m in merge_rows]
@@ -875,7 +910,7 @@ def _score(row: SeriesRow, series: Series) -> None:
 def rank_series_rows(rows: list[SeriesRow]) -> list[SeriesRow]:
     """Best value first; of equal values, more evenings played first; still equal, they share the
     place and are listed by name."""
-    rows.sort(key=lambda row: (-row.value, -row.played, row.name.casefold(), row.club.casefold()))
+    rows.sort(key=lambda row: (-row.value, -row.played, name_key(row.name), name_key(row.club)))
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
         this = (row.value, row.played)

@@ -72,7 +72,16 @@ def result_key(job_id: str) -> str:
 
 
 def state(job_id: str) -> dict | None:
-    return cache.get(state_key(job_id))
+    """The job's state; a running job that has not reported for LOST_AFTER seconds is lost (its worker
+    was killed or stopped) and is failed here, by whoever reads it first, with a message saying so:
+    the page then offers to start it again (`retry`)."""
+    current = cache.get(state_key(job_id))
+    if current is not None and _lost(current):
+        current = {**current, "state": "failed", "phase": "failed",
+                   "error": _("Der PDF-Dienst hat den Auftrag nicht zu Ende gebracht (er wurde beendet oder "
+                              "neu gestartet). Bitte neu starten.")}
+        cache.set(state_key(job_id), current, KEEP)
+    return current
 
 
 def result(job_id: str, tournament_id: int) -> bytes | None:
@@ -91,9 +100,6 @@ def start(job: PdfJob, *, filename: str) -> dict:
     fresh = {"job": job.id, "kind": job.kind, "tournament": job.tournament_id, "filename": filename,
              "state": "queued", "phase": "queued", "done": 0, "total": 0, "queued_at": now, "at": now,
              "error": ""}
-    current = state(job.id)
-    if current is not None and _lost(current):
-        cache.delete(state_key(job.id))
     if cache.add(state_key(job.id), fresh, KEEP):
         try:
             build_pdf.enqueue(job.id, job.spec())
@@ -119,7 +125,7 @@ def waiting_long(current: dict) -> bool:
 
 
 def _update(job_id: str, **changes) -> None:
-    current = state(job_id) or {"job": job_id}
+    current = cache.get(state_key(job_id)) or {"job": job_id}
     current.update(changes, at=time.time())
     cache.set(state_key(job_id), current, KEEP)
 

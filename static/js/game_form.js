@@ -5,7 +5,9 @@
  * - Announcements ("r", "k", "r9") and Sonderpunkte ("kf") in the sheet's short notation, with
  *   buttons that add a token.
  * - The scores are computed while one types (the page's preview, from the server), so Enter saves.
- * - The tricks field joins the Tab order only when it matters (0 or 240 Augen).
+ * - The tricks field joins the Tab order only when it matters (0 or 240 Augen), and is emptied when
+ *   the Augen change: tricks typed for other Augen are stale (the server refuses Augen and tricks
+ *   that cannot go together).
  * - In a list with Pflichtsoli a solo is marked as Pflicht- or Lustsolo; left "von selbst", the
  *   soloist's first solo is the Pflichtsolo, and the mark it gets is shown next to the choice.
  * Without this script the form still works: Enter shows the scores, Enter again saves.
@@ -107,6 +109,10 @@
     announceMeaning.textContent = announceTokens().map(function (t) { return announceLabels[t] || t; }).join(", ");
   }
 
+  function tricksStale() {
+    if (tricks.value !== "") { tricks.value = ""; }
+  }
+
   function tricksMatter() {
     var value = augen.value.trim();
     tricks.tabIndex = value === "0" || value === "240" ? 0 : -1;
@@ -152,7 +158,7 @@
     if (event.target === seats) { showNames(); showPflicht(); }
     if (event.target === extras) { showMeaning(); }
     if (event.target === announce) { showAnnouncements(); }
-    if (event.target === augen) { tricksMatter(); }
+    if (event.target === augen) { tricksStale(); tricksMatter(); }
     schedule();
   });
   form.addEventListener("change", function (event) {

@@ -33,7 +33,7 @@ def enter_game(page, names_re, augen, *, kontra_fuchs=0, announce_re=""):
     expect(page.locator(".preview")).to_be_visible()  # the scores, computed while typing
     number = page.locator("h1").inner_text().split()[1]
     page.get_by_label("Augen Re").press("Enter")  # saves
-    expect(page.get_by_text(f"Spiel {number} gespeichert.")).to_be_visible()
+    expect(page.get_by_text(f"Spiel {number} gespeichert:")).to_be_visible()
 
 
 def test_director_enters_games_and_seats_round_two(live_server, page):

@@ -60,7 +60,7 @@ def test_a_table_of_eight_games_by_keyboard(live_server, page):
         with page.expect_navigation():
             keys.press("Enter")
         counts.append((number, keys.count, bool(extras)))
-        assert f"Spiel {number} gespeichert." in page.inner_text(".messages")
+        assert f"Spiel {number} gespeichert:" in page.inner_text(".messages")
     for number, count, with_extras in counts:
         assert count <= (14 if with_extras else 10), (number, count)
     # seats 2, Tab, announcement 1, Tab, Augen 2 or 3, (Tab, Sonderpunkte), Enter
@@ -73,3 +73,33 @@ def test_a_table_of_eight_games_by_keyboard(live_server, page):
     assert games[5].extras == {"re": {"doppelkopf": 1}, "kontra": {"fuchs": 1}}
     assert sum(Score.objects.filter(table=table).values_list("points", flat=True)) == 0
     print("\nkeystrokes per game:", [c for _n, c, _e in counts])
+
+
+def test_new_augen_empty_a_stale_stiche_field(live_server, page):
+    """Stiche typed for 240 Augen, then the Augen corrected: the Stiche field is emptied, so the game is
+    saved without a stale count (the server would refuse 130 Augen in 11 tricks anyway)."""
+    director = make_director("leitung")
+    tournament = make_tournament(players=8, director=director, slug="stiche")
+    table = seated_round(tournament).tables.get(number=1)
+    page.goto(live_server.url + "/accounts/login/")
+    page.fill("#id_username", "leitung")
+    page.fill("#id_password", "pw-leitung")
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+    page.goto(live_server.url + "/t/stiche/rounds/1/tables/1/games/new/")
+    keys = Keys(page)
+    keys.type("12")
+    keys.press("Tab")
+    keys.press("Tab")
+    keys.type("240")
+    keys.press("Tab")  # 240 Augen: the Stiche field joins the Tab order
+    assert page.evaluate("document.activeElement.name") == "re_tricks"
+    keys.type("11")
+    page.focus("[name=re_augen]")
+    page.fill("[name=re_augen]", "")
+    keys.type("130")
+    assert page.input_value("[name=re_tricks]") == ""
+    with page.expect_navigation():
+        keys.press("Enter")
+    game = Game.objects.get(table=table)
+    assert (game.re_augen, game.re_tricks) == (130, None)

@@ -37,7 +37,7 @@ def test_a_pflichtsolo_by_keyboard(live_server, page):
     page.keyboard.type("140")
     with page.expect_navigation():
         page.keyboard.press("Enter")
-    assert "Spiel 1 gespeichert." in page.inner_text(".messages")
+    assert "Spiel 1 gespeichert:" in page.inner_text(".messages")
     game = table.games.get(number=1)
     assert (game.type, game.solo, game.re, game.pflichtsolo) == ("solo", "damen", [seat_ids(table)[2]], True)
     # game 2: the same dealer deals again, and the form says whose Pflichtsolo is open

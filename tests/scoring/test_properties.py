@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from scoring import PRESETS, parse_game, parse_sheet, score_game, score_sheet
 from scoring.game import counted_sonderpunkte
-from scoring.validate import ANNOUNCEMENTS, MOST_AUGEN_PER_TRICK, RE_SIZE
+from scoring.validate import ANNOUNCEMENTS, RE_SIZE, augen_range
 
 PLAYERS = ["A", "B", "C", "D"]
 
@@ -34,13 +34,7 @@ def valid_games(draw, rules, players=PLAYERS):
         data["solo"] = draw(st.sampled_from(sorted(rules.solo_kinds)))
     re_tricks = draw(st.integers(0, rules.tricks))
     kontra_tricks = rules.tricks - re_tricks
-    least = 8 if rules.deck == 40 else 0
-    low = max(least * re_tricks, 240 - MOST_AUGEN_PER_TRICK * kontra_tricks)
-    high = min(MOST_AUGEN_PER_TRICK * re_tricks, 240 - least * kontra_tricks)
-    if re_tricks == 0:
-        low = high = 0
-    elif kontra_tricks == 0:
-        low = high = 240
+    low, high = augen_range(re_tricks, rules)
     data["re_augen"] = re_augen = draw(st.integers(low, high))
     if draw(st.booleans()):
         data["re_tricks"] = re_tricks

@@ -3,6 +3,7 @@
 import pytest
 
 from scoring import InvalidInput, parse_game, parse_sheet, rules_from
+from scoring.validate import augen_range
 
 from .helpers import game_data
 
@@ -141,12 +142,36 @@ def test_a_party_without_trick_has_no_augen():
 
 def test_a_trick_holds_at_most_44_augen():
     assert problems(game_data(re_augen=100, re_tricks=2)) == [
-        "re_augen: Re cannot have 100 Augen in 2 trick(s): a trick holds at most 44"]
+        "re_augen: Re cannot have 100 Augen in 2 trick(s): 2 trick(s) hold 0 to 88 Augen"]
 
 
 def test_with_40_cards_a_trick_holds_at_least_8_augen():
     assert problems(game_data(re_augen=235, re_tricks=9), "40karten") == [
-        "re_augen: Kontra cannot have only 5 Augen in 1 trick(s): with 40 cards a trick holds at least 8"]
+        "re_augen: Re cannot have 235 Augen in 9 trick(s): 9 trick(s) hold 196 to 232 Augen"]
+
+
+@pytest.mark.parametrize(("re_augen", "re_tricks", "allowed"), [
+    (0, 5, False),  # the tester's stale Stiche: 48 cards have only eight nines (two tricks worth 0)
+    (0, 1, True), (0, 2, True), (0, 3, False),  # a trick of four nines is worth 0
+    (240, 11, True), (240, 10, True), (240, 9, False),  # Kontra's tricks of nines
+    (27, 5, False), (28, 5, True), (184, 5, True), (185, 5, False),
+    (120, 6, True), (88, 2, True), (89, 2, False),
+])
+def test_augen_and_tricks_must_go_together(re_augen, re_tricks, allowed):
+    try:
+        parse_game(game_data(re_augen=re_augen, re_tricks=re_tricks), rules_from("turnier"))
+        found = []
+    except InvalidInput as error:
+        found = [p.line() for p in error.problems]
+    assert (found == []) == allowed, found
+
+
+def test_augen_range_of_the_cards():
+    assert augen_range(0, rules_from("turnier")) == (0, 0)
+    assert augen_range(12, rules_from("turnier")) == (240, 240)
+    assert augen_range(5, rules_from("turnier")) == (28, 184)
+    assert augen_range(1, rules_from("40karten")) == (8, 44)
+    assert augen_range(10, rules_from("40karten")) == (240, 240)
 
 
 def test_a_party_without_trick_has_no_sonderpunkte():

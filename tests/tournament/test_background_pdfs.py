@@ -184,3 +184,50 @@ def test_only_the_tournaments_directors_get_its_jobs(client, director, tournamen
     assert client.get(reverse("tournament:round_sheets_pdf", args=["anderes", 1]) + f"?job={job_id}"
                       ).status_code == 404
     assert client.get(sheets_url(tournament, f"?job={job_id}")).status_code == 403
+
+
+def test_a_job_whose_worker_was_killed_is_marked_failed_and_can_be_started_again(client, director, tournament):
+    """The worker stopped in the middle (killed, the laptop's lid closed): after LOST_AFTER without a
+    report the job is failed with a message saying so, and the retry starts it anew."""
+    client.force_login(director)
+    job_id = re.search(r"\?job=(\w+)", client.get(sheets_url(tournament)).content.decode()).group(1)
+    tasks.Progress(job_id)(1, 2)  # the worker reported, then was killed
+    stale = {**tasks.state(job_id), "at": tasks.time.time() - tasks.LOST_AFTER - 1}
+    cache.set(tasks.state_key(job_id), stale, tasks.KEEP)
+    content = client.get(sheets_url(tournament, f"?job={job_id}")).content.decode()
+    assert "konnte nicht erstellt werden" in content and "PDF-Dienst" in content
+    assert 'http-equiv="refresh"' not in content and "retry=1" in content
+    assert client.get(sheets_url(tournament, f"?job={job_id}&status=1")).json()["state"] == "failed"
+    assert client.get(sheets_url(tournament, f"?job={job_id}&retry=1")).status_code == 202
+    assert DBTaskResult.objects.count() == 2 and tasks.state(job_id)["state"] == "queued"
+
+
+def test_make_serve_restarts_a_dead_worker_and_stops_it_with_the_server(tmp_path):
+    """scripts/supervise.sh, which scripts/serve.sh runs the PDF worker under: a worker that dies is
+    started again; SIGTERM (the server stopping) ends the worker and the supervisor."""
+    import signal
+    import time
+
+    starts, pids = tmp_path / "starts", tmp_path / "pid"
+    worker = (f'echo start >> {starts}; echo $$ > {pids}; '
+              f'if [ "$(wc -l < {starts})" -lt 3 ]; then exit 1; fi; exec sleep 60')
+    supervisor = subprocess.Popen(["bash", str(ROOT / "scripts" / "supervise.sh"), "sh", "-c", worker],
+                                  env={**os.environ, "SUPERVISE_PAUSE": "0.1"}, stderr=subprocess.PIPE, text=True)
+    try:
+        deadline = time.monotonic() + 20
+        while time.monotonic() < deadline and not (starts.exists() and len(starts.read_text().split()) >= 3):
+            time.sleep(0.1)
+        assert len(starts.read_text().split()) == 3  # died twice, started again each time
+        time.sleep(0.3)
+        last = int(pids.read_text())
+        os.kill(last, 0)  # the third one runs
+        supervisor.send_signal(signal.SIGTERM)
+        assert supervisor.wait(timeout=10) == 0
+        assert "beendet (Status 1), Neustart" in supervisor.stderr.read()
+        time.sleep(0.2)
+        with pytest.raises(ProcessLookupError):
+            os.kill(last, 0)  # stopped with the supervisor
+    finally:
+        if supervisor.poll() is None:
+            supervisor.kill()
+    assert "supervise.sh" in (ROOT / "scripts" / "serve.sh").read_text()

@@ -203,3 +203,71 @@ def test_who_made_a_change_through_the_pages(client, director, table):
     assert record.history_user == director and record.log_user == "leitung"
     assert record.log_detail["row"]["re_augen"] == 130
     assert Round.history.filter(log_tournament=table.round.tournament_id).exists()
+
+
+def swap_names(first, second):
+    """Two players swap names (a mix-up at registration corrected): each entry keeps its results."""
+    from tournament.services.tournaments import edit_player
+
+    one, two = first.player.name, second.player.name
+    edit_player(entry=first, name="Zwischenname", club=first.player.club)
+    edit_player(entry=second, name=one, club=second.player.club)
+    edit_player(entry=first, name=two, club=first.player.club)
+
+
+def test_restoring_a_deleted_penalty_twice_enters_it_once(client, director, table):
+    """Two clicks (or two tabs) on the same deleted penalty: the first restores it, the second finds
+    it there and changes nothing."""
+    results.save_game(table=table, number=1, data=normal_game(table, 1), version=0)
+    penalty = results.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, note="Revoke")
+    results.delete_penalty(table=table, penalty_id=penalty.pk)
+    deleted = Penalty.history.get(history_type="-")
+    client.force_login(director)
+    path = reverse("tournament:restore", args=[table.round.tournament.slug, 1, 1, "penalty", deleted.history_id])
+    client.post(path)
+    response = client.post(path, follow=True)
+    assert table.penalties.count() == 1
+    assert "schon wiederhergestellt" in response.content.decode()
+    assert [e.action for e in changelog.entries(table.round.tournament, limit=2)] == [
+        "penalty_restored", "penalty_deleted"]
+    # deleted again, the same record restores it again
+    results.delete_penalty(table=table, penalty_id=table.penalties.get().pk)
+    client.post(path)
+    assert table.penalties.count() == 1
+
+
+def test_restoring_a_deleted_game_twice_changes_nothing_the_second_time(client, director, table):
+    results.save_game(table=table, number=1, data=normal_game(table, 1), version=0)
+    results.delete_game(table=table, number=1)
+    deleted = Game.history.get(history_type="-")
+    client.force_login(director)
+    path = reverse("tournament:restore", args=[table.round.tournament.slug, 1, 1, "game", deleted.history_id])
+    client.post(path)
+    client.post(path)
+    assert table.games.get().version == 1
+    assert [e.action for e in changelog.entries(table.round.tournament, limit=2)] == [
+        "game_restored", "game_deleted"]
+
+
+def test_restore_finds_the_players_by_identity_not_by_name(client, director, table):
+    """A penalty and a game are restored to the entries they were about, also after a rename and after
+    two players swapped names."""
+    seated = list(table.seats.order_by("position").select_related("entry__player"))
+    offender = seated[1].entry
+    results.save_game(table=table, number=1, data=normal_game(table, 1), version=0)
+    re_party = table.games.get().re
+    penalty = results.add_penalty(table=table, offender_id=offender.pk, game_number=1, note="Revoke")
+    results.delete_penalty(table=table, penalty_id=penalty.pk)
+    results.delete_game(table=table, number=1)
+    swap_names(offender, seated[2].entry if seated[2].entry_id not in re_party else seated[3].entry)
+    from tournament.services.tournaments import edit_player
+
+    edit_player(entry=seated[0].entry, name="Neuer Name", club="")  # a renamed Re player
+    client.force_login(director)
+    slug = table.round.tournament.slug
+    client.post(reverse("tournament:restore", args=[slug, 1, 1, "penalty",
+                                                    Penalty.history.get(history_type="-").history_id]))
+    client.post(reverse("tournament:restore", args=[slug, 1, 1, "game",
+                                                    Game.history.get(history_type="-").history_id]))
+    assert table.penalties.get().offender_id == offender.pk
+    assert table.games.get().re == re_party

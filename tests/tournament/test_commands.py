@@ -259,6 +259,24 @@ def test_recompute_scores_without_slug_rebuilds_every_tournament():
     assert sum(row.games for row in standings(other)) == 2 * 8 * 4
 
 
+def test_recompute_scores_marks_the_tournament_changed(client):
+    """Readers get the recomputed standings, not the cached ones: the command counts the tournament up."""
+    from django.urls import reverse
+
+    tournament = imported()
+    url = reverse("tournament:standings_json", args=[tournament.slug])
+    before = client.get(url).json()
+    # a repair straight in the database (no service, no signal): a game whose Augen were wrong
+    game = next(g for g in Game.objects.filter(table__round__tournament=tournament, re_tricks=None,
+                                                announce_re="", announce_kontra="", type="normal")
+                if g.re_augen > 120)
+    Game.objects.filter(pk=game.pk).update(re_augen=240 - game.re_augen)
+    assert client.get(url).json() == before  # still the cached standings: nothing told the pages
+    run("recompute_scores", tournament.slug)
+    after = client.get(url).json()
+    assert after != before
+
+
 # ---- load_demo -----------------------------------------------------------------------------------
 
 def test_load_demo_creates_the_demo_tournament_and_prints_its_url():

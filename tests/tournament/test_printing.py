@@ -432,3 +432,40 @@ def test_a_sheet_with_long_names_stays_on_one_page(client, director):
     play(table, 10)
     filled = get_pdf(client, director, "table_pdf", "lang", 1, table.number)
     assert len(filled) == 1 and "Summe" in filled[0]
+
+
+def qr_width_mm(pdf: bytes, tmp_path, dpi: int = 300) -> float:
+    """The width of the QR code printed in the top right corner of a sheet's first page, measured on
+    the page rendered by pdftoppm: the dark pixels of its top 4 mm (the two upper finder patterns)."""
+    import subprocess
+
+    from PIL import Image
+
+    (tmp_path / "sheet.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", str(dpi), "-f", "1", "-l", "1", "-gray", "-png", str(tmp_path / "sheet.pdf"),
+                    str(tmp_path / "sheet")], check=True)
+    image = Image.open(next(tmp_path.glob("sheet*.png"))).convert("L")
+    mm = dpi / 25.4
+    left, top, right, bottom = int(250 * mm), int(8 * mm), image.width, int(45 * mm)  # landscape A4: 297 mm
+    dark = [(x, y) for y in range(top, bottom) for x in range(left, right) if image.getpixel((x, y)) < 128]
+    first = min(y for _x, y in dark)
+    xs = [x for x, y in dark if y < first + 4 * mm]
+    image.save(tmp_path / "measured.png")
+    return (max(xs) - min(xs) + 1) / mm
+
+
+@pytest.mark.parametrize("pflichtsoli", [False, True])
+def test_the_qr_code_on_a_blank_sheet_is_at_least_20_mm_and_the_sheet_one_page(tmp_path, tournament, pflichtsoli):
+    """A phone's camera reads the code from across the table (20 mm at least); the sheet with the most
+    rows (a table of 5 in a list with Pflichtsoli, 30 games) still fits one page."""
+    if pflichtsoli:
+        tournament.pflichtsoli = tournament.Pflichtsoli.SAME_DEALER
+        tournament.games_at_table_of_4, tournament.games_at_table_of_5 = 24, 30
+        tournament.save()
+    round = seated_round(tournament)
+    htmls = documents.round_sheet_htmls(round, blank=True, link_base="http://192.168.1.20:8000")
+    table = table_of(round, 5)
+    assert table.link_token and "Spiele per Handy eintragen" in htmls[table.number - 1]
+    pdf = render.pdf_file(htmls[table.number - 1]).read_bytes()
+    assert len(PdfReader(BytesIO(pdf)).pages) == 1
+    assert qr_width_mm(pdf, tmp_path) >= 20

@@ -117,9 +117,40 @@ def test_standings_after_a_round_and_movement(client, tournament):
 def test_csv_is_semicolon_separated_with_a_bom(client, tournament):
     response = client.get(standings_url(tournament, "standings_csv"))
     text = response.content.decode("utf-8")
-    assert text.startswith("\ufeffPlatz;Spieler;Verein;Punkte;Spiele;gewonnen;Soli\r\n")
+    assert text.startswith("\ufeffPlatz;Spieler;Verein;Punkte;Spiele;gewonnen;Soli;nur Endstand;R1\r\n")
     assert len(text.strip().splitlines()) == 9
     assert "text/csv" in response["Content-Type"]
+
+
+def test_csv_has_each_rounds_points_and_marks_totals_only(client):
+    """The CSV has what the page and the printed standings have: the points of each round (empty for a
+    round not played) and the "*" of points entered as a table's final totals only."""
+    import csv
+    import io
+
+    from tournament.services import tournaments
+
+    tournament = make_tournament(players=8, director=make_director(), slug="runden")
+    play_round(tournament, games=1)
+    tournaments.register_player(tournament=tournament, name="Zoe")  # plays from round 2
+    second = seated_round(tournament, seed="r2")
+    first_table, other_table = second.tables.order_by("number")
+    results.save_game(table=first_table, data=normal_game(first_table, 1, re_augen=150))
+    ids = seat_ids(other_table)
+    results.enter_totals(table=other_table, totals={ids[0]: 6, ids[1]: -6, **{e: 0 for e in ids[2:]}})
+    text = client.get(standings_url(tournament, "standings_csv")).content.decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert lines[0][-4:] == ["Soli", "nur Endstand", "R1", "R2"]
+    by_name = {line[1]: line for line in lines[1:]}
+    assert all(int(line[3]) == int(line[-2] or 0) + int(line[-1]) for line in by_name.values())  # Punkte = R1 + R2
+    names = {e.pk: e.player.name for e in tournament.entries.select_related("player")}
+    assert by_name[names[ids[0]]][-3] == "*" and by_name[names[ids[1]]][-3] == "*"
+    assert {line[-3] for name, line in by_name.items() if name not in {names[e] for e in ids}} == {""}
+    assert by_name["Zoe"][-2] == ""  # no result in round 1
+    # after round 1 only: its column alone, nothing entered as totals yet
+    text = client.get(standings_url(tournament, "standings_csv", round=1)).content.decode("utf-8-sig")
+    lines = list(csv.reader(io.StringIO(text), delimiter=";"))
+    assert lines[0][-2:] == ["nur Endstand", "R1"] and {line[-2] for line in lines[1:]} == {""}
 
 
 def test_json_lists_rank_player_points(client, tournament):

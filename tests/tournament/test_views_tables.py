@@ -265,3 +265,34 @@ def test_the_breakdown_and_the_ruleset_in_the_readers_language(client, director,
         assert words in german and words not in english
     for words in ("no 90 announced", "Fuchs caught (Kontra)", "Doppelkopf tournament rules"):
         assert words in english and words not in german
+
+
+@pytest.mark.parametrize(("augen", "tricks", "message"), [
+    ("0", "5", "Re kann in 5 Stich(en) nicht nur 0 Augen haben: 5 Stich(e) haben 28 bis 184 Augen."),
+    ("240", "9", "Re kann in 9 Stich(en) keine 240 Augen haben: 9 Stich(e) haben 112 bis 232 Augen."),
+])
+def test_augen_and_stiche_that_cannot_go_together_are_refused_at_the_field(client, director, table, augen,
+                                                                          tricks, message):
+    """The keyboard form kept a stale Stiche value when the Augen were changed: the server refuses the
+    pair, next to the Augen, and saves nothing."""
+    client.force_login(director)
+    response = client.post(url("game_new", table), form_data(table, re_augen=augen, re_tricks=tricks, action="save"))
+    assert response.status_code == 200
+    assert response.context["form"].errors["re_augen"][0].startswith(message.rstrip("."))
+    assert not Game.objects.exists()
+
+
+def test_the_saved_games_scores_are_in_the_message(client, director):
+    """After a keyboard save the message echoes the game's scores, so that they can be checked against
+    the sheet without opening it; at a table of 5 without who sat out."""
+    from .factories import message_texts
+
+    tournament = make_tournament(players=9, director=director, slug="funf")
+    table = next(t for t in seated_round(tournament).tables.all() if t.seats.count() == 5)
+    client.force_login(director)
+    response = client.post(url("game_new", table), form_data(table, re_augen="130", action="save"))
+    game = Game.objects.get()
+    names = {s.entry_id: s.entry.player.name for s in table.seats.select_related("entry__player")}
+    players = [e for e in seat_ids(table) if e != game.sitting_out_id]
+    expected = ", ".join(f"{names[e]} {'+1' if e in game.re else '-1'}" for e in players)
+    assert message_texts(response) == [f"Spiel 1 gespeichert: {expected}."]

@@ -62,6 +62,16 @@ def test_form_has_defaults_and_the_presets_with_titles(client, director):
         3, 8, 10]
 
 
+def test_a_new_tournament_is_dated_today(client, director):
+    """Today's date (in the site's time zone) is the default: most tournaments are created on the evening."""
+    from django.utils import timezone
+
+    client.force_login(director)
+    page = client.get(reverse("tournament:tournament_create")).content.decode()
+    today = timezone.localdate()
+    assert f'name="date" value="{today.isoformat()}"' in page
+
+
 def test_creator_becomes_director(client, director):
     client.force_login(director)
     response = client.post(reverse("tournament:tournament_create"), create_data())

@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 
 from django import forms
+from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 
 import scoring
@@ -42,7 +43,8 @@ class TournamentForm(forms.Form):
     """The fields a tournament is created with; the settings page has these and more."""
 
     name = forms.CharField(label=_("Name"), max_length=200)
-    date = forms.DateField(label=_("Datum"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"))
+    date = forms.DateField(label=_("Datum"), widget=forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d"),
+                           initial=timezone.localdate)  # most tournaments are created on the evening
     place = forms.CharField(label=_("Ort"), max_length=200, required=False)
     slug = forms.SlugField(
         label=_("Kurzname"), max_length=80, required=False,

@@ -19,6 +19,7 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from .. import dealing, ranking, selectors, vocabulary
+from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
 from ..qrcodes import qr_svg
 from ..templatetags.doko import game_type, signed
@@ -44,14 +45,6 @@ BLANK_PENALTY_ROWS = 2
 def number_text(value: int) -> str:
     """A total as printed: with a real minus sign."""
     return f"−{-value}" if value < 0 else str(value)
-
-
-def sort_key(name: str) -> str:
-    """Alphabetical the German way (DIN 5007-1): Ä like A, ß like ss."""
-    folded = name.casefold()
-    for umlaut, plain in (("ä", "a"), ("ö", "o"), ("ü", "u"), ("ß", "ss")):
-        folded = folded.replace(umlaut, plain)
-    return folded
 
 
 def footer(tournament: Tournament) -> str:
@@ -217,8 +210,10 @@ def entry_link(table: Table, link_base: str = "") -> str:
 
 
 def qr_data_uri(text: str) -> str:
-    """A QR code as an SVG data URI for an <img> in a printout (WeasyPrint draws SVG images)."""
-    return "data:image/svg+xml;base64," + base64.b64encode(str(qr_svg(text, scale=4)).encode()).decode()
+    """A QR code as an SVG data URI for an <img> in a printout (WeasyPrint draws SVG images): without
+    a quiet zone of its own, so that the image's size is the code's (print/sheet.html: 21 mm, with the
+    white of the margin and the cell's padding around it; docs/printing.md)."""
+    return "data:image/svg+xml;base64," + base64.b64encode(str(qr_svg(text, scale=4, border=0)).encode()).decode()
 
 
 def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None,
@@ -313,10 +308,10 @@ def seating_htmls(round: Round) -> list[str]:
         ({"name": e.player.name, "start_number": e.start_number, "club": e.player.club,
           "table": item.table.number, "position": position}
          for item in seated for position, e in enumerate(item.entries, start=1)),
-        key=lambda p: (sort_key(str(p["name"])), p["start_number"]))
+        key=lambda p: (name_key(str(p["name"])), p["start_number"]))
     letter = None
     for person in people:
-        first = sort_key(str(person["name"]))[:1].upper()
+        first = name_key(str(person["name"]))[0][:1].upper()
         person["letter"] = first if first != letter else ""
         letter = first
     title = _("Sitzplan Runde %(round)s") % {"round": round.number}
@@ -342,19 +337,7 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
     rows = history.after[rounds[-1]] if rounds else history.before
     mode = tournament.ranking
     table_points = mode == Tournament.Ranking.TABLE_POINTS
-    field = "table_points" if table_points else "points"
-    totals_after = {n: {r.entry_id: (getattr(r, field), r.rounds_played) for r in history.after[n]} for n in rounds}
-    per_round: dict[int, dict[int, int | str]] = {}
-    for i, n in enumerate(rounds):
-        per_round[n] = {}
-        for entry, (points, played) in totals_after[n].items():
-            earlier, played_before = totals_after[rounds[i - 1]].get(entry, (0, 0)) if i else (0, 0)
-            # a round without a result of the player's: nothing played there
-            per_round[n][entry] = points - earlier if played > played_before else "–"
-    if table_points:  # a placement also for the one who sat out every game entered at a table of 5
-        for row in rows:
-            for n, _table, placement in row.placements:
-                per_round[n][row.entry_id] = placement.table_points
+    per_round = history.per_round(rounds, mode)
     title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
              else _("Rangliste"))
     # what is still missing in the rounds it counts: it says so at the top, and how much
@@ -363,7 +346,9 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
         "tournament": tournament, "rounds": rounds, "mode": mode,
         "missing": missing.sentences() if missing.provisional else [],
-        "rows": [{"row": row, "rounds": [per_round[n].get(row.entry_id, "–") for n in rounds]} for row in rows],
+        "rows": [{"row": row, "rounds": ["–" if points is None else points
+                                         for points in per_round.get(row.entry_id, [None] * len(rounds))]}
+                 for row in rows],
         "any_totals_only": any(r.totals_only for r in rows),
         "sum": sum(r.points for r in rows),
         "ranking_sentence": ranking.sentence(tournament),

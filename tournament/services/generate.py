@@ -15,7 +15,7 @@ from django.db import transaction
 
 import scoring
 from scoring.game import ABSAGEN
-from scoring.validate import MOST_AUGEN_PER_TRICK
+from scoring.validate import augen_range
 
 from .. import engine
 from ..dealing import game_players
@@ -72,15 +72,9 @@ def _tricks(rng: random.Random, re_augen: int, rules: scoring.Rules) -> int | No
     """Re's tricks, consistent with its Augen (or None: left out, as on many paper sheets)."""
     if rng.random() < 0.4:
         return None
-    total, kontra_augen = rules.tricks, 240 - re_augen
-    low = -(-re_augen // MOST_AUGEN_PER_TRICK)
-    high = total - -(-kontra_augen // MOST_AUGEN_PER_TRICK)
-    if rules.deck == 40:  # every trick holds at least 8 Augen
-        high = min(high, re_augen // 8)
-        low = max(low, total - kontra_augen // 8)
-    if low > high:
-        return None
-    return rng.randint(low, high)
+    possible = [tricks for tricks in range(rules.tricks + 1)
+                if augen_range(tricks, rules)[0] <= re_augen <= augen_range(tricks, rules)[1]]
+    return rng.randint(possible[0], possible[-1]) if possible else None  # (a run: the bounds grow with the tricks)
 
 
 def _announcement(rng: random.Random, party: str, augen: int) -> str | None:

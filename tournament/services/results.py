@@ -200,6 +200,18 @@ def recompute_tournament(tournament: Tournament) -> int:
     return len(tables)
 
 
+def rebuild_scores(*, tournament: Tournament, by: Actor = SYSTEM) -> int:
+    """`recompute_tournament` as a change of its own (`manage.py recompute_scores`): in a transaction,
+    with the tournament's tables locked, and recorded, so that the change counter moves and no page or
+    cached standings from before the rebuild is served (caching.py). Returns the table count."""
+    with transaction.atomic():
+        lock_tournament(tournament)
+        for round in tournament.rounds.all():
+            lock_tables(round)
+        with audit.recording("scores_recomputed", by=by, tournament=tournament):
+            return recompute_tournament(tournament)
+
+
 CHUNK = 500  # ids per IN (...): well below SQLite's limit on parameters
 
 
@@ -488,18 +500,36 @@ def delete_game(*, table: Table, number: int, version: int | None = None, by: Ac
             recompute_table(table)
 
 
-def restore_game(*, table: Table, number: int, row: dict, by: Actor = SYSTEM) -> Game:
-    """Puts back a game as an earlier record of the change log holds it (`row`: the game in the
-    file's words, players by name), replacing what is there now. Logged as a restore."""
-    names = dict(Seat.objects.filter(table=table).values_list("entry__player__name", "entry_id"))
-    try:
-        parsed = scoring.parse_sheet({"rules": scoring.rules_spec(table.round.tournament.scoring_rules()),
-                                      "players": list(names), "rows": [row]}).rows[0]
-    except (scoring.InvalidInput, KeyError):
-        raise UserError(_("Diese Fassung von Spiel %(number)s passt nicht mehr zum Tisch (andere Spieler oder "
-                          "Regeln) und kann nicht wiederhergestellt werden.") % {"number": number}) from None
-    data = engine.from_engine(parsed, key=names.__getitem__)
+def restore_game(*, table: Table, record, by: Actor = SYSTEM) -> Game:
+    """Puts back a game as a record of the change log holds it (`record`: a historical `Game`),
+    replacing what is there now; logged as a restore. The players are the entries the record holds
+    (ids), so that a rename or two swapped names change nothing; only a record read from a tournament
+    file, which holds names, is matched by name. A second restore of the same record changes nothing."""
+    number = record.number
+    row = (record.log_detail or {}).get("row") or {}
+    data = recorded_game(table, record, row)
+    if data is None:
+        names = dict(Seat.objects.filter(table=table).values_list("entry__player__name", "entry_id"))
+        try:
+            parsed = scoring.parse_sheet({"rules": scoring.rules_spec(table.round.tournament.scoring_rules()),
+                                          "players": list(names), "rows": [row]}).rows[0]
+        except (scoring.InvalidInput, KeyError):
+            raise UserError(_("Diese Fassung von Spiel %(number)s passt nicht mehr zum Tisch (andere Spieler oder "
+                              "Regeln) und kann nicht wiederhergestellt werden.") % {"number": number}) from None
+        data = engine.from_engine(parsed, key=names.__getitem__)
     return save_game(table=table, number=number, data=data, version=None, by=by, action="game_restored")
+
+
+def recorded_game(table: Table, record, row: dict) -> dict | None:
+    """The game data a historical record holds, players as entry ids, when the record is a snapshot of
+    the version its row describes at this table; None for a record read from a tournament file (its
+    fields are those of the game as it was imported, or empty)."""
+    data = engine.data_of(record)
+    if record.table_id != table.pk or not data["re"] or not set(data["re"]) <= set(seat_entries(table)):
+        return None
+    recorded = engine.to_engine(data, [])
+    same = all(recorded.get(key) == row.get(key) for key in recorded if key not in ("players", "re"))
+    return data if same and len(recorded["re"]) == len(row.get("re") or []) else None
 
 
 def enter_sheets(*, sheets: list[tuple[Table, list[tuple[int, dict]], list[dict]]], by: Actor = SYSTEM,
@@ -652,14 +682,33 @@ def delete_penalty(*, table: Table, penalty_id: int, by: Actor = SYSTEM) -> None
             recompute_table(table)
 
 
-def restore_penalty(*, table: Table, detail: dict, by: Actor = SYSTEM) -> Penalty:
-    """Enters again a penalty as a change log record holds it (`detail`: row, game, note)."""
-    names = dict(Seat.objects.filter(table=table).values_list("entry__player__name", "entry_id"))
-    row = detail.get("row") or {}
-    if row.get("penalty") not in names or any(name not in names for name in row.get("players", [])):
-        raise UserError(_("Diese Strafe passt nicht mehr zum Tisch und kann nicht wiederhergestellt werden."))
-    return add_penalty(table=table, offender_id=names[row["penalty"]], game_number=detail.get("game"),
-                       note=detail.get("note", ""), by=by, action="penalty_restored")
+def restore_penalty(*, table: Table, record, by: Actor = SYSTEM) -> bool:
+    """Enters again a deleted penalty as a record of the change log holds it (`record`: a historical
+    `Penalty`), against the entry it was against (by id: a rename or two swapped names change
+    nothing; a record read from a tournament file holds only the name). Restoring the same record
+    again while the penalty it restored still stands, or a record of a penalty that was not deleted,
+    changes nothing: returns False then."""
+    key = f"restore-penalty-{record.history_id}"
+    detail = record.log_detail or {}
+    with transaction.atomic():
+        table = lock_table(table)
+        seen = seen_key(key)
+        if seen is not None:
+            if table.penalties.filter(pk=seen.get("penalty") or 0).exists():
+                return False
+            RequestKey.objects.filter(key=key).delete()  # restored, then deleted again: restore anew
+        if table.penalties.filter(pk=record.id).exists():  # a record of a penalty that still stands
+            return False
+        seated = seat_entries(table)
+        offender = record.offender_id if record.id > 0 else None  # (a file's record: no id of this database)
+        if offender is None:
+            names = dict(Seat.objects.filter(table=table).values_list("entry__player__name", "entry_id"))
+            offender = names.get(str((detail.get("row") or {}).get("penalty", "")))
+        if offender is None or offender not in seated:
+            raise UserError(_("Diese Strafe passt nicht mehr zum Tisch und kann nicht wiederhergestellt werden."))
+        add_penalty(table=table, offender_id=offender, game_number=detail.get("game"), note=detail.get("note", ""),
+                    by=by, key=key, action="penalty_restored")
+        return True
 
 
 # ---- totals only ---------------------------------------------------------------------------------

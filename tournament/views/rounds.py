@@ -16,6 +16,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
 from ..audit import Actor
+from ..collation import name_key
 from ..errors import Conflict, UserError
 from ..forms.common import clean_key, new_key
 from ..forms.rounds import DrawForm, MoveForm, SwapForm
@@ -83,7 +84,7 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
         "tables_of_4": sum(1 for t in tables if t.size == 4), "tables_of_5": sum(1 for t in tables if t.size == 5),
         "players": sum(t.size for t in tables),
         "by_name": sorted(((entry.player.name, t.table.number, position) for t in tables
-                           for position, entry in enumerate(t.entries, start=1)), key=lambda item: item[0].casefold()),
+                           for position, entry in enumerate(t.entries, start=1)), key=lambda item: name_key(item[0])),
         "key": new_key(),
         "repeat_pairs": repeat_pairs(round) if director and round.repeat_meetings else [],
     }

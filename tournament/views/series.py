@@ -13,6 +13,7 @@ from django.views.decorators.http import require_POST
 
 from .. import selectors
 from ..audit import Actor
+from ..collation import name_key
 from ..errors import Conflict, UserError
 from ..forms.series import AddTournamentForm, MergeForm, SeriesForm
 from ..models import Series, Tournament
@@ -117,7 +118,7 @@ def _people(standings) -> list[tuple[str, str]]:
     names = {e.tournament_id: e.name for e in standings.evenings}
     return [(row.key, f"{selectors.person_text(row.name, row.club)} – "
                       + ", ".join(names[t] for t in names if t in row.evenings))
-            for row in sorted(standings.rows, key=lambda row: (row.name.casefold(), row.club.casefold()))]
+            for row in sorted(standings.rows, key=lambda row: (name_key(row.name), name_key(row.club)))]
 
 
 @series_director_required

@@ -113,7 +113,7 @@ class StandingsTable(tables.Table):
     rank = tables.Column(verbose_name=gettext_lazy("Platz"), attrs=NUMBER)
     movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
                              attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
-    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"))
+    name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"), order_by=("sort_name",))
     table_points = tables.Column(verbose_name=gettext_lazy("Tischpunkte"), attrs=NUMBER)
     average = tables.Column(verbose_name=gettext_lazy("Schnitt"), attrs=NUMBER)
     rounds_played = tables.Column(verbose_name=gettext_lazy("Runden"), attrs=SECONDARY)
@@ -307,9 +307,11 @@ def standings_page(request, tournament):
 
 
 def export_rows(request, tournament, counter: int):
+    """The rows of the standings the request asks for, the rounds they count and each player's points
+    per round (`StandingsHistory.per_round`): what every export is made of."""
     history = visible_history(request, tournament, counter)
-    rows, _rounds = rows_after(history, chosen_round(request, history))
-    return rows
+    rows, rounds = rows_after(history, chosen_round(request, history))
+    return rows, rounds, history.per_round(rounds, tournament.ranking)
 
 
 def _export(request, tournament, page: str, build):
@@ -319,19 +321,27 @@ def _export(request, tournament, page: str, build):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
-    response = build(export_rows(request, tournament, poll.counter), tournament.ranking)
+    rows, rounds, per_round = export_rows(request, tournament, poll.counter)
+    response = build(rows, tournament.ranking, rounds, per_round)
     return caching.compressed(request, poll.finish(response))
 
 
 @public_or_director("standings")
 def standings_csv(request, tournament):
-    """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect."""
-    def build(rows, mode):
+    """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect. After the columns
+    of the page: "nur Endstand" ("*" where some points were entered as a table's final totals only,
+    as the page marks the name) and each round's points, R1, R2 … (the round's table points when they
+    rank, as the printed standings; empty for a round the player did not play). The new columns come
+    last, so that a spreadsheet that reads the others by position keeps working."""
+    def build(rows, mode, rounds, per_round):
         header = [_("Platz"), pgettext("one player", "Spieler"), _("Verein"), *ranking.export_labels(mode).values(),
-                  _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli")]
+                  _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli"), _("nur Endstand"),
+                  *(_("R%(n)s") % {"n": n} for n in rounds)]
+        empty = [None] * len(rounds)
         # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
         lines = ([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
-                  *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos]
+                  *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos,
+                  "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty))]
                  for row in rows)
         return csv_response(header, lines, f"{tournament.slug}-rangliste.csv")
 
@@ -342,7 +352,7 @@ def standings_csv(request, tournament):
 def standings_json(request, tournament):
     tables = tournament.public_seating or request.is_director
 
-    def build(rows, mode):
+    def build(rows, mode, _rounds, _per_round):
         data = [{"rank": r.rank, "player": r.name, "club": r.club,
                  **ranking.export_values(r, mode, as_text=False, tables=tables), "points": r.points,
                  "games": r.games, "won": r.won, "solos": r.solos} for r in rows]

@@ -143,7 +143,9 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
                         version = _posted_int(request, "current_version", version)
                     game = results.save_game(table=table, number=number, data=data, version=version,
                                              by=Actor.of(request))
-                    messages.success(request, _("Spiel %(number)s gespeichert.") % {"number": game.number})
+                    scores = ", ".join(f"{name} {points:+d}" for name, points in selectors.game_points(game, entries))
+                    messages.success(request, _("Spiel %(number)s gespeichert: %(scores)s.")
+                                     % {"number": game.number, "scores": scores})
                     if existing is None and game.number < tournament.games_at_table(len(entries)):
                         return redirect("tournament:game_new", slug=tournament.slug, round_number=round_number,
                                         table_number=table_number)
@@ -408,12 +410,13 @@ def restore(request, tournament, round_number, table_number, kind, history_id):
         raise Http404
     try:
         if kind == "game":
-            game = results.restore_game(table=table, number=record.number, row=record.log_detail.get("row") or {},
-                                        by=Actor.of(request))
+            game = results.restore_game(table=table, record=record, by=Actor.of(request))
             messages.success(request, _("Spiel %(number)s ist wiederhergestellt.") % {"number": game.number})
         elif kind == "penalty":
-            results.restore_penalty(table=table, detail=record.log_detail, by=Actor.of(request))
-            messages.success(request, _("Die Strafe ist wiederhergestellt."))
+            if results.restore_penalty(table=table, record=record, by=Actor.of(request)):
+                messages.success(request, _("Die Strafe ist wiederhergestellt."))
+            else:
+                messages.info(request, _("Die Strafe ist schon wiederhergestellt."))
         else:
             raise Http404
     except UserError as error:

@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import EntryProblems
 from tournament.models import Tournament
-from tournament.services.results import recompute_tournament
+from tournament.services.results import rebuild_scores
 
 
 class Command(BaseCommand):
@@ -22,7 +22,7 @@ class Command(BaseCommand):
         count = 0
         for tournament in tournaments.order_by("id"):
             try:
-                count += recompute_tournament(tournament)
+                count += rebuild_scores(tournament=tournament)
             except EntryProblems as error:
                 raise CommandError(f"{tournament.slug}: " + "\n".join(error.lines())) from None
         self.stdout.write(_("%(count)s Tische neu berechnet.") % {"count": count})
