@@ -58,7 +58,7 @@ from tournament.models import (
     Table,
     Tournament,
 )
-from tournament.selectors import TIE_BREAKERS
+from tournament.ranking import TIE_BREAKERS
 from tournament.services import results, seating, table_links, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems

@@ -223,7 +223,7 @@ def test_saving_settings(client, director, tournament):
         "Herbstturnier 2026", "herbst-2026", "Lübeck", 5)
     assert (tournament.games_at_table_of_4, tournament.games_at_table_of_5) == (12, 15)
     assert tournament.rules == {"preset": "ddv", "penalty_points": 3}
-    assert tournament.tie_breakers == ["won", "best_round"]  # in the order of selectors.TIE_BREAKERS
+    assert tournament.tie_breakers == ["won", "best_round"]  # in the order of ranking.TIE_BREAKERS
 
     client.post(url("settings", tournament), settings_data(tournament, preset="ddv", rule_changes=""))
     tournament.refresh_from_db()
