@@ -123,7 +123,7 @@ cluster-check: setup venv-load
 
 test: setup
 	@rc_lint=0; rc_sqlite=0; rc_pg=0; \
-	echo "==== lint: ruff and mypy ===="; \
+	echo "==== lint: ruff, mypy and the import contracts ===="; \
 	$(MAKE) --no-print-directory lint || rc_lint=$$?; \
 	echo "==== pass 1/2: SQLite ===="; \
 	env -u DATABASE_URL $(PYTEST) $(ARGS) || rc_sqlite=$$?; \
