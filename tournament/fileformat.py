@@ -115,6 +115,8 @@ def draft_item(draft: DraftGame, seated: Sequence[int], name: Names, players: Se
     item: dict[str, Any] = {"number": draft.number, "row": engine.to_engine(draft.data, players, name),
                             "status": draft.status, "key": draft.key, "device": draft.device,
                             "at": draft.created_at.isoformat() if draft.created_at else None}
+    if draft.data.get("penalty"):  # a penalty in this game, entered with it
+        item["penalty"] = {"offender": name(draft.data["penalty"]["offender"]), "note": draft.data["penalty"]["note"]}
     if draft.base_version:
         item["corrects"] = True  # a correction of a game that was entered, not a new game
     if draft.entered_by_id:

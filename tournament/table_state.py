@@ -92,7 +92,7 @@ def phone_state(table: Table, *, device: str = "") -> dict:
             "id": draft.pk, "number": draft.number, "status": draft.status,
             "own": bool(device) and draft.device == device, "entered_by": draft.entered_by_id,
             "reason": draft.reason, "version": draft.base_version, "data": draft.data,
-            "summary": changelog.game_text({**_engine_row(draft.data, players, names)}),
+            "summary": draft_text(draft.data, players, names),
             "conflict": conflict,
             "stored": line_texts.get(draft.number) if conflict else None,
             "points": (_draft_points(table, ids, stored, draft)
@@ -147,6 +147,17 @@ def _row(game: Game, ids: list[int], names: dict[int, str]) -> dict:
     from .fileformat import game_row
 
     return game_row(game, ids, lambda e: names.get(e, "?"))
+
+
+def draft_text(data: dict, players: list[int], names: dict[int, str]) -> str:
+    """An entry from the table in words: the game, and the penalty entered with it."""
+    text = changelog.game_text(_engine_row(data, players, names))
+    penalty = data.get("penalty")
+    if penalty:
+        text += " · " + _("Strafe: %(name)s") % {"name": names.get(penalty["offender"], "?")}
+        if penalty.get("note"):
+            text += f" ({penalty['note']})"
+    return text
 
 
 def _engine_row(data: dict, players: list[int], names: dict[int, str]) -> dict:
@@ -245,7 +256,7 @@ def board(round: Round) -> list[BoardTable]:
             stored = games.get(draft.table_id, {})
             conflict = draft_conflicts(draft, stored)
             seats = seated.get(draft.table_id, [])
-            item = Waiting(draft, changelog.game_text(_engine_row(draft.data, players, names)), conflict)
+            item = Waiting(draft, draft_text(draft.data, players, names), conflict)
             if conflict and draft.number in stored:
                 item.stored = changelog.game_text(_row(stored[draft.number], seats, names))
             elif not conflict:

@@ -112,6 +112,7 @@
     var parts = [withoutNumber ? type : T.game + " " + entry.number + ": " + type];
     if (d.re && d.re.length) { parts.push("Re " + d.re.map(playerName).join(", ")); }
     if (d.re_augen !== null && d.re_augen !== undefined) { parts.push(fmt(T.reAugen, {n: d.re_augen})); }
+    if (d.penalty) { parts.push(fmt(T.penalty, {name: playerName(d.penalty.offender)})); }
     return parts.join(" · ");
   }
 
@@ -195,7 +196,7 @@
 
   // ---- the form ---------------------------------------------------------------------------------
   var form = load("form", {type: "normal", solo: "", pflichtsolo: "", re: [], announce_re: "", announce_kontra: "",
-                           re_augen: "", re_tricks: "", extras: {}, number: null});
+                           re_augen: "", re_tricks: "", extras: {}, penalty_offender: "", penalty_note: "", number: null});
   // a solo's mark in a list with Pflichtsoli ("": as the rule gives it: the soloist's first solo is the Pflichtsolo)
   var PFLICHT = {"": null, pflicht: true, lust: false};
 
@@ -227,7 +228,8 @@
             re: form.re.slice(),
             re_augen: form.re_augen === "" ? null : Number(form.re_augen),
             re_tricks: form.re_tricks === "" ? null : Number(form.re_tricks),
-            announcements: {re: form.announce_re || null, kontra: form.announce_kontra || null}, extras: extras};
+            announcements: {re: form.announce_re || null, kontra: form.announce_kontra || null}, extras: extras,
+            penalty: form.penalty_offender ? {offender: Number(form.penalty_offender), note: form.penalty_note || ""} : null};
   }
 
   function persist() { save("form", form); schedulePreview(); }
@@ -239,7 +241,9 @@
             re: (d.re || []).slice(), announce_re: announcements.re || "", announce_kontra: announcements.kontra || "",
             re_augen: d.re_augen === null || d.re_augen === undefined ? "" : d.re_augen,
             re_tricks: d.re_tricks === null || d.re_tricks === undefined ? "" : d.re_tricks,
-            extras: JSON.parse(JSON.stringify(d.extras || {})), number: n};
+            extras: JSON.parse(JSON.stringify(d.extras || {})),
+            penalty_offender: d.penalty ? String(d.penalty.offender) : "", penalty_note: d.penalty ? d.penalty.note || "" : "",
+            number: n};
     persist();
   }
 
@@ -253,7 +257,7 @@
 
   function clearForm() {
     form = {type: "normal", solo: "", pflichtsolo: "", re: [], announce_re: "", announce_kontra: "", re_augen: "",
-            re_tricks: "", extras: {}, number: null};
+            re_tricks: "", extras: {}, penalty_offender: "", penalty_note: "", number: null};
     save("form", form);
   }
 
@@ -354,6 +358,11 @@
       extras.appendChild(row);
     });
     document.getElementById("extras-set").hidden = !spec.sonderpunkte.length;
+    fillSelect(document.getElementById("penalty-offender"), [["", "—"]].concat(deal.players.map(function (id) {
+      return [String(id), playerName(id)];
+    })), String(form.penalty_offender || ""));
+    document.getElementById("penalty-note").value = form.penalty_note || "";
+    document.getElementById("penalty-set").open = document.getElementById("penalty-set").open || !!form.penalty_offender;
   }
 
   // the preview: hidden as soon as the form changes, and only the answer to the newest question shown
@@ -419,6 +428,8 @@
       form.re_augen === "" || isNaN(augen) ? "" : fmt(T.kontraAugen, {n: 240 - augen});
   });
   document.getElementById("re-tricks").addEventListener("input", function (e) { form.re_tricks = e.target.value; persist(); });
+  document.getElementById("penalty-offender").addEventListener("change", function (e) { form.penalty_offender = e.target.value; save("form", form); });
+  document.getElementById("penalty-note").addEventListener("input", function (e) { form.penalty_note = e.target.value; save("form", form); });
 
   document.getElementById("game").addEventListener("submit", function (event) {
     event.preventDefault();

@@ -399,3 +399,56 @@ def test_an_entry_from_a_phone_is_one_change_whatever_it_sets_off(director):
     before = DataChange.objects.count()
     enter(phone("anna"), table, 2, key="b2", player=ids[0], re_augen=110)  # settles the rejected one
     assert DataChange.objects.count() == before + 1
+
+
+# ---- point 21: a penalty entered on the phone, with its game ----------------------------------------------
+
+def test_a_penalty_entered_with_a_game_counts_once_the_game_is_confirmed(director):
+    from tournament.models import Penalty
+
+    table = make_table(director)
+    ids = seat_ids(table)
+    _dealer, _out, players = results.game_deal(table, ids, 1).as_tuple()
+    game = {**normal_game(table, 1), "penalty": {"offender": players[3], "note": "Farbe nicht bedient"}}
+    answer = post(phone("anna"), table, "enter", {"number": 1, "data": game, "key": "p", "player": ids[0]})
+    assert answer.status_code == 200 and not Penalty.objects.exists()  # waits with its game
+    summary = answer.json()["state"]["drafts"][0]["summary"]
+    assert "Strafe:" in summary and "Farbe nicht bedient" in summary
+    post(phone("bernd"), table, "decide", {"confirm": True, "player": ids[1]}, DraftGame.objects.get().pk)
+    penalty = Penalty.objects.get()
+    assert (penalty.offender_id, penalty.game_number, penalty.note) == (players[3], 1, "Farbe nicht bedient")
+    assert sum(Score.objects.filter(table=table).values_list("points", flat=True)) == 0
+    assert table.games.count() == 1
+
+
+def test_a_rejected_entry_brings_no_penalty_and_a_penalty_on_someone_not_playing_is_refused(director):
+    from tournament.models import Penalty
+
+    table = make_table(director)
+    ids = seat_ids(table)
+    other = [e for e in table.round.tournament.entries.values_list("id", flat=True) if e not in ids][0]
+    refused = post(phone("anna"), table, "enter", {"number": 1, "key": "x", "data": {
+        **normal_game(table, 1), "penalty": {"offender": other, "note": ""}}})
+    assert refused.status_code == 422 and "nicht mitgespielt" in refused.json()["problems"]["penalty"][0]
+    post(phone("anna"), table, "enter", {"number": 1, "key": "p", "data": {
+        **normal_game(table, 1), "penalty": {"offender": ids[0], "note": "zu früh ausgespielt"}}})
+    post(phone("bernd"), table, "decide", {"confirm": False}, DraftGame.objects.get(key="p").pk)
+    assert not Penalty.objects.exists() and not table.games.exists()
+
+
+def test_a_waiting_penalty_is_kept_in_a_backup(director):
+    from tournament.services.exporting import export_tournament
+    from tournament.services.importing import import_tournament
+
+    table = make_table(director)
+    ids = seat_ids(table)
+    post(phone("anna"), table, "enter", {"number": 1, "key": "p", "data": {
+        **normal_game(table, 1), "penalty": {"offender": ids[2], "note": "Karten gezeigt"}}})
+    data = export_tournament(table.round.tournament)
+    assert data["rounds"][0]["tables"][0]["drafts"][0]["penalty"]["note"] == "Karten gezeigt"
+    DraftGame.objects.all().delete()  # (a copy next to the original leaves the entry's key with the original)
+    copy = import_tournament(data, slug="kopie")
+    draft = DraftGame.objects.get(table__round__tournament=copy)
+    offender = copy.entries.get(pk=draft.data["penalty"]["offender"])
+    assert offender.player.name == table.seats.get(entry_id=ids[2]).entry.player.name
+    assert draft.data["penalty"]["note"] == "Karten gezeigt"

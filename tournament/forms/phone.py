@@ -66,3 +66,13 @@ def clean_game(raw) -> dict:
                           for party in PARTIES},
         "extras": {party: counts for party, counts in extras.items() if counts},
     }
+
+
+def clean_penalty(raw) -> dict | None:
+    """A penalty in the game a phone sends (rare): {"offender": entry id, "note": text}; None without one."""
+    if raw in (None, "", {}) or (isinstance(raw, dict) and raw.get("offender") in (None, "")):
+        return None
+    if not isinstance(raw, dict):
+        raise UserError(_("Die Strafe kam unlesbar an; bitte noch einmal senden."), field="penalty")
+    return {"offender": clean_int(raw.get("offender"), low=1, high=2**62),
+            "note": clean_text(raw.get("note"), 200, required=False)}

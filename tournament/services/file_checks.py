@@ -39,7 +39,9 @@ PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_r
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
 TABLE_KEYS = ("number", "players", "rows", "totals", "game_numbers", "penalty_details", "ended", "signed", "approved",
               "drafts", "link")
-DRAFT_KEYS = ("number", "row", "status", "key", "device", "at", "entered_by", "decided_by", "reason", "corrects")
+DRAFT_KEYS = ("number", "row", "status", "key", "device", "at", "entered_by", "decided_by", "reason", "corrects",
+              "penalty")
+DRAFT_PENALTY_KEYS = ("offender", "note")
 PENALTY_DETAIL_KEYS = ("game", "note")
 SIGNED_KEYS = ("at", "note")
 ENDED_KEYS = ("after", "note")
@@ -558,6 +560,18 @@ def _check_phones(c: _Checker, where: str, data: dict, table: PlannedTable, plan
             c.add(draft_where, "entered_by: " + _("%(name)s sitzt nicht an diesem Tisch")
                   % {"name": _shown(entered_by)})
             continue
+        penalty = item.get("penalty")
+        if penalty is not None:
+            if not isinstance(penalty, dict):
+                c.engine(draft_where, "penalty", "not_object")
+                continue
+            c.unknown(draft_where, penalty, DRAFT_PENALTY_KEYS)
+            if penalty.get("offender") not in table.players:
+                c.add(draft_where, "penalty.offender: " + _("%(name)s sitzt nicht an diesem Tisch")
+                      % {"name": _shown(penalty.get("offender"))})
+                continue
+            penalty = {"offender": penalty["offender"],
+                       "note": c.text(draft_where, penalty, "note", max_length=200) or ""}
         row = item.get("row")
         if number is None or key is None or device is None or plan.rules is None or not isinstance(row, dict):
             if not isinstance(row, dict):
@@ -576,7 +590,7 @@ def _check_phones(c: _Checker, where: str, data: dict, table: PlannedTable, plan
         except (TypeError, ValueError):
             at = None
         table.drafts.append({"number": number, "game": game, "status": status, "key": key, "device": device, "at": at,
-                             "corrects": item.get("corrects") is True,
+                             "corrects": item.get("corrects") is True, "penalty": penalty,
                              "entered_by": entered_by, "decided_by": c.text(draft_where, item, "decided_by",
                                                                             max_length=150) or "",
                              "reason": c.text(draft_where, item, "reason", max_length=200) or ""})

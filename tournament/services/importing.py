@@ -104,7 +104,7 @@ def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> N
             if DraftGame.objects.filter(key=draft["key"]).exists():
                 continue  # imported next to its original (a copy): the key stays with the original
             made = DraftGame.objects.create(
-                table=table, number=draft["number"], data=_data(draft["game"], entry), key=draft["key"],
+                table=table, number=draft["number"], key=draft["key"], data=_draft_data(draft, entry),
                 device=draft["device"], entered_by_id=entry.get(draft["entered_by"]) if draft["entered_by"] else None,
                 status=draft["status"], decided_by=draft["decided_by"], reason=draft["reason"],
                 base_version=(table.games.filter(number=draft["number"]).values_list("version", flat=True).first() or 0)
@@ -148,6 +148,14 @@ def replace_log(tournament: Tournament, records: list[dict]) -> None:
             log_detail=record["detail"], **fields))
     for kind, history_rows in rows.items():
         bulk.insert_dicts(history_model(kind), history_rows)  # (bulk_create without its per-row cost)
+
+
+def _draft_data(draft: dict, entry: dict[str, int]) -> dict:
+    """A waiting entry's data as the phone's service stores it: the game, and a penalty entered with it."""
+    data = _data(draft["game"], entry)
+    if draft["penalty"]:
+        data["penalty"] = {"offender": entry[draft["penalty"]["offender"]], "note": draft["penalty"]["note"]}
+    return data
 
 
 def _current_objects(tournament: Tournament) -> dict[str, dict]:

@@ -123,13 +123,14 @@ def link_actor(table: Table, player: Entry | None, device: str) -> Actor:
 # ---- entering a game ------------------------------------------------------------------------------
 
 def enter_game(*, token: str, number: int, data: dict, key: str, device: str, player_id: int | None = None,
-               version: int = 0) -> DraftGame:
+               version: int = 0, penalty: dict | None = None) -> DraftGame:
     """A game entered on a phone: checked by the engine like any entry, then a draft (or, when the
     tournament confirms at once, the game itself). `version` is the version of the game the phone
     saw (0: a new game); when the game is stored in another version by now, the draft waits as a
     conflict for the director, whatever the confirmation mode. The same key sent again returns the
     first draft. The identical game entered on another device by another player of the table
-    confirms it."""
+    confirms it. `penalty` ({"offender", "note"}): a penalty in this game, entered with it and
+    confirmed with it (`results.add_penalty` in the same change)."""
     key, device = (key or "")[:64], (device or "")[:64]
     if not key or not device:
         raise UserError(_("Die Eingabe kam ohne Schlüssel oder Gerät an; bitte die Seite neu laden."))
@@ -161,12 +162,17 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
             raise EntryProblems(error.problems) from None
         games[number] = dealing.entered(checked["type"], checked["re"], checked["pflichtsolo"])
         results.check_list(table, entries, rule, games, number)
+        if penalty is not None:
+            if penalty["offender"] not in deal.players:
+                raise UserError(_("Strafe: der Spieler hat Spiel %(number)s nicht mitgespielt.") % {"number": number},
+                                field="penalty")
+            checked = {**checked, "penalty": {"offender": penalty["offender"], "note": penalty.get("note") or ""}}
         _check_bounds(table, number, device)
         player = player_of(table, player_id)
         by = link_actor(table, player, device)
         with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):  # one change
             _settle_rejected(table, number, by=by)
-            if existing is not None and all(getattr(existing, name) == value
+            if existing is not None and penalty is None and all(getattr(existing, name) == value
                                             for name, value in engine.model_fields(checked).items()):
                 # the game is stored just so already (entered twice, or by the director): nothing to decide
                 draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
@@ -216,7 +222,8 @@ def _settle_rejected(table: Table, number: int, *, by: Actor) -> None:
 
 def _waiting_same(table: Table, number: int, data: dict, *, but: DraftGame) -> DraftGame | None:
     for draft in table.drafts.filter(number=number, status=DraftGame.Status.WAITING).exclude(pk=but.pk):
-        if engine.model_fields(draft.data) == engine.model_fields(data):
+        if (engine.model_fields(draft.data) == engine.model_fields(data)
+                and draft.data.get("penalty") == data.get("penalty")):
             return draft
     return None
 
@@ -232,6 +239,10 @@ def _confirm(table: Table, draft: DraftGame, *, by: Actor) -> Game:
         except Conflict:
             raise UserError(_("Spiel %(number)s wurde inzwischen anders eingetragen. Die Turnierleitung "
                               "entscheidet, welche Fassung gilt.") % {"number": draft.number}) from None
+        penalty = draft.data.get("penalty")
+        if penalty:  # the penalty entered with the game counts with it
+            results.add_penalty(table=table, offender_id=penalty["offender"], game_number=draft.number,
+                                note=penalty.get("note") or _("am Tisch eingetragen"), by=by)
         _decide(draft, DraftGame.Status.CONFIRMED, by=by, game=game)
     return game
 

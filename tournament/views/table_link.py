@@ -29,7 +29,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from .. import selectors, table_state, vocabulary
 from ..errors import Conflict, EntryProblems, UserError, language
-from ..forms.phone import clean_game, clean_int, clean_text
+from ..forms.phone import clean_game, clean_int, clean_penalty, clean_text
 from ..models import DraftGame, Table
 from ..services import results, table_links
 from ..services.table_links import LinkClosed
@@ -93,6 +93,7 @@ TEXTS = {
     "clockUntil": gettext_lazy("Spielzeit bis %(end)s Uhr"),
     "clockLeft": gettext_lazy("noch %(m)s Min."),
     "clockOver": gettext_lazy("Zeit ist um (seit %(m)s Min.)"),
+    "penalty": gettext_lazy("Strafe: %(name)s"),
     "keptHere": gettext_lazy("%(n)s Eingabe(n) sind nur auf diesem Gerät (siehe unten)."),
     "correct": gettext_lazy("Spiel %(n)s korrigieren"),
     "discardAsk": gettext_lazy("Die Eingabe für Spiel %(n)s wirklich verwerfen?"),
@@ -155,6 +156,8 @@ def _problems(error: UserError) -> dict[str, Any]:
     answer: dict[str, Any] = {"message": str(error.message)}
     if isinstance(error, EntryProblems):
         answer["problems"] = error.by_field()
+    elif error.field:  # a problem of one field: shown at it on the phone
+        answer["problems"] = {error.field: [str(error.message)]}
     return answer
 
 
@@ -231,8 +234,10 @@ def enter(request, token):
         body = _body(request)
         key = clean_text(body.get("key"), 64, required=False)
         table_links.table_of_link(token)  # a closed link says so first, whatever the game
+        raw = body.get("data")
         draft = table_links.enter_game(
-            token=token, number=clean_int(body.get("number"), low=1, high=99), data=clean_game(body.get("data")),
+            token=token, number=clean_int(body.get("number"), low=1, high=99), data=clean_game(raw),
+            penalty=clean_penalty(raw.get("penalty") if isinstance(raw, dict) else None),
             key=key, device=device, version=clean_int(body.get("version"), low=0, high=2**31, required=False) or 0,
             player_id=clean_int(body.get("player"), low=1, high=2**62, required=False))
     except LinkClosed as error:
