@@ -10,6 +10,8 @@
   on a developer's machine keeps drawing new ones.
 - Every test starts in the default language: a request in English does not leave English active for
   the next test.
+- Passwords are hashed with MD5 in the tests (Django's advice for test suites): PBKDF2, which the site
+  keeps, costs 0.3-0.6 s a hash on this machine, and most tests make a director with a password.
 """
 import os
 from pathlib import Path
@@ -37,6 +39,16 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"only on {wanted}, this run uses {vendor}"))
     # Fast tests first; the browser tests (which keep Playwright's event loop alive) last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+@pytest.fixture(autouse=True, scope="session")
+def fast_password_hashing():
+    from django.conf import settings
+    from django.contrib.auth.hashers import get_hashers, get_hashers_by_algorithm
+
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    get_hashers.cache_clear()
+    get_hashers_by_algorithm.cache_clear()
 
 
 @pytest.fixture(autouse=True)
