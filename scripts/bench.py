@@ -236,7 +236,7 @@ def main():
         table = tables[1]
         game = Game.objects.filter(table=table).order_by("number").first()
         seats = list(table.seats.order_by("position").values_list("entry_id", flat=True))
-        from tournament.dealing import game_players
+        from seating.dealing import game_players
 
         _dealer, _out, players = game_players(seats, game.number)
         url = f"/t/{slug}/rounds/{last_round.number}/tables/{table.number}/games/{game.number}/"

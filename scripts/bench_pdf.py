@@ -49,7 +49,7 @@ def main():
     from django.utils import translation
     from pypdf import PdfReader
 
-    from tournament.dealing import game_players
+    from seating.dealing import game_players
     from tournament.models import Tournament
     from tournament.printing import documents, render
     from tournament.services import results

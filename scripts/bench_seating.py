@@ -35,13 +35,18 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tournament import schedules  # noqa: E402
-from tournament.draw import History, SeatingImpossible, draw_random, table_sizes  # noqa: E402
+from seating import (  # noqa: E402
+    History,
+    SeatingImpossible,
+    draw_random,
+    schedules,  # noqa: E402
+    table_sizes,
+)
 
 # (players, rounds) -> the fewest repeats any of our searches reached (with the least repeated
 # fives), where that is above the lower bound or where the plan did not always reach it: from
 # `--long --players 8-40 --seeds 2 --factor 4` (2 seeds x 6 million swap evaluations from the plan,
-# 2026-11-25) and the plans themselves; 25 x 6 and 31 x 6 are checked in (`schedules._FOUND`).  A 0 here is a
+# 2026-11-25) and the plans themselves; 25 x 6 and 31 x 6 are checked in (`seating.designs._FOUND`).  A 0 here is a
 # repeat-free schedule found by search; the tests pin the ones the plan must keep.
 FOUND: dict[tuple[int, int], int] = {
     (20, 6): 6, (21, 3): 6, (21, 4): 12, (21, 6): 6, (21, 7): 28, (22, 5): 2, (22, 6): 5, (22, 7): 37,

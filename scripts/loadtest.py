@@ -61,7 +61,7 @@ def prepare(players: int, plan_path: Path) -> dict:
     from django.core.management import call_command
     from django.db import connection
 
-    from tournament.dealing import game_players
+    from seating.dealing import game_players
     from tournament.models import Tournament
     from tournament.services import seating
     from tournament.services.generate import generate_tournament

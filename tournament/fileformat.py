@@ -12,8 +12,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import scoring
+from seating import dealing
 
-from . import dealing, engine
+from . import engine
 from .models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
 
 Names = Callable[[int], str]  # entry id -> player name
@@ -130,7 +131,7 @@ def draft_item(draft: DraftGame, seated: Sequence[int], name: Names, players: Se
 
 def draft_players(table: Table, seated: Sequence[int], number: int) -> list:
     """The 4 who play game `number` at the table (a list's deal follows its games: one query then)."""
-    rule = dealing.list_rule(table.round.tournament, len(seated))
+    rule = table.round.tournament.list_rule(len(seated))
     games = {n: dealing.entered(t, re, p) for n, t, re, p in table.games.values_list("number", "type", "re",
                                                                                     "pflichtsolo")} if rule else {}
     return dealing.deal_of(list(seated), number, rule=rule, games=games).players

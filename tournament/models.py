@@ -18,6 +18,7 @@ from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 import scoring
+from seating import dealing
 
 from .vocabulary import GAME_TYPES
 
@@ -166,6 +167,13 @@ class Tournament(models.Model):
 
     def games_at_table(self, size: int) -> int:
         return self.games_at_table_of_5 if size == 5 else self.games_at_table_of_4
+
+    def list_rule(self, size: int) -> dealing.ListRule | None:
+        """The list with Pflichtsoli at a table of `size` (`seating.dealing`), or None without one."""
+        if not self.pflichtsoli:
+            return None
+        return dealing.ListRule(games=self.games_at_table(size),
+                                same_dealer=self.pflichtsoli == self.Pflichtsoli.SAME_DEALER)
 
 
 class Player(models.Model):

@@ -15,8 +15,9 @@ from django.utils.translation import ngettext
 
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
+from seating import dealing
 
-from . import dealing, names, ranking
+from . import names, ranking
 from .collation import name_key
 from .models import DraftGame, Entry, Game, Penalty, Round, Score, Seat, Series, SeriesMerge, Table, Tournament
 
@@ -358,7 +359,7 @@ def _sheet(table: Table, tournament: Tournament, entries: list[Entry], games: di
     running = [0] * len(ids)
     lines = []
     count = max([table.expected_games(tournament.games_at_table(len(ids)))] + list(games))
-    rule = dealing.list_rule(tournament, len(ids))
+    rule = tournament.list_rule(len(ids))
     entered = {n: dealing.entered(g.type, g.re, g.pflichtsolo) for n, g in games.items()} if rule else {}
     # one deal more than lines: the list as it stands after the games entered
     *line_deals, after = dealing.deals(ids, count + 1, rule=rule, games=entered)

@@ -12,7 +12,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from . import changelog, dealing, engine, selectors, vocabulary
+from seating import dealing
+
+from . import changelog, engine, selectors, vocabulary
 from .errors import UserError
 from .models import DraftGame, Game, Round, Seat, Table
 from .services import round_clock
@@ -80,7 +82,7 @@ def phone_state(table: Table, *, device: str = "") -> dict:
     shown = list(table.drafts.filter(status__in=[DraftGame.Status.WAITING, DraftGame.Status.REJECTED])
                  .order_by("number", "created_at"))
     # who deals each game (a list's deal follows its games' Pflichtsoli), for the form and the drafts
-    rule = dealing.list_rule(tournament, len(ids))
+    rule = tournament.list_rule(len(ids))
     dealt = dealing.deals(ids, max([tournament.games_at_table(len(ids))] + [d.number for d in shown]), rule=rule,
                           games={n: dealing.entered(g.type, g.re, g.pflichtsolo) for n, g in games.items()})
     drafts = []
@@ -243,7 +245,7 @@ def board(round: Round) -> list[BoardTable]:
         names[entry_id] = name
     # who deals each game of each table (a list's deal follows its games' Pflichtsoli)
     dealt = {tid: dealing.deals(seated.get(tid, []), tournament.games_at_table(sizes.get(tid, 4)),
-                                rule=dealing.list_rule(tournament, sizes.get(tid, 4)),
+                                rule=tournament.list_rule(sizes.get(tid, 4)),
                                 games={n: dealing.entered(g.type, g.re, g.pflichtsolo)
                                        for n, g in games.get(tid, {}).items()})
              for tid in tables}

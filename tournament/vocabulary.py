@@ -11,13 +11,15 @@ Karlchen, Fuchs, Hochzeit, Armut, Bock.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from typing import Any
 
 from django.utils.functional import lazy
+from django.utils.translation import gettext as _
 
 from scoring import vocabulary as words
 from scoring.vocabulary import Label
+from seating import dealing
 
 from .errors import language
 
@@ -81,3 +83,24 @@ def breakdown_codes(items: Iterable) -> set[str]:
     items, which kept only the German words, those of the two that the printouts look for."""
     older = {words.breakdown_text(code, {}, "de"): code for code in ("bock", "nullspiel_doubled")}
     return {item[2] if len(item) >= 4 else older.get(item[0], "") for item in items}
+
+
+def list_problems(seat_entries: Sequence, games: Mapping[int, dealing.Entered], *, rule: dealing.ListRule | None,
+                  name: Callable[[Any], str], numbers: int | None = None) -> list[tuple[int, str]]:
+    """What is wrong with a list's Pflicht- and Lustsoli (`seating.dealing.list_problems`), as (game
+    number, sentence) in the reader's language; `name` words a player."""
+    return [(problem.number, list_problem_text(problem, name))
+            for problem in dealing.list_problems(seat_entries, games, rule=rule, numbers=numbers)]
+
+
+def list_problem_text(problem: dealing.ListProblem, name: Callable[[Any], str]) -> str:
+    if problem.kind == "no_list":
+        return _("Dieses Turnier spielt ohne Pflichtsoli; ein Solo ist hier weder Pflicht- noch Lustsolo.")
+    if problem.kind == "vorgefuehrt":
+        return _("Die Normalspiele der Liste sind gespielt: in Spiel %(number)s wird %(name)s vorgeführt, das "
+                 "Spiel ist das Pflichtsolo von %(name)s.") % {"number": problem.number, "name": name(problem.player)}
+    if problem.kind == "second_pflichtsolo":
+        return _("%(name)s hat das Pflichtsolo der Liste schon in Spiel %(first)s gespielt; jedes weitere Solo ist "
+                 "ein Lustsolo.") % {"name": name(problem.player), "first": problem.first}
+    return _("%(name)s hat das Pflichtsolo der Liste noch nicht gespielt: das erste Solo eines Spielers ist "
+             "sein Pflichtsolo, Lustsoli kommen danach.") % {"name": name(problem.player)}

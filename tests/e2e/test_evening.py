@@ -6,8 +6,8 @@ import re
 
 from playwright.sync_api import expect
 
+from seating.dealing import game_players
 from tests.tournament.factories import make_director, make_tournament, seat_ids, seated_round
-from tournament.dealing import game_players
 from tournament.models import Entry, Game
 from tournament.services import results
 

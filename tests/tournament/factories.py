@@ -5,7 +5,7 @@ import datetime
 from django.contrib.auth import get_user_model
 from django.contrib.auth.models import Permission
 
-from tournament.dealing import game_players
+from seating.dealing import game_players
 from tournament.models import Round
 from tournament.services import results, seating, tournaments
 

@@ -40,8 +40,8 @@ from django.db import connection, transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
+from seating.dealing import game_players
 from tournament import urls as tournament_urls
-from tournament.dealing import game_players
 from tournament.forms.tournaments import SettingsForm
 from tournament.models import (
     DataChange,

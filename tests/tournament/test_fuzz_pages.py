@@ -42,8 +42,8 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
 import scoring
+from seating.dealing import game_players
 from tournament.changelog import KINDS
-from tournament.dealing import game_players
 from tournament.forms.tournaments import SettingsForm
 from tournament.models import (
     DataChange,

@@ -9,8 +9,8 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from pypdf import PdfReader
 
+from seating.dealing import game_players
 from tournament.audit import Actor
-from tournament.dealing import game_players
 from tournament.models import Round
 from tournament.printing import documents, render
 from tournament.services import results, seating, tournaments

@@ -13,7 +13,7 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from tournament.draw import table_sizes
+from seating import table_sizes
 
 ROOT = Path(__file__).parents[2]
 

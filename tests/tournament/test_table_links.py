@@ -13,9 +13,9 @@ from django.urls import reverse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from seating.dealing import game_players
 from tournament import changelog
 from tournament.audit import Actor
-from tournament.dealing import game_players
 from tournament.errors import UserError
 from tournament.models import DraftGame, Game, Score, Table, Tournament
 from tournament.selectors import standings

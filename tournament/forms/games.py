@@ -13,9 +13,9 @@ from django.utils.translation import gettext as _t
 from django.utils.translation import gettext_lazy as _
 
 import scoring
+from seating.dealing import Deal
 
 from .. import engine, vocabulary
-from ..dealing import Deal
 from ..models import Entry, Game
 from ..vocabulary import PARTIES, SOLOS, SONDERPUNKT_KEY, SONDERPUNKT_KEYS, SONDERPUNKTE
 from .common import KeyField, VersionField, choice_field

@@ -18,7 +18,9 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .. import dealing, ranking, selectors, vocabulary
+from seating import dealing
+
+from .. import ranking, selectors, vocabulary
 from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
 from ..qrcodes import qr_svg
@@ -148,7 +150,7 @@ def blank_rows(tournament: Tournament, entries: list[Entry]) -> list[Row]:
     ids = [e.id for e in entries]
     by_id = {e.id: e for e in entries}
     rows = []
-    rule = dealing.list_rule(tournament, len(ids))
+    rule = tournament.list_rule(len(ids))
     for deal in dealing.deals(ids, tournament.games_at_table(len(entries)), rule=rule):
         rows.append(_open_row(deal.number, ids.index(deal.dealer) + 1, by_id[deal.dealer], deal.sitting_out, entries,
                               known=deal.known))

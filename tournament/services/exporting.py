@@ -8,7 +8,7 @@ and exporting it again gives the same JSON.
 
 from __future__ import annotations
 
-from .. import dealing, names
+from .. import names
 from ..changelog import KINDS, history_model
 from ..fileformat import player_item, round_item, table_item, tournament_settings
 from ..models import DraftGame, Game, Penalty, Seat, Table, Tournament
@@ -50,7 +50,7 @@ def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
         item = round_item(round)
         item["tables"] = [table_item(table, seats.get(table.id, []), games.get(table.id, []),
                                      penalties.get(table.id, []), refs.__getitem__, drafts.get(table.id, []),
-                                     link=backup, rule=dealing.list_rule(tournament, len(seats.get(table.id, []))))
+                                     link=backup, rule=tournament.list_rule(len(seats.get(table.id, []))))
                           for table in tables_of.get(round.id, [])]
         data["rounds"].append(item)
     if backup:

@@ -24,8 +24,10 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring import vocabulary
 from scoring.validate import RE_SIZE
+from seating import dealing
 
-from .. import dealing, names
+from .. import names
+from .. import vocabulary as app_words
 from ..errors import UserError, language
 from ..fileformat import ROUND_DEFAULTS, TOURNAMENT_DEFAULTS
 from ..models import Round, Tournament
@@ -118,10 +120,10 @@ class Plan:
                 else self.tournament.get("games_at_table_of_4")) or 1
 
     def list_rule(self, size: int) -> dealing.ListRule | None:
-        """The file's list with Pflichtsoli at a table of this size (dealing.list_rule)."""
-        return dealing.list_rule(Tournament(pflichtsoli=self.tournament.get("pflichtsoli") or "",
-                                            games_at_table_of_4=self.games_at_table(4),
-                                            games_at_table_of_5=self.games_at_table(5)), size)
+        """The file's list with Pflichtsoli at a table of this size (Tournament.list_rule)."""
+        return Tournament(pflichtsoli=self.tournament.get("pflichtsoli") or "",
+                          games_at_table_of_4=self.games_at_table(4),
+                          games_at_table_of_5=self.games_at_table(5)).list_rule(size)
 
     def most_total(self, size: int) -> int:
         """The largest final total a player can have at a table of this size (results.most_total)."""
@@ -673,7 +675,7 @@ def _check_rows(c: _Checker, where: str, data: dict, table: PlannedTable, rules:
             continue
         table.games.append((number, game))
     entered = {number: dealing.entered(game.type, game.re, game.pflichtsolo) for number, game in table.games}
-    for number, text in dealing.list_problems(entries, entered, rule=rule, name=str):
+    for number, text in app_words.list_problems(entries, entered, rule=rule, name=str):
         c.add(where + ", " + _("Spiel %(number)s") % {"number": number}, "pflichtsolo: " + text)
 
 

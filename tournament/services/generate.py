@@ -16,9 +16,9 @@ from django.db import transaction
 import scoring
 from scoring.game import ABSAGEN
 from scoring.validate import augen_range
+from seating.dealing import game_players
 
 from .. import engine
-from ..dealing import game_players
 from ..models import Entry, Round, Table, Tournament
 from . import results, seating, tournaments
 

@@ -21,8 +21,9 @@ from django.utils.translation import gettext as _
 import scoring
 from scoring.sheet import SheetGame
 from scoring.validate import most_points_per_game
+from seating import dealing
 
-from .. import audit, changelog, dealing, engine
+from .. import audit, changelog, engine, vocabulary
 from ..audit import SYSTEM, Actor
 from ..errors import Conflict, EntryProblems, UserError
 from ..models import DraftGame, Game, Penalty, RequestKey, Round, Score, Seat, Table, Tournament
@@ -46,7 +47,7 @@ def table_deals(table: Table, entries: list[int], games: dict[int, dict], count:
                 ) -> list[dealing.Deal]:
     """Who deals games 1 to `count` (default: the highest of `games`) at the table, from its games
     (number -> data): in a list with Pflichtsoli the deal follows their marks."""
-    rule = dealing.list_rule(table.round.tournament, len(entries))
+    rule = table.round.tournament.list_rule(len(entries))
     entered = {number: dealing.entered(data.get("type"), data.get("re") or [], data.get("pflichtsolo"))
                for number, data in games.items()} if rule else {}
     return dealing.deals(entries, max(games, default=0) if count is None else count, rule=rule, games=entered)
@@ -55,7 +56,7 @@ def table_deals(table: Table, entries: list[int], games: dict[int, dict], count:
 def game_deal(table: Table, entries: list[int], number: int) -> dealing.Deal:
     """Who deals game `number` at the table, and who sits out; in a list with Pflichtsoli read from
     the games entered before it (one query more, only then)."""
-    rule = dealing.list_rule(table.round.tournament, len(entries))
+    rule = table.round.tournament.list_rule(len(entries))
     return dealing.deal_of(entries, number, rule=rule, games=entered_games(table) if rule else {})
 
 
@@ -103,7 +104,7 @@ def check_list(table: Table, entries: list[int], rule: dealing.ListRule | None, 
                number: int) -> None:
     """Raises `UserError` when the list's Pflicht- and Lustsoli would be wrong with game `number` as
     in `games` (its problems next to the Pflichtsolo field, a later game's with its number)."""
-    problems = dealing.list_problems(entries, games, rule=rule, name=_name_of(table), numbers=number)
+    problems = vocabulary.list_problems(entries, games, rule=rule, name=_name_of(table), numbers=number)
     if not problems:
         return
     own = [text for n, text in problems if n == number]
@@ -390,7 +391,7 @@ def preview_game(*, table: Table, data: dict, number: int, pending: dict[int, di
     games = [(g.number, engine.data_of(g)) for g in table.games.exclude(number=number)]
     stored = {n for n, _d in games}
     games += [(n, d) for n, d in sorted((pending or {}).items()) if n < number and n not in stored]
-    rule = dealing.list_rule(table.round.tournament, len(entries))
+    rule = table.round.tournament.list_rule(len(entries))
     entered = {n: dealing.entered(d["type"], d["re"], d["pflichtsolo"]) for n, d in games} if rule else {}
     data = with_mark(data, dealing.deal_of(entries, number, rule=rule, games=entered), rule)
     entered[number] = dealing.entered(data.get("type"), data.get("re") or [], data.get("pflichtsolo"))
@@ -419,7 +420,7 @@ def save_game(*, table: Table, data: dict, number: int | None = None, version: i
         if number is None:
             number = next_game_number(table)
         check_number(table, number, len(entries))
-        rule = dealing.list_rule(table.round.tournament, len(entries))
+        rule = table.round.tournament.list_rule(len(entries))
         stored = _list_games(table) if rule else []
         games = {g.number: _entered(g) for g in stored}
         deal = dealing.deal_of(entries, number, rule=rule, games=games)
@@ -489,7 +490,7 @@ def delete_game(*, table: Table, number: int, version: int | None = None, by: Ac
         moved = []
         if table.round.tournament.pflichtsoli:  # a list: the later games' dealers follow
             entries = seat_entries(table)
-            rule = dealing.list_rule(table.round.tournament, len(entries))
+            rule = table.round.tournament.list_rule(len(entries))
             stored = _list_games(table)
             moved = follow_deal(table, entries, rule, stored,
                                 {g.number: _entered(g) for g in stored if g.number != number}, number)
@@ -566,13 +567,13 @@ def enter_sheets(*, sheets: list[tuple[Table, list[tuple[int, dict]], list[dict]
             seated[table.pk] = entries
             for number, _data in games:
                 check_number(table, number, len(entries))
-            rule = dealing.list_rule(table.round.tournament, len(entries))
+            rule = table.round.tournament.list_rule(len(entries))
             deals = table_deals(table, entries, dict(games))
             marks = {number: with_mark(data, deals[number - 1], rule) for number, data in games}
             if rule is not None or any(data.get("pflichtsolo") is not None for data in marks.values()):
                 entered = {number: dealing.entered(data.get("type"), data.get("re") or [], data.get("pflichtsolo"))
                            for number, data in marks.items()}
-                problems = dealing.list_problems(entries, entered, rule=rule, name=_name_of(table))
+                problems = vocabulary.list_problems(entries, entered, rule=rule, name=_name_of(table))
                 if problems:
                     raise UserError(" ".join(where(table, number) + text for number, text in problems))
             for number, data in games:

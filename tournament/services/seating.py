@@ -17,7 +17,9 @@ from django.db import transaction
 from django.db.models import Max
 from django.utils.translation import gettext as _
 
-from .. import audit, changelog, draw
+import seating
+
+from .. import audit, changelog
 from ..audit import SYSTEM, Actor
 from ..errors import Conflict, UserError, language
 from ..models import Entry, RequestKey, Round, Seat, Table, Tournament
@@ -34,14 +36,14 @@ def playing_entries(tournament: Tournament, round_number: int) -> list[Entry]:
     return [e for e in entries if e.plays_in(round_number)]
 
 
-def history_before(tournament: Tournament, round_number: int) -> draw.History:
+def history_before(tournament: Tournament, round_number: int) -> seating.History:
     """Who met whom, and who sat at a table of 5, in the rounds before this one."""
     seats = (Seat.objects.filter(round__tournament=tournament, round__number__lt=round_number)
              .order_by("round__number", "table__number", "position").values_list("round_id", "table_id", "entry_id"))
     rounds: dict[int, dict[int, list[int]]] = {}
     for round_id, table_id, entry_id in seats:
         rounds.setdefault(round_id, {}).setdefault(table_id, []).append(entry_id)
-    return draw.History.from_rounds(list(tables.values()) for tables in rounds.values())
+    return seating.History.from_rounds(list(tables.values()) for tables in rounds.values())
 
 
 def _check_version(round: Round, version: int | None) -> None:
@@ -96,7 +98,7 @@ def create_round(*, tournament: Tournament, number: int | None = None, by: Actor
 
 def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None = None, version: int | None = None,
                by: Actor = SYSTEM, key: str | None = None, separate_clubs: bool = False,
-               apart: list[tuple[int, int]] | tuple[tuple[int, int], ...] = ()) -> draw.Draw:
+               apart: list[tuple[int, int]] | tuple[tuple[int, int], ...] = ()) -> seating.Draw:
     """Draws the tables of a draft round, replacing an earlier draw of it.
 
     Round 1 and mode "random": a random draw, reproducible from `seed` (a new one when empty), with
@@ -117,15 +119,15 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
         if mode == Round.Mode.STANDINGS and round.number > 1:
             rank = {row.entry_id: i for i, row in enumerate(standings(tournament, up_to_round=round.number - 1))}
             ordered = sorted(entries, key=lambda e: (rank.get(e.id, len(rank)), e.start_number))
-            result = draw.draw_by_standings([e.id for e in ordered], history=history)
+            result = seating.draw_by_standings([e.id for e in ordered], history=history)
             seed = ""
         else:
             mode = Round.Mode.RANDOM
             seed = (seed or "").strip() or secrets.token_hex(4)
             clubs = {e.id: e.player.club for e in entries} if separate_clubs else None
-            result = draw.draw_random([e.id for e in entries], seed=seed, history=history,
+            result = seating.draw_random([e.id for e in entries], seed=seed, history=history,
                                       rounds_planned=tournament.rounds_planned, clubs=clubs, apart=apart)
-    except draw.SeatingImpossible as error:
+    except seating.SeatingImpossible as error:
         raise UserError(error.message(language())) from None
     with transaction.atomic():
         locked = lock_round(round)
@@ -147,7 +149,7 @@ def _recount(round: Round) -> None:
     tables: dict[int, list[int]] = {}
     for table_id, entry_id in round.tables.values_list("id", "seats__entry_id").order_by("number", "seats__position"):
         tables.setdefault(table_id, []).append(entry_id)
-    meetings, five = draw.count_repeats(list(tables.values()), history_before(round.tournament, round.number))
+    meetings, five = seating.count_repeats(list(tables.values()), history_before(round.tournament, round.number))
     round.repeat_meetings, round.repeated_five = meetings, five
 
 

@@ -25,8 +25,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 import scoring
+from seating import dealing
 
-from .. import audit, dealing, engine
+from .. import audit, engine
 from ..audit import SYSTEM, Actor
 from ..errors import Conflict, EntryProblems, UserError
 from ..models import DraftGame, Entry, Game, Round, Table, Tournament
@@ -152,7 +153,7 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
         if number > first_free and existing is None:
             raise UserError(_("Spiele werden der Reihe nach eingetragen: erst Spiel %(first)s, dann "
                               "Spiel %(number)s.") % {"first": first_free, "number": number})
-        rule = dealing.list_rule(table.round.tournament, len(entries))
+        rule = table.round.tournament.list_rule(len(entries))
         games = results.entered_games(table) if rule else {}
         deal = dealing.deal_of(entries, number, rule=rule, games=games)
         try:

@@ -8,7 +8,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
-from .. import draw
+import seating
+
 from ..audit import Actor
 from ..errors import Conflict, UserError, language
 from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
@@ -20,8 +21,8 @@ from .access import director_required
 def seating_text(n_players: int) -> tuple[bool, str]:
     """(seatable, what the draw would make of n players): "37 Spieler: 8 Vierertische, 1 Fünfertisch"."""
     try:
-        sizes = draw.table_sizes(n_players)
-    except draw.SeatingImpossible as error:
+        sizes = seating.table_sizes(n_players)
+    except seating.SeatingImpossible as error:
         return False, error.message(language())
     fours, fives = sizes.count(4), sizes.count(5)
     parts = []

@@ -10,7 +10,7 @@ from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 import scoring
-from tournament.draw import SeatingImpossible, table_sizes
+from seating import SeatingImpossible, table_sizes
 from tournament.errors import UserError
 from tournament.services.generate import generate_tournament
 

@@ -1,9 +1,10 @@
 """`manage.py seating_plan --players N --rounds R [--json]`: a seating schedule without a tournament.
 
-The schedule the draw would follow for N players and R planned rounds (`tournament.schedules.plan`),
-players as start numbers 1..N. Text: one line per table, then the repeat meetings beside their
-lower bound. `--json`: `{"rounds": [[[1, 5, 9, 13], …], …], "repeats": n}` (rounds -> tables ->
-start numbers, tables of 4 first; `repeats` summed over the rounds as the round pages count them).
+The schedule the draw would follow for N players and R planned rounds (`seating.schedules.plan`;
+`python -m seating` prints the same in English), players as start numbers 1..N. Text: one line per
+table, then the repeat meetings beside their lower bound. `--json`:
+`{"rounds": [[[1, 5, 9, 13], …], …], "repeats": n}` (rounds -> tables -> start numbers, tables of 4
+first; `repeats` summed over the rounds as the round pages count them).
 Impossible counts (6, 7, 11, fewer than 4) and bad arguments end with exit code 2 and one line on
 standard error.
 """
@@ -13,7 +14,8 @@ import json
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament import draw, schedules
+import seating
+from seating import schedules
 
 MAX_ROUNDS = 30  # as many as a tournament can plan
 
@@ -39,8 +41,8 @@ class Command(BaseCommand):
         if not 1 <= count <= MAX_ROUNDS:
             raise CommandError(_("--rounds muss zwischen 1 und %(max)s liegen.") % {"max": MAX_ROUNDS}, returncode=2)
         try:
-            draw.table_sizes(n)
-        except draw.SeatingImpossible as error:
+            seating.table_sizes(n)
+        except seating.SeatingImpossible as error:
             raise CommandError(error.message("de"), returncode=2) from None
         plan = schedules.plan(n, count)
         rows = [[[p + 1 for p in table] for table in row] for row in plan.rows]

@@ -1,4 +1,4 @@
-"""Tests for tournament.schedules: repeat-free constructions, the plan for all rounds, the lower
+"""Tests for seating.schedules: repeat-free constructions, the plan for all rounds, the lower
 bound and the labelling (pure Python, no database).
 
 Repeats are always recounted by `_recount`, which works from the rounds directly.
@@ -12,8 +12,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from tournament import schedules
-from tournament.draw import History, draw_random, table_sizes
+from seating import History, designs, draw_random, schedules, table_sizes
 
 from .test_draw import _all_splits  # every partition into tables (small n)
 
@@ -118,7 +117,7 @@ def test_the_base_round_of_24_players_is_the_first_found_by_backtracking():
         return False
 
     assert seat(list(range(24)))
-    assert tuple(tables) == schedules._BASE_24
+    assert tuple(tables) == designs._BASE_24
 
 
 @pytest.mark.parametrize("n, rounds", [(25, 6), (31, 6)])
@@ -140,10 +139,10 @@ def test_constructible_rounds(n, most):
 @pytest.mark.parametrize("m, expected", [(4, True), (5, True), (8, True), (9, True), (20, True), (2, False),
                                          (3, False), (6, False), (10, False), (12, False), (15, False)])
 def test_transversal_designs_exist_for_products_of_prime_powers_from_4(m, expected):
-    design = schedules._transversal_design(m)
+    design = designs._transversal_design(m)
     assert (design is not None) == expected
     if design is not None:
-        _assert_schedule(schedules._as_rows(design), 4 * m, m)
+        _assert_schedule(designs.as_rows(design), 4 * m, m)
         assert _recount(design) == (0, 0)
         # players of one group (i * m + x for fixed i) never meet
         assert all(len({p // m for p in table}) == 4 for row in design for table in row)

@@ -1,4 +1,4 @@
-"""Tests for tournament.draw (pure Python, no database).
+"""Tests for seating.draw (pure Python, no database).
 
 Counts of repeats are always cross-checked against a brute-force count that
 works from the list of earlier rounds directly (``_brute_counts``), not from
@@ -17,8 +17,7 @@ import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from tournament import schedules
-from tournament.draw import (
+from seating import (
     Draw,
     History,
     SeatingImpossible,
@@ -27,6 +26,7 @@ from tournament.draw import (
     draw_random,
     fewest_pairs,
     repeat_lower_bound,
+    schedules,
     table_sizes,
 )
 
@@ -195,7 +195,7 @@ def test_different_seeds_give_different_draws():
 def test_draw_does_not_depend_on_string_hash_salt():
     # str hashes are salted per process: run the same draw under two different salts.
     code = (
-        "from tournament.draw import History, draw_random\n"
+        "from seating import History, draw_random\n"
         "players = ['Anna', 'Ben', 'Cem', 'Dora', 'Eva', 'Fritz', 'Gül', 'Hans', 'Ida', 'Jo', 'Kai', 'Lea', 'Mo']\n"
         "h = History.from_rounds([[players[0:4], players[4:8], players[8:13]]])\n"
         "print(draw_random(players, seed='Turnier 2025', history=h))\n"
@@ -446,7 +446,7 @@ def test_planned_draws_are_reproducible_and_depend_on_the_seed():
 
 def test_planned_draw_does_not_depend_on_string_hash_salt():
     code = (
-        "from tournament.draw import History, draw_random\n"
+        "from seating import History, draw_random\n"
         "players = [f'Spieler {i}' for i in range(21)]\n"
         "done = []\n"
         "for r in range(4):\n"

@@ -1,8 +1,8 @@
-"""Who deals and who sits out, and in a list with Pflichtsoli who must play one.
+"""Who deals and who sits out (pure Python, no Django), and in a list with Pflichtsoli who must play one.
 
 Dealing goes round the table in seat order from seat 1; at a table of 5 the dealer sits out that game.
 
-A tournament can play each round as a **list with Pflichtsoli** (`Tournament.pflichtsoli`, the DDV's
+A tournament can play each round as a **list with Pflichtsoli** (the DDV's
 way, docs/pflichtsolo.md): a list of `games` games at a table is its Normalspiele plus one
 Pflichtsolo per player. The first solo a player plays in the list is their Pflichtsolo, every further
 one a Lustsolo. Under the DDV rule (`same_dealer`) the same dealer deals again after a Pflichtsolo,
@@ -11,18 +11,17 @@ whose Pflichtsolo is still open are *vorgeführt*: each remaining game is the Pf
 sitting next after its dealer, and the deal passes on after it.
 
 `deals` works all of that out from the games entered so far: it is the only place that says who
-deals a game. Callers pass the seat order, the tournament's `ListRule` for the table (`list_rule`;
+deals a game. Callers pass the seat order, the tournament's `ListRule` for the table (`Tournament.list_rule`;
 None: no list, the deal goes round as it always did) and what they know of the entered games
-(`entered`). `list_problems` says what is wrong with a list's games, in the reader's language.
+(`entered`). `list_problems` says what is wrong with a list's games (as `ListProblem`s; the app words
+them in the reader's language: `tournament.vocabulary.list_problems`).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
-
-from django.utils.translation import gettext as _
 
 
 @dataclass(frozen=True)
@@ -31,14 +30,6 @@ class ListRule:
 
     games: int  # the games of the list at this table: its Normalspiele and one Pflichtsolo per player
     same_dealer: bool  # after a Pflichtsolo the same dealer deals again (DDV); else the deal passes on
-
-
-def list_rule(tournament, size: int) -> ListRule | None:
-    """The tournament's list at a table of `size`, or None when it plays without Pflichtsoli."""
-    if not tournament.pflichtsoli:
-        return None
-    return ListRule(games=tournament.games_at_table(size),
-                    same_dealer=tournament.pflichtsoli == tournament.Pflichtsoli.SAME_DEALER)
 
 
 @dataclass(frozen=True)
@@ -146,42 +137,53 @@ def marked(game: Entered, deal: Deal, rule: ListRule | None) -> Entered:
     return Entered(soloist=game.soloist, pflichtsolo=game.soloist in deal.open_pflichtsoli)
 
 
+@dataclass(frozen=True)
+class ListProblem:
+    """What is wrong with one game of a list; `kind` says which rule it breaks:
+
+    - "no_list": a solo marked Pflicht- or Lustsolo in a tournament without Pflichtsoli;
+    - "vorgefuehrt": the Normalspiele are played, so this game is the Pflichtsolo of `player`;
+    - "second_pflichtsolo": `player` played the list's Pflichtsolo already, in game `first`;
+    - "lustsolo_first": `player` has not played the Pflichtsolo yet, so this solo must be it.
+    """
+
+    number: int
+    kind: str
+    player: Any = None
+    first: int | None = None
+
+
 def list_problems(seat_entries: Sequence, games: Mapping[int, Entered], *, rule: ListRule | None,
-                  name: Callable[[Any], str], numbers: int | None = None) -> list[tuple[int, str]]:
-    """What is wrong with the Pflicht- and Lustsoli of a table's entered games, as (game number,
-    sentence), from game `numbers` on (None: all). Every game of a list is checked against the games
-    before it: a Pflichtsolo is the soloist's first and only one, a Lustsolo comes after it, and once
-    the Normalspiele are played each game is the Pflichtsolo of the player vorgeführt in it."""
+                  numbers: int | None = None) -> list[ListProblem]:
+    """What is wrong with the Pflicht- and Lustsoli of a table's entered games, from game `numbers`
+    on (None: all). Every game of a list is checked against the games before it: a Pflichtsolo is
+    the soloist's first and only one, a Lustsolo comes after it, and once the Normalspiele are played
+    each game is the Pflichtsolo of the player vorgeführt in it."""
     problems = []
     count = max(games, default=0)
     for deal in deals(seat_entries, count, rule=rule, games=games):
         game = games.get(deal.number)
         if game is None or not deal.known or (numbers is not None and deal.number < numbers):
             continue  # a game after one not entered yet is checked once the gap is filled
-        problem = _problem(game, deal, rule, name)
-        if problem:
-            problems.append((deal.number, problem))
+        problem = _problem(game, deal, rule)
+        if problem is not None:
+            problems.append(problem)
     return problems
 
 
-def _problem(game: Entered, deal: Deal, rule: ListRule | None, name: Callable[[Any], str]) -> str:
+def _problem(game: Entered, deal: Deal, rule: ListRule | None) -> ListProblem | None:
     if rule is None:
-        if game.pflichtsolo is not None:
-            return _("Dieses Turnier spielt ohne Pflichtsoli; ein Solo ist hier weder Pflicht- noch Lustsolo.")
-        return ""
+        return ListProblem(deal.number, "no_list") if game.pflichtsolo is not None else None
     game = marked(game, deal, rule)
     if deal.vorgefuehrt is not None:
         if game.soloist != deal.vorgefuehrt or not game.pflichtsolo:
-            return _("Die Normalspiele der Liste sind gespielt: in Spiel %(number)s wird %(name)s vorgeführt, das "
-                     "Spiel ist das Pflichtsolo von %(name)s.") % {"number": deal.number,
-                                                                   "name": name(deal.vorgefuehrt)}
-        return ""
+            return ListProblem(deal.number, "vorgefuehrt", player=deal.vorgefuehrt)
+        return None
     if game.soloist is None:
-        return ""
+        return None
     if game.pflichtsolo and game.soloist not in deal.open_pflichtsoli:
-        return _("%(name)s hat das Pflichtsolo der Liste schon in Spiel %(first)s gespielt; jedes weitere Solo ist "
-                 "ein Lustsolo.") % {"name": name(game.soloist), "first": dict(deal.played_pflichtsoli)[game.soloist]}
+        return ListProblem(deal.number, "second_pflichtsolo", player=game.soloist,
+                           first=dict(deal.played_pflichtsoli)[game.soloist])
     if not game.pflichtsolo and game.soloist in deal.open_pflichtsoli:
-        return _("%(name)s hat das Pflichtsolo der Liste noch nicht gespielt: das erste Solo eines Spielers ist "
-                 "sein Pflichtsolo, Lustsoli kommen danach.") % {"name": name(game.soloist)}
-    return ""
+        return ListProblem(deal.number, "lustsolo_first", player=game.soloist)
+    return None
