@@ -22,7 +22,7 @@ Everything that differs between a laptop and a server comes from the environment
 - DJANGO_REDIS_URL         redis://127.0.0.1:6379/0 or unix:///path/redis.sock: the shared cache lives
                            in Redis; default: in the database (table doko_cache, made by `migrate`)
 - DJANGO_RELEASE           names the code's version in the cache keys and ETags; default: a digest of
-                           the templates, code, static files and translations (tournament/caching.py)
+                           the templates, code, static files and translations (tournament/web/caching.py)
 - DJANGO_PDF_CACHE_DIR     laid-out PDFs (default var/pdf-cache); DJANGO_PDF_INLINE_TABLES (10) and
                            DJANGO_PDF_INLINE_PLAYERS (120): larger printouts are built in the background
 - DJANGO_TASKS_BACKEND     "database" (default: PDFs are built by `manage.py db_worker`) or
@@ -187,12 +187,12 @@ BACKUP_DIR = Path(os.environ.get("DJANGO_BACKUP_DIR") or VAR_DIR / "backups")
 # After DJANGO_LOGIN_ATTEMPTS failed logins for one user name from one address, that user name is
 # locked from that address (not from everywhere: a stranger cannot lock the director out); after
 # DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS failures from one address, whatever the names, the address is
-# locked. Both for 15 minutes; the page says so in the user's language (tournament/login_lockout.py).
+# locked. Both for 15 minutes; the page says so in the user's language (tournament/web/login_lockout.py).
 AXES_FAILURE_LIMIT = int(os.environ.get("DJANGO_LOGIN_ATTEMPTS", "5"))
 LOGIN_ATTEMPTS_PER_ADDRESS = int(os.environ.get("DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS", "20"))
 AXES_COOLOFF_TIME = datetime.timedelta(minutes=15)
 AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"], "ip_address"]  # the pair, then the address
-AXES_HANDLER = "tournament.login_lockout.LockoutHandler"
+AXES_HANDLER = "tournament.web.login_lockout.LockoutHandler"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
@@ -253,7 +253,7 @@ if not DEBUG:
 # ---- serving: static files, the shared cache, background jobs (docs/deploy.md) --------------------
 # Everything several worker processes or machines must agree on lives in the database or in Redis,
 # never in a process's memory: the cache of rendered pages (keyed by the tournament's change
-# counter, tournament/caching.py), the state and result of PDF jobs, sessions, login lockouts.
+# counter, tournament/web/caching.py), the state and result of PDF jobs, sessions, login lockouts.
 # "config": its only migration makes the database cache's table (config/migrations/)
 INSTALLED_APPS += ["django_tasks", "django_tasks_db", "config"]
 # WhiteNoise serves /static/ from the app server itself (a venue laptop has no nginx), compressed

@@ -34,7 +34,7 @@ class Game:
     re_tricks: int | None = None
     announcements: dict = field(default_factory=lambda: {"re": None, "kontra": None})
     extras: dict = field(default_factory=lambda: {"re": {}, "kontra": {}})
-    # in a list with Pflichtsoli (tournament/dealing.py) a solo is marked as the soloist's Pflichtsolo
+    # in a list with Pflichtsoli (seating/dealing.py) a solo is marked as the soloist's Pflichtsolo
     # (True) or as a Lustsolo (False); None: not marked. It does not change the score.
     pflichtsolo: bool | None = None
 

@@ -104,9 +104,10 @@ def main():
     from django.test.utils import CaptureQueriesContext, override_settings
     from django.urls import include, path
 
-    from tournament import engine, tasks
+    from tournament import engine
     from tournament.models import Game, Table, Tournament
-    from tournament.services import exporting, results
+    from tournament.printing import jobs
+    from tournament.services import exporting, penalties, results, scores
     from tournament.services.generate import generate_tournament
 
     call_command("migrate", verbosity=0)
@@ -258,7 +259,7 @@ def main():
         times = []
         for _ in range(max(3, args.repeat // 5)):
             started = time.perf_counter()
-            results.recompute_tournament(tournament)
+            scores.recompute_tournament(tournament)
             times.append(time.perf_counter() - started)
         report.add("recomputing the whole tournament", times, target=2000)
 
@@ -293,7 +294,7 @@ def main():
 
                 row = DBTaskResult.objects.filter(status="READY").order_by("-enqueued_at").first()
                 started = time.perf_counter()
-                tasks.build_pdf.call(job, row.args_kwargs["args"][1])
+                jobs.build_pdf.call(job, row.args_kwargs["args"][1])
                 built = time.perf_counter() - started
                 row.delete()
                 report.add(f"{label}: the request that starts it", [asked], len(answer.content),
@@ -306,7 +307,7 @@ def main():
             measure("download of the finished PDF", f"{sheets}?job={job}", client=boss)
             for index in range(2):
                 change_table = tables[index]
-                results.add_penalty(table=change_table, offender_id=change_table.seats.first().entry_id,
+                penalties.add_penalty(table=change_table, offender_id=change_table.seats.first().entry_id,
                                     game_number=1, note="Bench")
                 run_job(f"warm (one table changed, {index + 1})")
     print(f"\nCPUs idle after: {idle_percent()}; work folder {work} (removed)")

@@ -52,7 +52,7 @@ def main():
     from seating.dealing import game_players
     from tournament.models import Tournament
     from tournament.printing import documents, render
-    from tournament.services import results
+    from tournament.services import penalties
     from tournament.services.generate import generate_tournament
 
     translation.activate("de")
@@ -105,11 +105,11 @@ def main():
         table = round.tables.order_by("number").first()
         entries = [s.entry_id for s in table.seats.order_by("position")]
         _dealer, _out, players = game_players(entries, 1)
-        penalty = results.add_penalty(table=table, offender_id=players[0], game_number=1, note="Benchmark")
+        penalty = penalties.add_penalty(table=table, offender_id=players[0], game_number=1, note="Benchmark")
         try:
             timed("one table changed (1 sheet + merge)", lambda: whole_round(args.workers))
         finally:
-            results.delete_penalty(penalty=penalty)
+            penalties.delete_penalty(penalty=penalty)
 
         fresh_cache("other")
         pages = {}

@@ -4,7 +4,7 @@
     .venv/bin/python scripts/bench_seating.py --long [--players 8-40] [--seeds 4]
 
 For every seatable player count and number of rounds it computes the schedule the draw follows
-(`tournament.schedules.plan`, cold: every size in a fresh cache) and prints one line per player
+(`seating.schedules.plan`, cold: every size in a fresh cache) and prints one line per player
 count: for each number of rounds one cell, then the slowest plan of the line in seconds.  A
 figure, not a test (machines differ).
 

@@ -159,6 +159,9 @@ def list_problems(seat_entries: Sequence, games: Mapping[int, Entered], *, rule:
     on (None: all). Every game of a list is checked against the games before it: a Pflichtsolo is
     the soloist's first and only one, a Lustsolo comes after it, and once the Normalspiele are played
     each game is the Pflichtsolo of the player vorgeführt in it."""
+    if rule is None:  # no list: only a mark can be wrong, and the deal does not matter
+        return [ListProblem(number, "no_list") for number, game in sorted(games.items())
+                if game.pflichtsolo is not None and (numbers is None or number >= numbers)]
     problems = []
     count = max(games, default=0)
     for deal in deals(seat_entries, count, rule=rule, games=games):

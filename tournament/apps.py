@@ -10,4 +10,5 @@ class TournamentConfig(AppConfig):
     def ready(self):
         # audit: connects audit.fill_record to django-simple-history's signal; caching: counts up
         # the change counter for writes outside the services
-        from . import audit, caching  # noqa: F401
+        from .log import audit  # noqa: F401
+        from .web import caching  # noqa: F401

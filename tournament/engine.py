@@ -20,12 +20,15 @@ and the engine's form, `parse` checks data with the engine. Who deals and who si
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
 import scoring
 from scoring.vocabulary import Label
+from seating import dealing
 
-from .models import Game
+from .errors import EntryProblems, where
+from .models import Game, Penalty, Table
 
 GameData = dict[str, Any]
 
@@ -112,3 +115,86 @@ def stored_breakdown(items) -> list[list]:
         else:
             stored.append([str(text), amount])
     return stored
+
+
+# ---- a table's deal and sheet, read from its games (the services and the phones' reads share them) ----
+
+def seat_entries(table: Table) -> list[int]:
+    return [seat.entry_id for seat in sorted(table.seats.all(), key=lambda s: s.position)]
+
+
+def table_deals(table: Table, entries: list[int], games: dict[int, dict], count: int | None = None
+                ) -> list[dealing.Deal]:
+    """Who deals games 1 to `count` (default: the highest of `games`) at the table, from its games
+    (number -> data): in a list with Pflichtsoli the deal follows their marks."""
+    rule = table.round.tournament.list_rule(len(entries))
+    entered = {number: dealing.entered(data.get("type"), data.get("re") or [], data.get("pflichtsolo"))
+               for number, data in games.items()} if rule else {}
+    return dealing.deals(entries, max(games, default=0) if count is None else count, rule=rule, games=entered)
+
+
+def game_deal(table: Table, entries: list[int], number: int) -> dealing.Deal:
+    """Who deals game `number` at the table, and who sits out; in a list with Pflichtsoli read from
+    the games entered before it (one query more, only then)."""
+    rule = table.round.tournament.list_rule(len(entries))
+    return dealing.deal_of(entries, number, rule=rule, games=entered_games(table) if rule else {})
+
+
+def entered_game(game: Game) -> dealing.Entered:
+    return dealing.entered(game.type, game.re, game.pflichtsolo)
+
+
+def entered_games(table: Table) -> dict[int, dealing.Entered]:
+    """What a list's deal needs of the table's games, by number (one query)."""
+    return {number: dealing.entered(game_type, re, pflichtsolo) for number, game_type, re, pflichtsolo
+            in table.games.values_list("number", "type", "re", "pflichtsolo")}
+
+
+def with_mark(data: dict, deal: dealing.Deal, rule: dealing.ListRule | None) -> dict:
+    """The game's data with its solo marked as the list's rule gives it, when the input left it open
+    (a solo of a list: the soloist's first is their Pflichtsolo, every further one a Lustsolo)."""
+    game = dealing.marked(dealing.entered(data.get("type"), data.get("re") or [], data.get("pflichtsolo")), deal, rule)
+    return {**data, "pflichtsolo": game.pflichtsolo}
+
+
+@dataclass(frozen=True)
+class Known:
+    """What a save has worked out for a table already, handed on to the scoring so that nothing is
+    read or computed twice: the players in seat order, the deal of every game (`seating.dealing.deals`
+    with the games as they are after the save), and the games the engine has parsed, by number."""
+
+    entries: list[int]
+    deals: list[dealing.Deal] = field(default_factory=list)
+    parsed: dict[int, scoring.Game] = field(default_factory=dict)
+
+
+def score_table(table: Table, games: list[tuple[int, dict]], penalties: list[Penalty],
+                rules: scoring.Rules, parsed: dict[int, scoring.Game] | None = None,
+                entries: list[int] | None = None, known: Known | None = None
+                ) -> tuple[scoring.Sheet, scoring.SheetResult]:
+    """Scores a table's games (number, data), in number order, and its penalties. `parsed`: games
+    the engine has parsed already under these rules, by number (an import checks each game first);
+    `entries`: the table's players in seat order, when the caller has read them already; `known`:
+    what a save worked out already (its players, deals and parsed game are used as they are)."""
+    if known is not None:
+        entries, parsed = known.entries, {**known.parsed, **(parsed or {})}
+    entries = seat_entries(table) if entries is None else entries
+    rows: list = []
+    highest = max((number for number, _data in games), default=0)
+    if known is not None and len(known.deals) >= highest:
+        deals = known.deals
+    else:
+        deals = table_deals(table, entries, {number: data for number, data in games})
+    for number, data in sorted(games, key=lambda item: item[0]):
+        if parsed and number in parsed:
+            rows.append(parsed[number])
+            continue
+        players = deals[number - 1].players
+        try:
+            rows.append(parse(data, players, rules))
+        except scoring.InvalidInput as error:
+            raise EntryProblems(error.problems, where=where(table, number)) from None
+    for penalty in penalties:
+        rows.append(scoring.Penalty(offender=str(penalty.offender_id), players=tuple(str(p) for p in penalty.players)))
+    sheet = scoring.Sheet(rules=rules, players=tuple(str(e) for e in entries), rows=tuple(rows))
+    return sheet, scoring.score_sheet(sheet)

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.utils.translation import get_language
+from django.utils.translation import gettext as _
 
 from scoring import vocabulary as words
 
@@ -61,3 +62,11 @@ class Conflict(UserError):
         self.version = version
         self.change = change
         super().__init__(message)
+
+
+def where(table, number: int | None = None) -> str:
+    """Where a problem is, as a message starts: "Runde 2, Tisch 3, Spiel 4: "."""
+    text = _("Runde %(round)s, Tisch %(table)s") % {"round": table.round.number, "table": table.number}
+    if number is not None:
+        text += ", " + _("Spiel %(number)s") % {"number": number}
+    return text + ": "

@@ -10,6 +10,8 @@ sends the version it was loaded from, and a service that finds another version s
 django-simple-history; `LoggedChange` adds where it happened and who did it (see `audit.py`).
 """
 
+import datetime
+
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
@@ -257,6 +259,14 @@ class Round(models.Model):
     @property
     def is_draft(self) -> bool:
         return self.status == self.Status.DRAFT
+
+    def clock_end(self, minutes: int | None = None) -> datetime.datetime | None:
+        """When the round's time is up (None: the clock was not started or there is no time limit).
+        `minutes`: the tournament's `round_minutes`, when the caller holds the tournament already."""
+        minutes = self.tournament.round_minutes if minutes is None else minutes
+        if self.started_at is None or not minutes:
+            return None
+        return self.started_at + datetime.timedelta(minutes=minutes)
 
 
 class Table(models.Model):

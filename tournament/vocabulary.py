@@ -104,3 +104,40 @@ def list_problem_text(problem: dealing.ListProblem, name: Callable[[Any], str]) 
                  "ein Lustsolo.") % {"name": name(problem.player), "first": problem.first}
     return _("%(name)s hat das Pflichtsolo der Liste noch nicht gespielt: das erste Solo eines Spielers ist "
              "sein Pflichtsolo, Lustsoli kommen danach.") % {"name": name(problem.player)}
+
+
+# ---- a game in words (the pages' filters, the change log, the PDFs) ----------------------------------
+
+def game_type(game) -> str:
+    """A game's type as a sheet names it: the solo's name for a solo, "Hochzeit ohne Partner"."""
+    if game.type == "solo" and game.solo:
+        return str(SOLOS.get(game.solo, game.solo))
+    if game.type == "hochzeit" and len(game.re) == 1:
+        return _("Hochzeit ohne Partner")
+    return str(GAME_TYPES[game.type])
+
+
+def solo_mark(game) -> str:
+    """A solo's mark in a list with Pflichtsoli: "Pflichtsolo", "Lustsolo"; "" for any other game."""
+    if game.pflichtsolo is None:
+        return ""
+    return label("pflichtsolo", "pflicht" if game.pflichtsolo else "lust")
+
+
+def announcements(game) -> str:
+    """What the parties announced: "Re: keine 90, Kontra: Kontra"."""
+    parts = []
+    if game.announce_re:
+        parts.append(f"Re: {ANNOUNCEMENTS[game.announce_re]}")
+    if game.announce_kontra:
+        parts.append(f"Kontra: {ANNOUNCEMENTS[game.announce_kontra]}")
+    return ", ".join(parts)
+
+
+def sonderpunkte(game) -> str:
+    """The Sonderpunkte of both parties: "Fuchs gefangen Re, Doppelkopf Kontra ×2"."""
+    parts = []
+    for party, name in PARTIES.items():
+        for kind, count in (game.extras.get(party) or {}).items():
+            parts.append(f"{SONDERPUNKTE.get(kind, kind)} {name}" + (f" ×{count}" if count > 1 else ""))
+    return ", ".join(parts)

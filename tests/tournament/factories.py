@@ -7,7 +7,7 @@ from django.contrib.auth.models import Permission
 
 from seating.dealing import game_players
 from tournament.models import Round
-from tournament.services import results, seating, tournaments
+from tournament.services import editing, results, seating, tournaments
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hanna", "Ida", "Jens", "Karl", "Lena",
          "Marta", "Nils", "Olga", "Paul", "Quirin", "Rita", "Sven", "Tina", "Uwe", "Vera", "Willi", "Xenia",
@@ -62,7 +62,7 @@ def seat_ids(table):
 
 def normal_game(table, number=None, *, re_augen=130, re_seats=(0, 1), **extra):
     """A normal game data dict for game `number` of `table`: Re are the given players of that game."""
-    number = number or results.next_game_number(table)
+    number = number or editing.next_game_number(table)
     _dealer, _out, players = game_players(seat_ids(table), number)
     data = {"type": "normal", "re": [players[i] for i in re_seats], "re_augen": re_augen,
             "announcements": {"re": None, "kontra": None}, "extras": {}}

@@ -59,7 +59,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import identity_key
-from tournament.services import results, seating, tournaments
+from tournament.services import penalties, results, seating, sheet_state, tournaments
 from tournament.services import series as series_services
 from tournament.services.backups import backup_text
 
@@ -138,8 +138,8 @@ def build_world() -> World:
     deleted = Game.history.filter(log_tournament=tournament.pk, log_round=1, log_table=1, number=4,
                                   history_type="+").get()
     _dealer, _out, players = game_players(seat_ids(t1), 1)
-    penalty = results.add_penalty(table=t1, offender_id=players[0], game_number=1, note="Farbe nicht bedient")
-    results.sign_table(table=t3, note="alle")
+    penalty = penalties.add_penalty(table=t1, offender_id=players[0], game_number=1, note="Farbe nicht bedient")
+    sheet_state.sign_table(table=t3, note="alle")
 
     r2 = seating.create_round(tournament=tournament)
     seating.seat_round(round=r2, seed="walk-2")
@@ -488,7 +488,7 @@ WALK = {
 # ---- running a request and seeing what it changed ------------------------------------------------------
 
 def counted_models():
-    from tournament.changelog import KINDS
+    from tournament.log.changelog import KINDS
 
     models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey,
               get_user_model(), Tournament.directors.through, Tournament.helpers.through, Series, SeriesMerge,

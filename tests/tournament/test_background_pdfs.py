@@ -1,5 +1,5 @@
 """A large round's sheets and a large tournament's standings are built as PDF by a background job
-(tournament/tasks.py, django-tasks with its database backend): the request answers at once with a
+(tournament/printing/jobs.py, django-tasks with its database backend): the request answers at once with a
 progress page, `manage.py db_worker` (another process) builds the PDF, and the page then hands it out."""
 
 import os
@@ -15,7 +15,7 @@ from django.urls import reverse
 from django_tasks_db.models import DBTaskResult
 from pypdf import PdfReader
 
-from tournament import tasks
+from tournament.printing import jobs
 from tournament.services import results
 
 from .factories import make_director, make_tournament, normal_game, seated_round
@@ -104,7 +104,7 @@ def test_the_progress_page_shows_how_far_the_job_is(client, director, tournament
     client.force_login(director)
     page = client.get(sheets_url(tournament))
     job_id = re.search(r"\?job=(\w+)", page.content.decode()).group(1)
-    tasks.Progress(job_id)(1, 2)
+    jobs.Progress(job_id)(1, 2)
     content = client.get(sheets_url(tournament, f"?job={job_id}")).content.decode()
     assert "1 von 2 Spielzetteln gesetzt" in content and '<progress value="1" max="2">' in content
     assert client.get(sheets_url(tournament, f"?job={job_id}&status=1")).json() == {
@@ -117,11 +117,11 @@ def test_the_job_builds_the_pdf_into_the_shared_cache(client, director, tourname
     client.force_login(director)
     job_id = re.search(r"\?job=(\w+)", client.get(sheets_url(tournament)).content.decode()).group(1)
     spec = DBTaskResult.objects.get().args_kwargs["args"][1]
-    size = tasks.build_pdf.call(job_id, spec)
-    data = tasks.result(job_id, tournament.pk)
+    size = jobs.build_pdf.call(job_id, spec)
+    data = jobs.result(job_id, tournament.pk)
     assert len(data) == size and len(PdfReader(BytesIO(data)).pages) == 2
-    assert tasks.state(job_id)["state"] == "done"
-    assert tasks.result(job_id, tournament.pk + 1) is None  # not another tournament's
+    assert jobs.state(job_id)["state"] == "done"
+    assert jobs.result(job_id, tournament.pk + 1) is None  # not another tournament's
     assert pdf_pages(client.get(sheets_url(tournament, f"?job={job_id}")))
 
 
@@ -143,14 +143,14 @@ def test_a_failed_job_says_so_and_can_be_tried_again(client, director, tournamen
     def broken(*args, **kwargs):
         raise OSError("Festplatte voll")
 
-    monkeypatch.setattr(tasks.render, "merged_pdf_file", broken)
+    monkeypatch.setattr(jobs.render, "merged_pdf_file", broken)
     with pytest.raises(OSError):
-        tasks.build_pdf.call(job_id, spec)
+        jobs.build_pdf.call(job_id, spec)
     content = client.get(sheets_url(tournament, f"?job={job_id}")).content.decode()
     assert "konnte nicht erstellt werden" in content and "Festplatte voll" in content
     assert 'http-equiv="refresh"' not in content and "retry=1" in content
     assert client.get(sheets_url(tournament, f"?job={job_id}&retry=1")).status_code == 202
-    assert DBTaskResult.objects.count() == 2 and tasks.state(job_id)["state"] == "queued"
+    assert DBTaskResult.objects.count() == 2 and jobs.state(job_id)["state"] == "queued"
 
 
 def test_small_rounds_in_the_request_and_a_backend_that_runs_at_once(client, director, tournament, settings,
@@ -160,7 +160,7 @@ def test_small_rounds_in_the_request_and_a_backend_that_runs_at_once(client, dir
     assert len(pdf_pages(client.get(sheets_url(tournament)))) == 2  # small: in the request, as before
     settings.PDF_INLINE_TABLES = 1
     # DJANGO_TASKS_BACKEND=immediate (no worker): the job runs in the request, which hands out the PDF
-    monkeypatch.setattr(tasks, "build_pdf", tasks.build_pdf.using(backend="immediate"))
+    monkeypatch.setattr(jobs, "build_pdf", jobs.build_pdf.using(backend="immediate"))
     blank = pdf_pages(client.get(sheets_url(tournament, "?blank=1")))
     assert len(blank) == 2 and "alle Spieler zusammen" not in blank[0]
 
@@ -170,7 +170,7 @@ def test_large_standings_go_to_the_background(client, director, tournament):
     page = client.get(reverse("tournament:standings_pdf", args=[tournament.slug]))
     assert page.status_code == 202 and "Rangliste" in page.content.decode()
     job_id = re.search(r"\?job=(\w+)", page.content.decode()).group(1)
-    tasks.build_pdf.call(job_id, DBTaskResult.objects.get().args_kwargs["args"][1])
+    jobs.build_pdf.call(job_id, DBTaskResult.objects.get().args_kwargs["args"][1])
     text = "\n".join(pdf_pages(client.get(reverse("tournament:standings_pdf", args=[tournament.slug]))))
     assert all(name in text for name in tournament.entries.values_list("player__name", flat=True))
 
@@ -191,15 +191,15 @@ def test_a_job_whose_worker_was_killed_is_marked_failed_and_can_be_started_again
     report the job is failed with a message saying so, and the retry starts it anew."""
     client.force_login(director)
     job_id = re.search(r"\?job=(\w+)", client.get(sheets_url(tournament)).content.decode()).group(1)
-    tasks.Progress(job_id)(1, 2)  # the worker reported, then was killed
-    stale = {**tasks.state(job_id), "at": tasks.time.time() - tasks.LOST_AFTER - 1}
-    cache.set(tasks.state_key(job_id), stale, tasks.KEEP)
+    jobs.Progress(job_id)(1, 2)  # the worker reported, then was killed
+    stale = {**jobs.state(job_id), "at": jobs.time.time() - jobs.LOST_AFTER - 1}
+    cache.set(jobs.state_key(job_id), stale, jobs.KEEP)
     content = client.get(sheets_url(tournament, f"?job={job_id}")).content.decode()
     assert "konnte nicht erstellt werden" in content and "PDF-Dienst" in content
     assert 'http-equiv="refresh"' not in content and "retry=1" in content
     assert client.get(sheets_url(tournament, f"?job={job_id}&status=1")).json()["state"] == "failed"
     assert client.get(sheets_url(tournament, f"?job={job_id}&retry=1")).status_code == 202
-    assert DBTaskResult.objects.count() == 2 and tasks.state(job_id)["state"] == "queued"
+    assert DBTaskResult.objects.count() == 2 and jobs.state(job_id)["state"] == "queued"
 
 
 def test_make_serve_restarts_a_dead_worker_and_stops_it_with_the_server(tmp_path):

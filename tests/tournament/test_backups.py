@@ -10,11 +10,11 @@ import stat
 import pytest
 from django.urls import reverse
 
-from tournament import changelog
-from tournament.audit import Actor
+from tournament.log import changelog
+from tournament.log.audit import Actor
 from tournament.models import Entry, Game, Penalty, Player, Tournament
 from tournament.selectors import standings
-from tournament.services import results, seating, tournaments
+from tournament.services import penalties, results, seating, sheet_state, tournaments
 from tournament.services.backups import write_backup
 from tournament.services.exporting import export_tournament
 from tournament.services.importing import import_tournament
@@ -40,13 +40,13 @@ def busy_tournament(director):
         results.save_game(table=table, number=number, data=normal_game(table, number), version=0, by=by)
     results.save_game(table=table, number=2, data=normal_game(table, 2, re_augen=100), version=1, by=by)
     results.delete_game(table=table, number=3, by=by)
-    penalty = results.add_penalty(table=table, offender_id=seat_ids(table)[2], game_number=2, note="zu früh", by=by)
-    results.delete_penalty(table=table, penalty_id=penalty.pk, by=by)
-    results.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, by=by)
-    results.sign_table(table=table, note="alle", by=by)
+    penalty = penalties.add_penalty(table=table, offender_id=seat_ids(table)[2], game_number=2, note="zu früh", by=by)
+    penalties.delete_penalty(table=table, penalty_id=penalty.pk, by=by)
+    penalties.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, by=by)
+    sheet_state.sign_table(table=table, note="alle", by=by)
     other = round.tables.get(number=2)
     ids = seat_ids(other)
-    results.enter_totals(table=other, totals={ids[0]: 12, ids[1]: -12, **{e: 0 for e in ids[2:]}}, by=by)
+    sheet_state.enter_totals(table=other, totals={ids[0]: 12, ids[1]: -12, **{e: 0 for e in ids[2:]}}, by=by)
     seating.hide_results(round=round, by=by)
     seating.close_round(round=round, by=by, backup=False)
     entry = tournament.entries.get(start_number=4)
@@ -92,7 +92,7 @@ def test_a_restored_log_still_restores_games(client, director):
     response = client.post(path, follow=True)  # round 1 is closed: refused, with the reason
     assert "abgeschlossen" in response.content.decode()
     seating.reopen_round(round=copy.rounds.get(number=1))
-    results.unlock_table(table=copy.rounds.get(number=1).tables.get(number=1))
+    sheet_state.unlock_table(table=copy.rounds.get(number=1).tables.get(number=1))
     client.post(path)
     restored = copy.rounds.get(number=1).tables.get(number=1).games.get(number=3)
     assert restored.re_augen == 130

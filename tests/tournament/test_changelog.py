@@ -9,10 +9,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import changelog
-from tournament.audit import Actor
+from tournament.log import changelog
+from tournament.log.audit import Actor
 from tournament.models import DataChange, Game, Penalty, Round
-from tournament.services import results, seating, tournaments
+from tournament.services import penalties, results, seating, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
 
@@ -69,9 +69,9 @@ def test_every_kind_of_change_is_recorded_with_who_and_where(director):
     results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=150), version=1, by=by)
     entry = check("game_saved", "game", round_number=1, table_number=1)
     assert "130 Augen" in entry.before_text and "150 Augen" in entry.after_text
-    penalty = results.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, note="gelegt", by=by)
+    penalty = penalties.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, note="gelegt", by=by)
     assert "gelegt" in check("penalty_added", "penalty", round_number=1, table_number=1).after_text
-    results.delete_penalty(table=table, penalty_id=penalty.pk, by=by)
+    penalties.delete_penalty(table=table, penalty_id=penalty.pk, by=by)
     assert check("penalty_deleted", "penalty", round_number=1, table_number=1).deleted
     results.delete_game(table=table, number=1, by=by)
     entry = check("game_deleted", "game", round_number=1, table_number=1)
@@ -79,13 +79,13 @@ def test_every_kind_of_change_is_recorded_with_who_and_where(director):
     other = round.tables.get(number=2)
     ids = seat_ids(other)
     totals = {ids[0]: 10, ids[1]: -10, **{e: 0 for e in ids[2:]}}
-    results.enter_totals(table=other, totals=totals, by=by)
+    sheet_state.enter_totals(table=other, totals=totals, by=by)
     assert "+10" in check("totals_entered", "table", round_number=1, table_number=2).after_text
-    results.clear_totals(table=other, by=by)
+    sheet_state.clear_totals(table=other, by=by)
     check("totals_cleared", "table", round_number=1, table_number=2)
-    results.sign_table(table=other, note="alle fünf", by=by)
+    sheet_state.sign_table(table=other, note="alle fünf", by=by)
     assert "alle fünf" in check("table_signed", "table", round_number=1, table_number=2).after_text
-    results.unlock_table(table=other, by=by)
+    sheet_state.unlock_table(table=other, by=by)
     check("table_unlocked", "table", round_number=1, table_number=2)
     seating.hide_results(round=round, by=by)
     check("results_hidden", "round", round_number=1)
@@ -157,8 +157,8 @@ def test_restoring_an_earlier_version_of_a_game(client, director, table):
 def test_undoing_deletes_of_a_game_and_a_penalty(client, director, table):
     results.save_game(table=table, number=1, data=normal_game(table, 1), version=0)
     offender = seat_ids(table)[1]
-    penalty = results.add_penalty(table=table, offender_id=offender, game_number=1, note="Revoke")
-    results.delete_penalty(table=table, penalty_id=penalty.pk)
+    penalty = penalties.add_penalty(table=table, offender_id=offender, game_number=1, note="Revoke")
+    penalties.delete_penalty(table=table, penalty_id=penalty.pk)
     results.delete_game(table=table, number=1)
     client.force_login(director)
     slug = table.round.tournament.slug
@@ -219,8 +219,8 @@ def test_restoring_a_deleted_penalty_twice_enters_it_once(client, director, tabl
     """Two clicks (or two tabs) on the same deleted penalty: the first restores it, the second finds
     it there and changes nothing."""
     results.save_game(table=table, number=1, data=normal_game(table, 1), version=0)
-    penalty = results.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, note="Revoke")
-    results.delete_penalty(table=table, penalty_id=penalty.pk)
+    penalty = penalties.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1, note="Revoke")
+    penalties.delete_penalty(table=table, penalty_id=penalty.pk)
     deleted = Penalty.history.get(history_type="-")
     client.force_login(director)
     path = reverse("tournament:restore", args=[table.round.tournament.slug, 1, 1, "penalty", deleted.history_id])
@@ -231,7 +231,7 @@ def test_restoring_a_deleted_penalty_twice_enters_it_once(client, director, tabl
     assert [e.action for e in changelog.entries(table.round.tournament, limit=2)] == [
         "penalty_restored", "penalty_deleted"]
     # deleted again, the same record restores it again
-    results.delete_penalty(table=table, penalty_id=table.penalties.get().pk)
+    penalties.delete_penalty(table=table, penalty_id=table.penalties.get().pk)
     client.post(path)
     assert table.penalties.count() == 1
 
@@ -256,8 +256,8 @@ def test_restore_finds_the_players_by_identity_not_by_name(client, director, tab
     offender = seated[1].entry
     results.save_game(table=table, number=1, data=normal_game(table, 1), version=0)
     re_party = table.games.get().re
-    penalty = results.add_penalty(table=table, offender_id=offender.pk, game_number=1, note="Revoke")
-    results.delete_penalty(table=table, penalty_id=penalty.pk)
+    penalty = penalties.add_penalty(table=table, offender_id=offender.pk, game_number=1, note="Revoke")
+    penalties.delete_penalty(table=table, penalty_id=penalty.pk)
     results.delete_game(table=table, number=1)
     swap_names(offender, seated[2].entry if seated[2].entry_id not in re_party else seated[3].entry)
     from tournament.services.tournaments import edit_player

@@ -12,10 +12,10 @@ from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
-from tournament.audit import Actor
 from tournament.errors import Conflict, UserError
+from tournament.log.audit import Actor
 from tournament.models import DataChange, Entry, Game, Penalty, RequestKey, Round, Score, Seat, Table
-from tournament.services import results, seating, tournaments
+from tournament.services import editing, penalties, results, seating, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, normal_game, re_seats, seat_ids, seated_round
 
@@ -115,7 +115,7 @@ class TestStaleForms:
         for number in (2, 3):
             results.save_game(table=table, number=number, data=normal_game(table, number), version=0)
         results.delete_game(table=table, number=2, version=1)
-        assert results.next_game_number(table) == 2
+        assert editing.next_game_number(table) == 2
         with pytest.raises(UserError):
             results.save_game(table=table, number=4, data=normal_game(table, 4), version=0)
         results.save_game(table=table, number=2, data=normal_game(table, 2), version=0)
@@ -170,11 +170,11 @@ class TestStaleForms:
         assert not Table.objects.get(pk=table.pk).is_locked
 
     def test_signing_needs_a_published_round(self, table):
-        results.sign_table(table=table)
+        sheet_state.sign_table(table=table)
         seating.close_round(round=table.round, backup=False)
         table.refresh_from_db()
         with pytest.raises(UserError, match="veröffentlichten, nicht abgeschlossenen"):
-            results.unlock_table(table=table)
+            sheet_state.unlock_table(table=table)
 
 
 @pytest.mark.django_db
@@ -232,7 +232,7 @@ def test_status_actions_in_the_wrong_state_are_refused():
         seating.hide_results(round=draft)
     table = draft.tables.first()
     with pytest.raises(UserError, match="veröffentlichten"):
-        results.sign_table(table=table)
+        sheet_state.sign_table(table=table)
     assert not Round.objects.get(pk=draft.pk).results_hidden
 
 
@@ -328,7 +328,7 @@ def test_a_penalty_sent_twice_at_once_is_entered_once():
     tournament = make_tournament(players=8)
     table = seated_round(tournament).tables.get(number=1)
     offender = seat_ids(table)[0]
-    got = together(*[lambda: results.add_penalty(table=table, offender_id=offender, key="doppelt")] * 3)
+    got = together(*[lambda: penalties.add_penalty(table=table, offender_id=offender, key="doppelt")] * 3)
     assert all(isinstance(p, Penalty) for p in got), got
     assert table.penalties.count() == 1
 
@@ -344,7 +344,7 @@ def test_signing_while_someone_edits_never_takes_an_edit_after_the_signature():
     for table in round.tables.all():
         shown = Table.objects.get(pk=table.pk).version
         got = together(
-            lambda t=table, v=shown: results.sign_table(table=t, version=v, note="alle vier"),
+            lambda t=table, v=shown: sheet_state.sign_table(table=t, version=v, note="alle vier"),
             lambda t=table: results.save_game(table=t, number=1, data=normal_game(t, 1, re_augen=90), version=1))
         signed, edited = got
         fresh = Table.objects.get(pk=table.pk)

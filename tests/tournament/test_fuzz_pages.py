@@ -43,8 +43,8 @@ from hypothesis import strategies as st
 
 import scoring
 from seating.dealing import game_players
-from tournament.changelog import KINDS
 from tournament.forms.tournaments import SettingsForm
+from tournament.log.changelog import KINDS
 from tournament.models import (
     DataChange,
     Entry,
@@ -59,7 +59,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.ranking import TIE_BREAKERS
-from tournament.services import results, seating, table_links, tournaments
+from tournament.services import editing, penalties, results, seating, sheet_state, table_links, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
@@ -106,8 +106,8 @@ def build_world() -> dict:
         results.save_game(table=t1, data=normal_game(t1, number, re_augen=120 + 5 * number))
     results.delete_game(table=t1, number=4)
     _dealer, _out, players = game_players(seat_ids(t1), 1)
-    results.add_penalty(table=t1, offender_id=players[0], game_number=1, note="Farbe nicht bedient")
-    results.sign_table(table=t3, note="alle")
+    penalties.add_penalty(table=t1, offender_id=players[0], game_number=1, note="Farbe nicht bedient")
+    sheet_state.sign_table(table=t3, note="alle")
     r2 = seating.create_round(tournament=tournament)
     seating.seat_round(round=r2, seed="fuzz-2")
     tournaments.withdraw_player(entry=tournament.entries.get(start_number=13))
@@ -378,7 +378,7 @@ def game_fields(w: World, key) -> dict:
 
 def valid_game(w: World, key, number: int | None) -> dict:
     table = table_now(w, key)
-    number = number if number is not None else results.next_game_number(table)
+    number = number if number is not None else editing.next_game_number(table)
     existing = table.games.filter(number=number).first()
     _dealer, _out, players = game_players(w.seats[key], max(number, 1))
     seats = "".join(str(w.seats[key].index(p) + 1) for p in (players[0], players[2]))

@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from tournament.errors import UserError
 from tournament.models import Entry, Player, Score
-from tournament.services import results, tournaments
+from tournament.services import penalties, results, scores, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
 
@@ -208,13 +208,13 @@ def test_totals_beyond_what_the_rules_allow_are_refused(client, director, setup,
     table = round.tables.get(number=1)
     ids = seat_ids(table)
     client.force_login(director)
-    most = results.most_total(tournament, 4)  # 8 games of at most 432 points (turnier), and a penalty in each
+    most = scores.most_total(tournament, 4)  # 8 games of at most 432 points (turnier), and a penalty in each
     assert most == 8 * (432 + 6)
     data = {"version": table.version, f"p{ids[0]}": points, f"p{ids[1]}": -points, f"p{ids[2]}": 0, f"p{ids[3]}": 0}
     response = client.post(reverse("tournament:table_totals", args=[tournament.slug, 1, 1]), data)
     assert response.status_code == 200 and f"kleiner oder gleich {most} sein" in response.content.decode()
     with pytest.raises(UserError, match=f"höchstens ±{most}"):
-        results.enter_totals(table=table, totals={ids[0]: points, ids[1]: -points, ids[2]: 0, ids[3]: 0})
+        sheet_state.enter_totals(table=table, totals={ids[0]: points, ids[1]: -points, ids[2]: 0, ids[3]: 0})
     assert not Score.objects.filter(table=table).exists()
 
 
@@ -222,8 +222,8 @@ def test_the_largest_allowed_totals_keep_the_standings_page_small(client, direct
     tournament, round = setup
     for table in round.tables.all():
         ids = seat_ids(table)
-        most = results.most_total(tournament, 4)
-        results.enter_totals(table=table, totals={ids[0]: most, ids[1]: -most, ids[2]: 0, ids[3]: 0})
+        most = scores.most_total(tournament, 4)
+        sheet_state.enter_totals(table=table, totals={ids[0]: most, ids[1]: -most, ids[2]: 0, ids[3]: 0})
     response = client.get(reverse("tournament:standings", args=[tournament.slug]))
     page = response.content.decode()
     assert response.status_code == 200 and len(page) < 100_000
@@ -256,9 +256,9 @@ def test_sign_note_and_penalty_reason_are_bounded():
     tournament = make_tournament(players=8)
     table = seated_round(tournament).tables.first()
     with pytest.raises(UserError, match="höchstens 300"):
-        results.sign_table(table=table, note="x" * 301)
+        sheet_state.sign_table(table=table, note="x" * 301)
     with pytest.raises(UserError, match="höchstens 200"):
-        results.add_penalty(table=table, offender_id=seat_ids(table)[0], note="x" * 201)
+        penalties.add_penalty(table=table, offender_id=seat_ids(table)[0], note="x" * 201)
 
 
 # ---- the public switches hold on every page ---------------------------------------------------------

@@ -11,14 +11,14 @@ from django.utils import translation
 import scoring
 from tests.seating.test_dealing import DDV, SEATS, ddv_list, normal, solo
 from tournament import vocabulary
-from tournament.changelog import game_text
 from tournament.errors import UserError
+from tournament.log.changelog import game_text
 from tournament.models import Game, Score, Tournament
 from tournament.printing import documents
 from tournament.selectors import table_sheet
+from tournament.selectors.table_state import form_spec, phone_state
 from tournament.services import exporting, importing, results, table_links, tournaments
 from tournament.services.file_checks import ImportProblems
-from tournament.table_state import form_spec, phone_state
 
 from .factories import make_tournament, seat_ids, seated_round
 

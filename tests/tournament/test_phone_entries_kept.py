@@ -12,9 +12,10 @@ from django.core import signing
 from django.test import Client
 from django.urls import reverse
 
-from tournament import table_state
+from tournament import engine
 from tournament.errors import Conflict
 from tournament.models import DraftGame, Game, Score, Table, Tournament
+from tournament.selectors import table_state
 from tournament.services import results, table_links
 from tournament.views import table_link
 
@@ -333,7 +334,7 @@ def test_the_phone_shows_the_round_clock(director):
     assert table_state.phone_state(Table.objects.get(pk=table.pk))["clock_end"] is None
     round_clock.start_clock(round=table.round)
     state = Client().get(reverse("table_link_state", args=[token(table)])).json()
-    end = round_clock.clock_end(table.round.__class__.objects.get(pk=table.round.pk))
+    end = table.round.__class__.objects.get(pk=table.round.pk).clock_end()
     assert state["clock_end"] == end.isoformat()
     assert state["clock_end_text"] == timezone.localtime(end).strftime("%H:%M")  # the hall's time, not the phone's
     page = Client().get(reverse("table_link", args=[token(table)])).content.decode()
@@ -408,7 +409,7 @@ def test_a_penalty_entered_with_a_game_counts_once_the_game_is_confirmed(directo
 
     table = make_table(director)
     ids = seat_ids(table)
-    _dealer, _out, players = results.game_deal(table, ids, 1).as_tuple()
+    _dealer, _out, players = engine.game_deal(table, ids, 1).as_tuple()
     game = {**normal_game(table, 1), "penalty": {"offender": players[3], "note": "Farbe nicht bedient"}}
     answer = post(phone("anna"), table, "enter", {"number": 1, "data": game, "key": "p", "player": ids[0]})
     assert answer.status_code == 200 and not Penalty.objects.exists()  # waits with its game

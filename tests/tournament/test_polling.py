@@ -1,4 +1,4 @@
-"""Cheap polling of the standings and a player's page (tournament/caching.py): an unchanged poll is
+"""Cheap polling of the standings and a player's page (tournament/web/caching.py): an unchanged poll is
 answered 304 from the change counter; a changed poll gets the new data; the shared cache of rendered
 pages is invalidated by every write, also one made by another process; a poll sends the first places
 plus the reader's own row, compressed; nothing personal is cached."""
@@ -19,9 +19,9 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament import caching
 from tournament.models import DataChange, Round
 from tournament.services import results, seating
+from tournament.web import caching
 
 from .factories import make_director, make_tournament, normal_game, play_round, seat_ids, seated_round
 

@@ -10,10 +10,10 @@ from django.urls import reverse
 from pypdf import PdfReader
 
 from seating.dealing import game_players
-from tournament.audit import Actor
+from tournament.log.audit import Actor
 from tournament.models import Round
 from tournament.printing import documents, render
-from tournament.services import results, seating, tournaments
+from tournament.services import results, seating, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
 
@@ -54,7 +54,7 @@ def play(table, games, penalties=()):
         results.save_game(table=table, data=normal_game(table, number))
     for number in penalties:
         _dealer, _out, players = game_players(seat_ids(table), number)
-        results.add_penalty(table=table, offender_id=players[0], game_number=number, note="Farbe nicht bedient")
+        penalties.add_penalty(table=table, offender_id=players[0], game_number=number, note="Farbe nicht bedient")
 
 
 def pages(response) -> list[str]:
@@ -136,7 +136,7 @@ def test_an_unsigned_sheet_keeps_empty_penalty_rows_to_write_in(client, director
     assert rows[-2:] == ["Strafe:", "Strafe:"] and len(rows) == 8 + 1 + 2
     for number in range(4, 9):
         results.save_game(table=table, data=normal_game(table, number))
-    results.sign_table(table=table, by=Actor(user=director))
+    sheet_state.sign_table(table=table, by=Actor(user=director))
     rows = sheet_rows(get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]).splitlines()
     assert "Strafe:" not in rows and len(rows) == 8 + 1  # signed: what was written is all there is
 
@@ -145,7 +145,7 @@ def test_signed_sheet_prints_that_it_is_signed_and_locked(client, director, roun
     table = table_of(round, 4)
     play(table, 8)
     assert "Noch nicht unterschrieben" in get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
-    results.sign_table(table=table, by=Actor(user=director), note="alle vier")
+    sheet_state.sign_table(table=table, by=Actor(user=director), note="alle vier")
     text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
     assert "Unterschrieben und gesperrt am" in text and "alle vier" in text
     assert text.count("Unterschrift ") == 4  # a signature line per player
@@ -374,7 +374,7 @@ def test_filled_sheet_prints_a_doubling_after_a_nullspiel(client, director, roun
 def test_totals_only_sheet_prints_the_entered_totals(client, director, round):
     table = table_of(round, 4)
     ids = seat_ids(table)
-    results.enter_totals(table=table, totals=dict(zip(ids, [12, 3, -5, -10], strict=True)))
+    sheet_state.enter_totals(table=table, totals=dict(zip(ids, [12, 3, -5, -10], strict=True)))
     text = get_pdf(client, director, "table_pdf", "herbst", 1, table.number)[0]
     assert "Nur Endstände eingetragen." in text
     assert re.search(r"alle Spieler zusammen: 0 ✓ \(Nullsumme\)\s+12 3 −5 −10", text)

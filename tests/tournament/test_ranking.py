@@ -15,10 +15,11 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import translation
 
-from tournament import changelog, ranking
+from tournament import ranking
+from tournament.log import changelog
 from tournament.models import Tournament
 from tournament.selectors import player_record, standings, standings_history
-from tournament.services import results, seating, tournaments
+from tournament.services import results, seating, sheet_state, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
@@ -43,7 +44,7 @@ def play(tournament, tables: list[dict[str, int]]):
     seating.publish_round(round=round)
     for table, given in zip(round.tables.order_by("number"), tables, strict=True):
         if given:
-            results.enter_totals(table=table, totals={entry[name]: points for name, points in given.items()})
+            sheet_state.enter_totals(table=table, totals={entry[name]: points for name, points in given.items()})
     return round
 
 

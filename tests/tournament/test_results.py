@@ -5,7 +5,7 @@ import pytest
 from tournament.errors import EntryProblems, UserError
 from tournament.models import Score
 from tournament.selectors import standings, table_sheet
-from tournament.services import results, seating
+from tournament.services import penalties, results, scores, seating, sheet_state
 
 from .factories import make_tournament, normal_game, seat_ids, seated_round
 
@@ -71,7 +71,7 @@ def test_penalty_scores_and_keeps_zero_sum():
     table = seated_round(tournament).tables.get(number=1)
     ids = seat_ids(table)
     results.save_game(table=table, data=normal_game(table))
-    results.add_penalty(table=table, offender_id=ids[3])
+    penalties.add_penalty(table=table, offender_id=ids[3])
     sheet = table_sheet(table)
     assert sheet.totals == [1 + 2, 1 + 2, -1 + 2, -1 - 6]
     assert sheet.total_sum == 0
@@ -82,10 +82,10 @@ def test_penalty_at_a_table_of_five_needs_the_game():
     table = next(t for t in seated_round(tournament).tables.all() if t.seats.count() == 5)
     ids = seat_ids(table)
     with pytest.raises(UserError):
-        results.add_penalty(table=table, offender_id=ids[1])
+        penalties.add_penalty(table=table, offender_id=ids[1])
     with pytest.raises(UserError):  # seat 1 deals game 1 and sits out
-        results.add_penalty(table=table, offender_id=ids[0], game_number=1)
-    penalty = results.add_penalty(table=table, offender_id=ids[1], game_number=1)
+        penalties.add_penalty(table=table, offender_id=ids[0], game_number=1)
+    penalty = penalties.add_penalty(table=table, offender_id=ids[1], game_number=1)
     assert penalty.players == ids[1:]
     assert table_total(table) == 0
 
@@ -99,11 +99,11 @@ def test_no_entries_before_publishing_or_after_signing():
         results.save_game(table=table, data=normal_game(table))
     seating.publish_round(round=round)
     table.refresh_from_db()
-    results.sign_table(table=table)
+    sheet_state.sign_table(table=table)
     table.refresh_from_db()
     with pytest.raises(UserError, match="gesperrt"):
         results.save_game(table=table, data=normal_game(table))
-    results.unlock_table(table=table)
+    sheet_state.unlock_table(table=table)
     table.refresh_from_db()
     assert results.save_game(table=table, data=normal_game(table)).number == 1
 
@@ -113,8 +113,8 @@ def test_totals_only_must_sum_to_zero_and_are_marked_in_the_standings():
     table = seated_round(tournament).tables.get(number=1)
     ids = seat_ids(table)
     with pytest.raises(UserError, match="ergeben zusammen 1"):
-        results.enter_totals(table=table, totals={ids[0]: 10, ids[1]: -5, ids[2]: -4, ids[3]: 0})
-    results.enter_totals(table=table, totals={ids[0]: 10, ids[1]: -5, ids[2]: -5, ids[3]: 0})
+        sheet_state.enter_totals(table=table, totals={ids[0]: 10, ids[1]: -5, ids[2]: -4, ids[3]: 0})
+    sheet_state.enter_totals(table=table, totals={ids[0]: 10, ids[1]: -5, ids[2]: -5, ids[3]: 0})
     rows = {row.entry_id: row for row in standings(tournament)}
     assert rows[ids[0]].points == 10 and rows[ids[0]].totals_only and rows[ids[0]].games == 8
     with pytest.raises(UserError):
@@ -127,7 +127,7 @@ def test_changing_the_rules_recomputes_every_table():
     game = results.save_game(table=table, data=normal_game(table, announcements={"re": "keine90", "kontra": None},
                                                            re_augen=130))
     assert game.value == 8  # turnier: (keine 120, keine 90 verloren, keine 90 angesagt, gegen die Alten) x2
-    results.change_rules(tournament=tournament, rules="ddv")
+    scores.change_rules(tournament=tournament, rules="ddv")
     game.refresh_from_db()
     assert game.value == 5 and tournament.rules == "ddv"
 
@@ -137,7 +137,7 @@ def test_rules_change_that_invalidates_a_game_rolls_back():
     table = seated_round(tournament).tables.get(number=1)
     results.save_game(table=table, data=normal_game(table, extras={"re": {"karlchen": 1}}))
     with pytest.raises(EntryProblems) as error:
-        results.change_rules(tournament=tournament, rules={"preset": "turnier", "sonderpunkte": ["fuchs"]})
+        scores.change_rules(tournament=tournament, rules={"preset": "turnier", "sonderpunkte": ["fuchs"]})
     assert error.value.lines("de")[0] == ("Runde 1, Tisch 1, Spiel 1: Re, Karlchen: „Karlchen“ ist in diesem Regelwerk "
                                          "kein Sonderpunkt; es hat: Fuchs gefangen.")
     tournament.refresh_from_db()

@@ -17,7 +17,7 @@ from pypdf import PdfReader
 from tournament import selectors
 from tournament.errors import UserError
 from tournament.models import Player, Round, Series, Tournament
-from tournament.services import results, seating
+from tournament.services import seating, sheet_state
 from tournament.services import series as series_services
 from tournament.services import tournaments as tournament_services
 
@@ -55,7 +55,8 @@ def evening(director, name, date, players, *, slug, **settings):
     seating.publish_round(round=round)
     points = {entry.pk: value for entry, (_n, _c, value) in zip(entries, players, strict=True)}
     for table in round.tables.order_by("number"):
-        results.enter_totals(table=table, totals={e: points[e] for e in table.seats.values_list("entry_id", flat=True)})
+        sheet_state.enter_totals(table=table,
+                                 totals={e: points[e] for e in table.seats.values_list("entry_id", flat=True)})
     return tournament
 
 

@@ -8,7 +8,7 @@ from django.urls import reverse
 from tournament import selectors
 from tournament.errors import UserError
 from tournament.printing import documents
-from tournament.services import results
+from tournament.services import results, sheet_state
 from tournament.services.exporting import export_tournament
 from tournament.services.importing import import_tournament
 
@@ -30,7 +30,7 @@ def table():
 def test_an_ended_table_counts_its_games_and_expects_no_more(table):
     tournament = table.round.tournament
     assert selectors.missing_results(tournament).games == 5 + 8  # table 2 has not started
-    results.end_table(table=table, note="Dieter musste gehen", version=table.version)
+    sheet_state.end_table(table=table, note="Dieter musste gehen", version=table.version)
     table.refresh_from_db()
     assert table.ended_after == 3 and table.ended_note == "Dieter musste gehen"
     missing = selectors.missing_results(tournament)
@@ -43,8 +43,8 @@ def test_an_ended_table_counts_its_games_and_expects_no_more(table):
 
 
 def test_the_table_plays_on_after_all(table):
-    results.end_table(table=table, note="Dieter musste gehen")
-    results.resume_table(table=table)
+    sheet_state.end_table(table=table, note="Dieter musste gehen")
+    sheet_state.resume_table(table=table)
     table.refresh_from_db()
     assert table.ended_after is None and table.ended_note == ""
     results.save_game(table=table, data=normal_game(table, 4))
@@ -53,11 +53,11 @@ def test_the_table_plays_on_after_all(table):
 
 def test_ending_needs_a_reason_and_an_open_sheet(table):
     with pytest.raises(UserError) as error:
-        results.end_table(table=table, note="  ")
+        sheet_state.end_table(table=table, note="  ")
     assert error.value.field == "note"
-    results.sign_table(table=table)
+    sheet_state.sign_table(table=table)
     with pytest.raises(UserError):
-        results.end_table(table=table, note="zu spät")
+        sheet_state.end_table(table=table, note="zu spät")
     table.refresh_from_db()
     assert table.ended_after is None
 
@@ -80,7 +80,7 @@ def test_the_sheet_page_and_the_printed_sheet_say_why(client, table):
 
 
 def test_the_tournament_file_keeps_an_ended_table(table):
-    results.end_table(table=table, note="Dieter musste gehen")
+    sheet_state.end_table(table=table, note="Dieter musste gehen")
     data = export_tournament(table.round.tournament)
     assert data["rounds"][0]["tables"][0]["ended"] == {"after": 3, "note": "Dieter musste gehen"}
     copy = import_tournament(data, slug="kopie")
@@ -91,7 +91,7 @@ def test_the_tournament_file_keeps_an_ended_table(table):
 
 def test_the_round_page_and_the_overview_expect_no_more_games_of_an_ended_table(client, table):
     tournament = table.round.tournament
-    results.end_table(table=table, note="Dieter musste gehen")
+    sheet_state.end_table(table=table, note="Dieter musste gehen")
     client.force_login(tournament.directors.get())
     round_page = client.get(reverse("tournament:round", args=[tournament.slug, 1])).content.decode()
     assert "3 / 3 Spiele" in round_page and "3 / 8 Spiele" not in round_page

@@ -14,12 +14,12 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from seating.dealing import game_players
-from tournament import changelog
-from tournament.audit import Actor
 from tournament.errors import UserError
+from tournament.log import changelog
+from tournament.log.audit import Actor
 from tournament.models import DraftGame, Game, Score, Table, Tournament
 from tournament.selectors import standings
-from tournament.services import results, seating, table_links
+from tournament.services import seating, sheet_state, table_links
 from tournament.views import table_link
 
 from .factories import make_director, make_tournament, seat_ids, seated_round
@@ -99,7 +99,7 @@ def test_a_link_that_does_not_work_says_why(client, table, how):
     elif how == "closed":
         seating.close_round(round=table.round, backup=False)
     else:
-        results.sign_table(table=table)
+        sheet_state.sign_table(table=table)
     page = client.get(reverse("table_link", args=[link]))
     assert page.status_code == 410 and expected in page.content.decode()
     answer = client.post(reverse("table_link_enter", args=[link]), json.dumps(
@@ -326,7 +326,7 @@ def test_a_closed_link_refuses_confirmations_too(client, table):
 
 def test_director_decisions_need_an_open_sheet(director, table):
     table_links.enter_game(token=token(table), number=1, data=game(table, 1), key="k", device="d")
-    results.sign_table(table=table)
+    sheet_state.sign_table(table=table)
     with pytest.raises(UserError, match="gesperrt"):
         table_links.decide_as_director(table=table, draft_id=DraftGame.objects.get().pk, confirm=True,
                                        by=Actor(user=director))

@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 
 import scoring
-from tournament.changelog import KINDS, history_model
+from tournament.log.changelog import KINDS, history_model
 from tournament.models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 from tournament.selectors import standings
-from tournament.services import generate, results, seating, tournaments
+from tournament.services import generate, penalties, results, seating, sheet_state, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
@@ -145,8 +145,8 @@ def test_deleted_game_late_penalty_note_and_signature_survive_export_and_import(
         results.save_game(table=table, number=number, data=normal_game(table, number))
     results.delete_game(table=table, number=2)
     ids = seat_ids(table)
-    results.add_penalty(table=table, offender_id=ids[1], game_number=6, note="Karte verworfen")
-    results.sign_table(table=table, note="alle vier")
+    penalties.add_penalty(table=table, offender_id=ids[1], game_number=6, note="Karte verworfen")
+    sheet_state.sign_table(table=table, note="alle vier")
     exported = export_tournament(tournament)
     sheet = exported["rounds"][0]["tables"][0]
     assert sheet["game_numbers"] == [1, 3]

@@ -9,7 +9,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.services import results
+from tournament.services import results, sheet_state
 
 from .factories import make_director, make_tournament, normal_game, play_round, seat_ids, seated_round
 
@@ -137,7 +137,7 @@ def test_csv_has_each_rounds_points_and_marks_totals_only(client):
     first_table, other_table = second.tables.order_by("number")
     results.save_game(table=first_table, data=normal_game(first_table, 1, re_augen=150))
     ids = seat_ids(other_table)
-    results.enter_totals(table=other_table, totals={ids[0]: 6, ids[1]: -6, **{e: 0 for e in ids[2:]}})
+    sheet_state.enter_totals(table=other_table, totals={ids[0]: 6, ids[1]: -6, **{e: 0 for e in ids[2:]}})
     text = client.get(standings_url(tournament, "standings_csv")).content.decode("utf-8-sig")
     lines = list(csv.reader(io.StringIO(text), delimiter=";"))
     assert lines[0][-4:] == ["Soli", "nur Endstand", "R1", "R2"]
@@ -222,7 +222,7 @@ def queries(client, url):
 
 # Queries of each public page for a visitor (no login: no session, user or role queries), whatever the
 # tournament's size, each the first request after the data changed (the shared cache is empty for it;
-# tournament/caching.py). Every page: the tournament and its change counter. The standings: the cached
+# tournament/web/caching.py). Every page: the tournament and its change counter. The standings: the cached
 # table (a miss), the cached standings (a miss), then the rounds, the scores summed by round and player,
 # the entries, storing both in the cache (the database cache: a count, a look-up and an insert each,
 # 8 with the two savepoints of the tests' transaction), what is still missing (one query, "vorläufig",
@@ -292,7 +292,7 @@ def test_director_hides_and_announces_a_rounds_results(client, tournament):
 
 
 def test_standings_and_player_pages_say_what_is_still_missing(client, tournament):
-    from tournament.services import results, seating
+    from tournament.services import seating
 
     entry = tournament.entries.first()
     player_url = reverse("tournament:player", args=[tournament.slug, entry.id])
@@ -308,7 +308,7 @@ def test_standings_and_player_pages_say_what_is_still_missing(client, tournament
         assert "Vorläufig:" in content and "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content
     seating.reopen_round(round=tournament.rounds.get(number=1))
     for table in tournament.rounds.get(number=1).tables.all():  # the tables ended early: nothing is missing
-        results.end_table(table=table, note="Spieler musste gehen")
+        sheet_state.end_table(table=table, note="Spieler musste gehen")
     seating.close_round(round=tournament.rounds.get(number=1), backup=False)
     for url in (standings_url(tournament), player_url):
         assert "Vorläufig" not in client.get(url).content.decode()

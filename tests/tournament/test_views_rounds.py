@@ -6,7 +6,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.models import Round, Seat
-from tournament.services import results, seating, tournaments
+from tournament.services import results, seating, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, message_texts, normal_game, seat_ids, seated_round
 
@@ -104,7 +104,7 @@ def test_progress_per_table_in_a_published_round(client, director, tournament):
     round = seated_round(tournament)
     table = table_with(round, 4)
     results.save_game(table=table, data=normal_game(table))
-    results.sign_table(table=table_with(round, 5))
+    sheet_state.sign_table(table=table_with(round, 5))
     client.force_login(director)
     page = " ".join(client.get(url("round", round)).content.decode().split())
     assert "1 / 8 Spiele" in page and "0 / 10 Spiele · <strong>unterschrieben</strong>" in page

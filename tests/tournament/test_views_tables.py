@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.models import Game, Penalty
-from tournament.services import results
+from tournament.services import penalties, results
 
 from .factories import make_director, make_tournament, normal_game, re_seats, seat_ids, seated_round
 
@@ -142,14 +142,14 @@ def queries_for(client, path):
 def fill(table, games):
     for number in range(1, games + 1):
         results.save_game(table=table, data=normal_game(table, number, extras={"re": {"fuchs": 1}}))
-    results.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1)
+    penalties.add_penalty(table=table, offender_id=seat_ids(table)[1], game_number=1)
 
 
 # Each of a director's requests starts with tournament, session, user, role (a director: one query,
 # role_of stops there) and ends with the rounds for the navigation. The sheet: the table, seats, games,
 # penalties, scores, the next game number (games and waiting drafts), the entries from the table's
 # phones, and six for its change log (tables, games, penalties, drafts and the records before them);
-# the standings (the first request after a change: tournament/caching.py): the change counter, the
+# the standings (the first request after a change: tournament/web/caching.py): the change counter, the
 # cached table and standings (two misses), the rounds, the scores summed, the entries, storing both
 # in the database cache (count, look-up, insert and the tests' savepoints: 5 each), what is still
 # missing (one query), the hidden round numbers; a new game: the table, the next game number (games

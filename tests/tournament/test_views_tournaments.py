@@ -8,7 +8,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.models import Round, Score, Tournament
-from tournament.services import results, seating
+from tournament.services import editing, penalties, results, seating, sheet_state
 
 from .factories import make_director, make_tournament, message_texts, normal_game, seated_round
 
@@ -111,7 +111,7 @@ def play_some(tournament):
     first = seated_round(tournament)
     table = first.tables.get(number=1)
     results.save_game(table=table, data=normal_game(table))
-    results.sign_table(table=first.tables.get(number=2))
+    sheet_state.sign_table(table=first.tables.get(number=2))
     seating.create_round(tournament=tournament)
     return first
 
@@ -233,7 +233,7 @@ def test_saving_settings(client, director, tournament):
 def test_changed_rules_rescore_the_tables(client, director, tournament):
     table = seated_round(tournament).tables.get(number=1)
     offender = table.seats.get(position=1).entry_id
-    penalty = results.add_penalty(table=table, offender_id=offender)
+    penalty = penalties.add_penalty(table=table, offender_id=offender)
     assert Score.objects.get(penalty=penalty, entry_id=offender).points == -6
     client.force_login(director)
     client.post(url("settings", tournament), settings_data(tournament, rule_changes='{"penalty_points": 5}'))
@@ -300,7 +300,7 @@ def test_creating_a_round_needs_the_director(client, tournament):
 
 def play_round_games(table, last: int) -> None:
     """Games up to `last` at the table (those not entered yet)."""
-    for number in range(results.next_game_number(table), last + 1):
+    for number in range(editing.next_game_number(table), last + 1):
         results.save_game(table=table, number=number, data=normal_game(table, number), version=0)
 
 

@@ -256,7 +256,7 @@ class PenaltyForm(forms.Form):
 
 class TotalsForm(forms.Form):
     """Final totals of a paper sheet already summed at the table: one number per player, each
-    within what the rules allow at that table (`results.most_total`)."""
+    within what the rules allow at that table (`scores.most_total`)."""
 
     version = VersionField()
 

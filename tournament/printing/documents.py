@@ -23,8 +23,9 @@ from seating import dealing
 from .. import ranking, selectors, vocabulary
 from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
-from ..qrcodes import qr_svg
-from ..templatetags.doko import game_type, signed
+from ..templatetags.doko import signed
+from ..vocabulary import game_type
+from ..web.qrcodes import qr_svg
 
 # Abbreviations on the sheet, explained in its legend.
 ANNOUNCE_ABBR = {"keine90": "k90", "keine60": "k60", "keine30": "k30", "schwarz": "sw"}

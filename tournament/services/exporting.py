@@ -9,8 +9,8 @@ and exporting it again gives the same JSON.
 from __future__ import annotations
 
 from .. import names
-from ..changelog import KINDS, history_model
 from ..fileformat import player_item, round_item, table_item, tournament_settings
+from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Penalty, Seat, Table, Tournament
 
 LOG_ORDER = {kind: index for index, kind in enumerate(KINDS)}

@@ -32,7 +32,7 @@ from ..errors import UserError, language
 from ..fileformat import ROUND_DEFAULTS, TOURNAMENT_DEFAULTS
 from ..models import Round, Tournament
 from ..ranking import TIE_BREAKERS
-from .results import most_total
+from .scores import most_total
 from .tournaments import MOST_START_NUMBER
 
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
@@ -126,7 +126,7 @@ class Plan:
                           games_at_table_of_5=self.games_at_table(5)).list_rule(size)
 
     def most_total(self, size: int) -> int:
-        """The largest final total a player can have at a table of this size (results.most_total)."""
+        """The largest final total a player can have at a table of this size (scores.most_total)."""
         settings = Tournament(rules=self.tournament.get("rules") or scoring.DEFAULT_PRESET,
                               games_at_table_of_4=self.games_at_table(4), games_at_table_of_5=self.games_at_table(5))
         return most_total(settings, size)
@@ -776,7 +776,7 @@ def _check_totals(c: _Checker, where: str, totals, table: PlannedTable, rows: li
 
 def _check_log(c: _Checker, data: dict, plan: Plan):
     """The change log's records (optional): written back as they are, so only their form is checked."""
-    from ..audit import ACTIONS
+    from ..log.audit import ACTIONS
 
     records = c.listed("", data, "log")
     if records is None or "log" not in data:

@@ -147,7 +147,7 @@ def play_table(table: Table, *, rng: random.Random, rules: scoring.Rules, games:
                penalty_chance: float = PENALTY_CHANCE) -> tuple[list[tuple[int, dict]], list[dict]]:
     """Random games 1..`games` (the table's full number when None) and now and then a penalty, in
     the form `results.enter_sheets` takes."""
-    entries = results.seat_entries(table)
+    entries = engine.seat_entries(table)
     count = table.round.tournament.games_at_table(len(entries)) if games is None else games
     new_games, penalties = [], []
     for number in range(1, count + 1):

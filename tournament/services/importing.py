@@ -14,11 +14,11 @@ from typing import Any
 from django.db import models, transaction
 
 from .. import engine
-from ..audit import Actor
-from ..changelog import KINDS
-from ..changelog import history_model as _history_model
+from ..log.audit import Actor
+from ..log.changelog import KINDS
+from ..log.changelog import history_model as _history_model
 from ..models import DraftGame, Game, Round, Table, Tournament
-from . import bulk, results, seating, tournaments
+from . import bulk, results, seating, sheet_state, tournaments
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
 # the historical model of each kind, looked up once: django-simple-history builds a new manager class
@@ -72,17 +72,17 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
         results.enter_sheets(sheets=sheets, by=by, rules=plan.rules, history=plan.log is None)
         for t in planned.tables:
             if t.totals is not None:
-                results.enter_totals(table=tables[t.number], totals={entry[n]: pts for n, pts in t.totals.items()},
-                                     version=None, by=by)
+                sheet_state.enter_totals(table=tables[t.number], totals={entry[n]: pts for n, pts in t.totals.items()},
+                                         version=None, by=by)
         for t in planned.tables:  # before the phones' waiting entries: ending a table needs none
             if t.ended_after is not None:
-                results.end_table(table=tables[t.number], note=t.ended_note, version=None, by=by)
+                sheet_state.end_table(table=tables[t.number], note=t.ended_note, version=None, by=by)
         _write_phones(planned, tables, entry)
         if planned.results_hidden:
             seating.hide_results(round=round, by=by)
         for t in planned.tables:  # signing locks a table: only once everything is entered
             if t.signed_at is not None:
-                results.sign_table(table=tables[t.number], version=None, by=by, note=t.signed_note, at=t.signed_at)
+                sheet_state.sign_table(table=tables[t.number], version=None, by=by, note=t.signed_note, at=t.signed_at)
         if planned.status == Round.Status.CLOSED:
             seating.close_round(round=round, by=by, backup=False)
     return tournament

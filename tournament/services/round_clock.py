@@ -10,9 +10,9 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import audit
-from ..audit import SYSTEM, Actor
 from ..errors import UserError
+from ..log import audit
+from ..log.audit import SYSTEM, Actor
 from ..models import Round
 from .locking import lock_round
 
@@ -44,11 +44,3 @@ def stop_clock(*, round: Round, by: Actor = SYSTEM) -> Round:
             fresh.save(update_fields=["started_at"])
     round.started_at = None
     return round
-
-
-def clock_end(round: Round) -> datetime.datetime | None:
-    """When the round's time is up (None: the clock was not started or there is no time limit)."""
-    minutes = round.tournament.round_minutes
-    if round.started_at is None or not minutes:
-        return None
-    return round.started_at + datetime.timedelta(minutes=minutes)

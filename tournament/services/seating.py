@@ -1,6 +1,6 @@
 """Rounds and seating: creating a round, drawing its tables, swapping and moving players before it is
 published, publishing, closing and reopening it, hiding its results. The draw itself is
-`tournament.draw` (pure Python).
+`seating.draw` (pure Python).
 
 Every change locks the round (`locking.lock_round`), checks the version the director's page was
 loaded from (`errors.Conflict` when another change came first), and records itself
@@ -19,15 +19,15 @@ from django.utils.translation import gettext as _
 
 import seating
 
-from .. import audit, changelog
-from ..audit import SYSTEM, Actor
 from ..errors import Conflict, UserError, language
+from ..log import audit, changelog
+from ..log.audit import SYSTEM, Actor
 from ..models import Entry, RequestKey, Round, Seat, Table, Tournament
 from ..selectors import standings
 from . import table_links
 from .backups import backup_after_commit
+from .editing import seen_key
 from .locking import lock_round, lock_tables, lock_tournament
-from .results import seen_key
 
 
 def playing_entries(tournament: Tournament, round_number: int) -> list[Entry]:

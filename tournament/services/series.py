@@ -11,9 +11,10 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import audit, selectors
-from ..audit import SYSTEM, Actor
+from .. import selectors
 from ..errors import Conflict, UserError
+from ..log import audit
+from ..log.audit import SYSTEM, Actor
 from ..models import Series, SeriesMerge, Tournament
 from . import tournaments
 from .locking import lock_series, lock_tournament

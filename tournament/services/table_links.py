@@ -27,11 +27,12 @@ from django.utils.translation import gettext as _
 import scoring
 from seating import dealing
 
-from .. import audit, engine
-from ..audit import SYSTEM, Actor
+from .. import engine
 from ..errors import Conflict, EntryProblems, UserError
+from ..log import audit
+from ..log.audit import SYSTEM, Actor
 from ..models import DraftGame, Entry, Game, Round, Table, Tournament
-from . import results
+from . import editing, penalties, results, sheet_state
 from .locking import lock_round, lock_table, lock_tables
 
 TOKEN_BYTES = 18  # 24 characters: unguessable, and short enough for a small QR code
@@ -131,7 +132,7 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
     conflict for the director, whatever the confirmation mode. The same key sent again returns the
     first draft. The identical game entered on another device by another player of the table
     confirms it. `penalty` ({"offender", "note"}): a penalty in this game, entered with it and
-    confirmed with it (`results.add_penalty` in the same change)."""
+    confirmed with it (`penalties.add_penalty` in the same change)."""
     key, device = (key or "")[:64], (device or "")[:64]
     if not key or not device:
         raise UserError(_("Die Eingabe kam ohne Schlüssel oder Gerät an; bitte die Seite neu laden."))
@@ -143,21 +144,21 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
                 raise UserError(_("Diese Eingabe gehört zu einem anderen Tisch."))
             return earlier
         check_open(table)
-        results.check_editable(table)
+        editing.check_editable(table)
         if table.totals_only:
             raise UserError(_("Für Tisch %(table)s wurden nur Endstände eingetragen.") % {"table": table.number})
-        entries = results.seat_entries(table)
-        results.check_number(table, number, len(entries))
+        entries = engine.seat_entries(table)
+        editing.check_number(table, number, len(entries))
         existing = table.games.filter(number=number).first()
-        first_free = results.next_game_number(table)
+        first_free = editing.next_game_number(table)
         if number > first_free and existing is None:
             raise UserError(_("Spiele werden der Reihe nach eingetragen: erst Spiel %(first)s, dann "
                               "Spiel %(number)s.") % {"first": first_free, "number": number})
         rule = table.round.tournament.list_rule(len(entries))
-        games = results.entered_games(table) if rule else {}
+        games = engine.entered_games(table) if rule else {}
         deal = dealing.deal_of(entries, number, rule=rule, games=games)
         try:
-            checked = engine.checked(results.with_mark(data, deal, rule), deal.players,
+            checked = engine.checked(engine.with_mark(data, deal, rule), deal.players,
                                      table.round.tournament.scoring_rules())
         except scoring.InvalidInput as error:
             raise EntryProblems(error.problems) from None
@@ -242,7 +243,7 @@ def _confirm(table: Table, draft: DraftGame, *, by: Actor) -> Game:
                               "entscheidet, welche Fassung gilt.") % {"number": draft.number}) from None
         penalty = draft.data.get("penalty")
         if penalty:  # the penalty entered with the game counts with it
-            results.add_penalty(table=table, offender_id=penalty["offender"], game_number=draft.number,
+            penalties.add_penalty(table=table, offender_id=penalty["offender"], game_number=draft.number,
                                 note=penalty.get("note") or _("am Tisch eingetragen"), by=by)
         _decide(draft, DraftGame.Status.CONFIRMED, by=by, game=game)
     return game
@@ -267,13 +268,13 @@ def pending_games(table: Table, sent: dict[int, dict]) -> dict[int, dict]:
     pending: dict[int, dict] = {}
     for draft in table.drafts.filter(status=DraftGame.Status.WAITING).order_by("-created_at"):
         pending[draft.number] = draft.data
-    entries = results.seat_entries(table)
+    entries = engine.seat_entries(table)
     rules = table.round.tournament.scoring_rules()
     for number, data in sent.items():
         if number in pending or not 1 <= number <= 99:
             continue
         try:
-            pending[number] = engine.checked(data, results.game_deal(table, entries, number).players, rules)
+            pending[number] = engine.checked(data, engine.game_deal(table, entries, number).players, rules)
         except (scoring.InvalidInput, UserError):
             continue
     return pending
@@ -319,7 +320,7 @@ def decide_as_director(*, table: Table, draft_id: int, confirm: bool, by: Actor,
             raise UserError(_("Diese Eingabe gibt es an diesem Tisch nicht."))
         if draft.status != DraftGame.Status.WAITING:
             return draft
-        results.check_editable(table)
+        editing.check_editable(table)
         if confirm and take:
             stored = table.games.filter(number=draft.number).first()
             draft.base_version = stored.version if stored is not None else 0
@@ -365,8 +366,8 @@ def approve_sheet(*, token: str, device: str, player_id: int | None, version: in
                 table.approvals = {**(table.approvals or {}), str(player.pk): table.version}
                 table.save(update_fields=["approvals"])
         if sheet_complete(table) and all(table.approvals.get(str(e)) == table.version
-                                         for e in results.seat_entries(table)):
-            results.sign_table(table=table, version=table.version, note=_("auf den Handys: alle „stimmt“"),
+                                         for e in engine.seat_entries(table)):
+            sheet_state.sign_table(table=table, version=table.version, note=_("auf den Handys: alle „stimmt“"),
                                by=Actor(label=_("Tisch %(table)s (alle Spieler)") % {"table": table.number},
                                         device=device[:64]))
             table.refresh_from_db()
@@ -379,5 +380,5 @@ def sheet_complete(table: Table) -> bool:
         return False
     if table.totals_only:
         return True
-    expected = table.expected_games(table.round.tournament.games_at_table(len(results.seat_entries(table))))
+    expected = table.expected_games(table.round.tournament.games_at_table(len(engine.seat_entries(table))))
     return table.games.count() >= expected

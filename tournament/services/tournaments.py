@@ -17,11 +17,12 @@ from django.utils.translation import gettext as _
 
 import scoring
 
-from .. import audit, changelog, names
-from ..audit import SYSTEM, Actor
+from .. import names
 from ..errors import Conflict, EntryProblems, UserError
+from ..log import audit, changelog
+from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Player, Round, Tournament
-from . import results
+from . import scores
 from .locking import lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /t/new/ creates a tournament
@@ -304,7 +305,7 @@ def return_player(*, entry: Entry, by: Actor = SYSTEM) -> Entry:
 def update_tournament(*, tournament: Tournament, fields: dict, rules, version: int | None = None,
                       by: Actor = SYSTEM) -> Tournament:
     """Saves the tournament's settings as loaded (`version`); a changed ruleset recomputes every
-    table (see results.change_rules), and a game it cannot score rolls the whole change back. Games
+    table (see scores.change_rules), and a game it cannot score rolls the whole change back. Games
     per table cannot go below a game already entered."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
@@ -315,7 +316,7 @@ def update_tournament(*, tournament: Tournament, fields: dict, rules, version: i
                 fields["slug"] in RESERVED_SLUGS or Tournament.objects.filter(slug=fields["slug"]).exists()):
             raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": fields["slug"]},
                             field="slug")
-        highest = results.highest_game_numbers(tournament)
+        highest = scores.highest_game_numbers(tournament)
         pflichtsoli = fields.get("pflichtsoli", tournament.pflichtsoli)
         check_list_games(pflichtsoli, fields.get("games_at_table_of_4", tournament.games_at_table_of_4),
                          fields.get("games_at_table_of_5", tournament.games_at_table_of_5))
@@ -334,7 +335,7 @@ def update_tournament(*, tournament: Tournament, fields: dict, rules, version: i
             for name, value in fields.items():
                 setattr(tournament, name, value)
             if rules != tournament.rules:
-                results.change_rules(tournament=tournament, rules=rules)
+                scores.change_rules(tournament=tournament, rules=rules)
             tournament.version += 1
             tournament.save()
         return tournament

@@ -1,52 +1,19 @@
 """Template filters that word a game for people: type, announcements, Sonderpunkte, breakdown."""
 
-import datetime
 
 from django import template
 from django.utils import timezone
-from django.utils.translation import gettext as _
 
 from .. import vocabulary
-from ..models import Game
-from ..vocabulary import ANNOUNCEMENTS, PARTIES, SOLOS, SONDERPUNKTE
 
 register = template.Library()
 
 
-@register.filter
-def game_type(game: Game) -> str:
-    if game.type == Game.Type.SOLO and game.solo:
-        return str(SOLOS.get(game.solo, game.solo))
-    if game.type == Game.Type.HOCHZEIT and len(game.re) == 1:
-        return _("Hochzeit ohne Partner")
-    return str(Game.Type(game.type).label)
-
-
-@register.filter
-def solo_mark(game: Game) -> str:
-    """A solo's mark in a list with Pflichtsoli: "Pflichtsolo", "Lustsolo"; "" for any other game."""
-    if game.pflichtsolo is None:
-        return ""
-    return vocabulary.label("pflichtsolo", "pflicht" if game.pflichtsolo else "lust")
-
-
-@register.filter
-def announcements(game: Game) -> str:
-    parts = []
-    if game.announce_re:
-        parts.append(f"Re: {ANNOUNCEMENTS[game.announce_re]}")
-    if game.announce_kontra:
-        parts.append(f"Kontra: {ANNOUNCEMENTS[game.announce_kontra]}")
-    return ", ".join(parts)
-
-
-@register.filter
-def sonderpunkte(game: Game) -> str:
-    parts = []
-    for party, name in PARTIES.items():
-        for kind, count in (game.extras.get(party) or {}).items():
-            parts.append(f"{SONDERPUNKTE.get(kind, kind)} {name}" + (f" ×{count}" if count > 1 else ""))
-    return ", ".join(parts)
+# a game in words (tournament/vocabulary.py: the change log and the PDFs word games the same way)
+register.filter("game_type", vocabulary.game_type)
+register.filter("solo_mark", vocabulary.solo_mark)
+register.filter("announcements", vocabulary.announcements)
+register.filter("sonderpunkte", vocabulary.sonderpunkte)
 
 
 @register.inclusion_tag("tournament/_round_clock.html", takes_context=True)
@@ -54,7 +21,7 @@ def round_clock(context, round, tournament):
     """The round's clock: when its time is up and how long is left (the page's script counts down),
     with the director's buttons. `tournament` is the page's (no query of its own)."""
     minutes = tournament.round_minutes
-    end = round.started_at + datetime.timedelta(minutes=minutes) if round.started_at and minutes else None
+    end = round.clock_end(minutes)
     return {"round": round, "tournament": tournament, "end": end, "minutes": minutes,
             "over": end is not None and end <= timezone.now(),
             "is_director": context.get("is_director", False), "csrf_token": context.get("csrf_token")}

@@ -1,12 +1,12 @@
 """`{% data_version tournament as version %}`: what a cached part of a page depends on besides its own
 arguments -- the tournament's change counter, the language and the release of the code -- for
-Django's `{% cache %}` tag (tournament/caching.py: the cache is shared by every worker and machine,
+Django's `{% cache %}` tag (tournament/web/caching.py: the cache is shared by every worker and machine,
 and every write to the tournament changes the counter)."""
 
 from django import template
 from django.utils.translation import get_language
 
-from .. import caching
+from ..web import caching
 
 register = template.Library()
 

@@ -12,8 +12,8 @@ from django.shortcuts import redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
-from ..audit import Actor
 from ..errors import UserError
+from ..log.audit import Actor
 from ..services.backups import backup_name, backup_text
 from ..services.file_checks import ImportProblems
 from ..services.importing import import_tournament

@@ -11,12 +11,12 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import table_state
-from ..audit import Actor
 from ..errors import UserError
+from ..log.audit import Actor
 from ..models import Round, Table
-from ..qrcodes import qr_svg
+from ..selectors import table_state
 from ..services import table_links
+from ..web.qrcodes import qr_svg
 from .access import director_required, entry_required
 
 

@@ -8,7 +8,7 @@ import datetime
 from django.shortcuts import render
 from django.utils.dateparse import parse_datetime
 
-from .. import changelog
+from ..log import changelog
 from .access import entry_required
 
 PAGE = 100

@@ -10,9 +10,9 @@ from django.views.decorators.http import require_POST
 
 import seating
 
-from ..audit import Actor
 from ..errors import Conflict, UserError, language
 from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
+from ..log.audit import Actor
 from ..models import Entry
 from ..services import tournaments
 from .access import director_required

@@ -2,7 +2,7 @@
 
 Each view reads what it prints (`printing.documents`) and hands the HTML to `printing.render`, which
 serves it from the PDF cache or lays it out. A large round's sheets and a large tournament's standings
-take seconds of work: a background job builds them (`tournament/tasks.py`), and the page shows its
+take seconds of work: a background job builds them (`tournament/printing/jobs.py`), and the page shows its
 progress until the PDF is ready.
 """
 
@@ -15,9 +15,9 @@ from django.shortcuts import render as render_page
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
-from .. import caching, tasks
 from ..models import Round, Table
-from ..printing import documents, render
+from ..printing import documents, jobs, render
+from ..web import caching
 from .access import director_required
 
 
@@ -52,23 +52,23 @@ def table_sheet_pdf(request, tournament, round_number, table_number):
     return _pdf_response(render.pdf_bytes(html), name)
 
 
-def _background(request, tournament, job: tasks.PdfJob, filename: str, what: str):
-    """A PDF built by a background job (tournament/tasks.py): the PDF when it is ready, else a page
+def _background(request, tournament, job: jobs.PdfJob, filename: str, what: str):
+    """A PDF built by a background job (tournament/printing/jobs.py): the PDF when it is ready, else a page
     that shows the job's progress and asks again every two seconds (with `?job=`, so that it keeps
     asking for the same job even when the tournament changes meanwhile). `?status=1`: the job's
     state as JSON; `?retry=1`: start a failed job again."""
     status = bool(request.GET.get("status"))
     job_id = request.GET.get("job") or job.id
     if request.GET.get("retry"):
-        tasks.retry(job_id)
-    current = tasks.state(job_id)
+        jobs.retry(job_id)
+    current = jobs.state(job_id)
     if current is not None and current.get("tournament") != tournament.pk:
         raise Http404
-    data = tasks.result(job_id, tournament.pk)
+    data = jobs.result(job_id, tournament.pk)
     if data is None and current is None:  # not started yet, or forgotten: the job for the data as they are now
         job_id = job.id
-        current = tasks.start(job, filename=filename)
-        data = tasks.result(job_id, tournament.pk)  # (an immediate backend has built it already)
+        current = jobs.start(job, filename=filename)
+        data = jobs.result(job_id, tournament.pk)  # (an immediate backend has built it already)
     if data is not None and not status:
         return _pdf_response(data, filename)
     current = current or {"job": job_id, "state": "done" if data is not None else "queued"}
@@ -78,7 +78,7 @@ def _background(request, tournament, job: tasks.PdfJob, filename: str, what: str
              **({"round": request.GET["round"]} if request.GET.get("round") else {})}
     response = render_page(request, "print/progress.html", {
         "tournament": tournament, "what": what, "job": current, "again": "?" + urlencode(query),
-        "retry": "?" + urlencode({**query, "retry": "1"}), "waiting_long": tasks.waiting_long(current),
+        "retry": "?" + urlencode({**query, "retry": "1"}), "waiting_long": jobs.waiting_long(current),
     }, status=202)
     response["Cache-Control"] = "no-store"
     return response
@@ -96,7 +96,7 @@ def round_sheets_pdf(request, tournament, round_number):
     if not tables:
         raise Http404("Die Runde ist noch nicht ausgelost.")
     if tables > settings.PDF_INLINE_TABLES:
-        job = tasks.PdfJob(kind="round_sheets", tournament_id=tournament.pk, language=get_language(),
+        job = jobs.PdfJob(kind="round_sheets", tournament_id=tournament.pk, language=get_language(),
                            counter=caching.change_counter(tournament),
                            params={"round": round.number, "blank": blank, "link_base": link_base})
         what = (_("Leere Spielzettel der Runde %(n)s") if blank
@@ -130,7 +130,7 @@ def standings_pdf(request, tournament):
         after_round = None
     name = f"{tournament.slug}-rangliste" + (f"-runde-{after_round}" if after_round else "") + ".pdf"
     if tournament.entries.count() > settings.PDF_INLINE_PLAYERS:
-        job = tasks.PdfJob(kind="standings", tournament_id=tournament.pk, language=get_language(),
+        job = jobs.PdfJob(kind="standings", tournament_id=tournament.pk, language=get_language(),
                            counter=caching.change_counter(tournament), params={"round": after_round})
         what = _("Rangliste nach Runde %(n)s") % {"n": after_round} if after_round else _("Rangliste")
         return _background(request, tournament, job, name, what)

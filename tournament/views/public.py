@@ -11,9 +11,10 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
-from .. import caching, ranking, selectors
-from ..charts import Series, progression_svg
+from .. import ranking, selectors
 from ..models import Entry, Table
+from ..web import caching
+from ..web.charts import Series, progression_svg
 from .access import public_or_director
 
 

@@ -10,8 +10,8 @@ from django.utils.formats import time_format
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from ..audit import Actor
 from ..errors import UserError
+from ..log.audit import Actor
 from ..models import Round
 from ..services import round_clock
 from .access import director_required
@@ -27,7 +27,7 @@ def clock_action(request, tournament, round_number):
             messages.success(request, _("Die Rundenuhr ist angehalten."))
         else:
             round_clock.start_clock(round=round, by=Actor.of(request))
-            end = round_clock.clock_end(round)
+            end = round.clock_end()
             messages.success(request, _("Die Rundenuhr läuft: %(minutes)s Minuten, bis %(end)s Uhr.")
                              % {"minutes": tournament.round_minutes,
                                 "end": time_format(timezone.localtime(end), "H:i") if end else ""})

@@ -15,11 +15,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
-from ..audit import Actor
 from ..collation import name_key
 from ..errors import Conflict, UserError
 from ..forms.common import clean_key, new_key
 from ..forms.rounds import DrawForm, MoveForm, SwapForm
+from ..log.audit import Actor
 from ..models import Round, Tournament
 from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
 from ..services import seating

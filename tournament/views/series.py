@@ -12,10 +12,10 @@ from django.utils.translation import pgettext
 from django.views.decorators.http import require_POST
 
 from .. import selectors
-from ..audit import Actor
 from ..collation import name_key
 from ..errors import Conflict, UserError
 from ..forms.series import AddTournamentForm, MergeForm, SeriesForm
+from ..log.audit import Actor
 from ..models import Series, Tournament
 from ..printing import documents
 from ..printing import render as pdf_render

@@ -29,9 +29,10 @@ from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
-from .. import caching, ranking, selectors
-from ..charts import Series, progression_svg
+from .. import ranking, selectors
 from ..models import Tournament
+from ..web import caching
+from ..web.charts import Series, progression_svg
 from .access import public_or_director
 from .spreadsheet import csv_response, spreadsheet_safe
 

@@ -27,10 +27,11 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.csrf import csrf_exempt
 from django.views.decorators.http import require_GET, require_POST
 
-from .. import selectors, table_state, vocabulary
+from .. import selectors, vocabulary
 from ..errors import Conflict, EntryProblems, UserError, language
 from ..forms.phone import clean_game, clean_int, clean_penalty, clean_text
 from ..models import DraftGame, Table
+from ..selectors import table_state
 from ..services import results, table_links
 from ..services.table_links import LinkClosed
 

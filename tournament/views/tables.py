@@ -19,13 +19,14 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import changelog, selectors
-from ..audit import Actor
+from .. import engine, selectors
 from ..errors import Conflict, EntryProblems, UserError
 from ..forms.common import new_key
 from ..forms.games import GameForm, PenaltyForm, SignForm, TotalsForm
+from ..log import changelog
+from ..log.audit import Actor
 from ..models import DraftGame, Game, Table
-from ..services import results
+from ..services import editing, penalties, results, scores, sheet_state
 from ..vocabulary import ANNOUNCEMENTS, PARTIES, SONDERPUNKT_KEY, SONDERPUNKTE
 from .access import DIRECTOR, director_required, entry_required
 
@@ -74,7 +75,7 @@ def table_sheet(request, tournament, round_number, table_number):
         "penalty_form": PenaltyForm(players=sheet.entries, auto_id="penalty_%s", initial={"key": new_key()}),
         "penalty_offender": 3 * rules.penalty_points,
         "sign_form": SignForm(auto_id="sign_%s", initial={"version": table.version}),
-        "next_number": results.next_game_number(table),
+        "next_number": editing.next_game_number(table),
         "games_expected": table.expected_games(tournament.games_at_table(len(sheet.entries))),
         "log": changelog.entries(tournament, round_number=table.round.number, table_number=table.number, limit=50),
         "drafts": list(table.drafts.filter(status__in=[DraftGame.Status.WAITING, DraftGame.Status.REJECTED])
@@ -89,7 +90,7 @@ def game_new(request, tournament, round_number, table_number):
     own address (`game_form`), so that a second person entering the same game meanwhile is noticed
     instead of the game being stored under the next number."""
     table = get_table(tournament, round_number, table_number, request)
-    next_number = number = results.next_game_number(table)
+    next_number = number = editing.next_game_number(table)
     if request.method == "POST":
         with contextlib.suppress(ValueError):
             number = int(request.POST.get("number", number))
@@ -112,18 +113,18 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
     if not 1 <= number <= tournament.games_at_table(len(entries)):
         raise Http404
     try:
-        results.check_editable(table)
+        editing.check_editable(table)
     except UserError as error:
         messages.error(request, error.message)
         return table_url(table)
     existing = table.games.filter(number=number).first()
     if next_number is None:
-        next_number = results.next_game_number(table)
+        next_number = editing.next_game_number(table)
     if existing is None and request.method == "GET" and number != next_number:
         messages.error(request, _("Spiele werden der Reihe nach eingetragen: als Nächstes Spiel %(next)s.")
                        % {"next": next_number})
         return table_url(table)
-    deal = results.game_deal(table, [e.id for e in entries], number)
+    deal = engine.game_deal(table, [e.id for e in entries], number)
     dealer_id, out_id, player_ids = deal.as_tuple()
     players = [e for e in entries if e.id in player_ids]
     rules = tournament.scoring_rules()
@@ -138,7 +139,7 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
             try:
                 if action in ("save", "save_next", "overwrite"):
                     if action == "save_next":  # "mine is another game": the next free number
-                        number, version = results.next_game_number(table), 0
+                        number, version = editing.next_game_number(table), 0
                     elif action == "overwrite":  # "save mine anyway": over the version it was shown
                         version = _posted_int(request, "current_version", version)
                     game = results.save_game(table=table, number=number, data=data, version=version,
@@ -172,10 +173,10 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
         form.fields[focus].widget.attrs["autofocus"] = True
     names = names_by_key(entries)
     current = conflict.current if conflict is not None else None
-    editing = existing is not None and (request.method != "POST" or bool(_posted_int(request, "version", 0)))
+    is_editing = existing is not None and (request.method != "POST" or bool(_posted_int(request, "version", 0)))
     return render(request, "tournament/game_form.html", {
         "tournament": tournament, "round": table.round, "table": table, "form": form, "number": number,
-        "editing": editing, "players": players,
+        "editing": is_editing, "players": players,
         "dealer": next(e for e in entries if e.id == dealer_id),
         "sitting_out": next((e for e in entries if e.id == out_id), None),
         "pflichtsolo_open": [e for e in entries if e.id in deal.open_pflichtsoli],
@@ -203,7 +204,7 @@ def game_preview(request, tournament, round_number, table_number, number):
     entries = selectors.seated_entries(table)
     if not 1 <= number <= tournament.games_at_table(len(entries)):
         raise Http404
-    deal = results.game_deal(table, [e.id for e in entries], number)
+    deal = engine.game_deal(table, [e.id for e in entries], number)
     players = [e for e in entries if e.id in deal.players]
     form = GameForm(request.POST, players=players, seats=entries, rules=tournament.scoring_rules(), deal=deal,
                     pflichtsoli=bool(tournament.pflichtsoli))
@@ -274,7 +275,7 @@ def penalty_add(request, tournament, round_number, table_number):
                 messages.error(request, f"{label}: {error}" if label else error)
         return table_url(table)
     try:
-        results.add_penalty(table=table, offender_id=form.cleaned_data["offender"],
+        penalties.add_penalty(table=table, offender_id=form.cleaned_data["offender"],
                             game_number=form.cleaned_data["game_number"], note=form.cleaned_data["note"],
                             by=Actor.of(request), key=form.cleaned_data["key"] or None)
         messages.success(request, _("Strafe eingetragen."))
@@ -296,7 +297,7 @@ def penalty_delete(request, tournament, round_number, table_number, penalty_id):
         return render(request, "tournament/confirm_delete_penalty.html", {
             "tournament": tournament, "round": table.round, "table": table, "penalty": penalty})
     try:
-        results.delete_penalty(table=table, penalty_id=penalty_id, by=Actor.of(request))
+        penalties.delete_penalty(table=table, penalty_id=penalty_id, by=Actor.of(request))
         messages.success(request, _("Strafe gelöscht. Im Änderungsprotokoll lässt sie sich wiederherstellen."))
     except UserError as error:
         messages.error(request, error.message)
@@ -308,7 +309,7 @@ def table_totals(request, tournament, round_number, table_number):
     """Final totals of a paper sheet summed at the table, instead of game by game."""
     table = get_table(tournament, round_number, table_number, request)
     entries = selectors.seated_entries(table)
-    most = results.most_total(tournament, len(entries))
+    most = scores.most_total(tournament, len(entries))
     initial = {"version": table.version}
     if table.totals_only:
         initial.update({f"p{key}": points for key, points in (table.entered_totals or {}).items()})
@@ -317,11 +318,11 @@ def table_totals(request, tournament, round_number, table_number):
     if request.method == "POST":
         try:
             if request.POST.get("action") == "clear":
-                results.clear_totals(table=table, version=posted_version(request), by=Actor.of(request))
+                sheet_state.clear_totals(table=table, version=posted_version(request), by=Actor.of(request))
                 messages.success(request, _("Endstände gelöscht."))
                 return table_url(table)
             if form.is_valid():
-                results.enter_totals(table=table, totals=form.totals(), version=form.cleaned_data["version"],
+                sheet_state.enter_totals(table=table, totals=form.totals(), version=form.cleaned_data["version"],
                                      by=Actor.of(request))
                 messages.success(request, _("Endstände gespeichert."))
                 return table_url(table)
@@ -347,7 +348,7 @@ def table_sign(request, tournament, round_number, table_number):
             if request.role != DIRECTOR:
                 messages.error(request, _("Nur die Turnierleitung kann einen unterschriebenen Spielzettel entsperren."))
                 return table_url(table)
-            results.unlock_table(table=table, version=posted_version(request), by=Actor.of(request))
+            sheet_state.unlock_table(table=table, version=posted_version(request), by=Actor.of(request))
             messages.success(request, _("Spielzettel entsperrt."))
         else:
             form = SignForm(request.POST)
@@ -356,7 +357,7 @@ def table_sign(request, tournament, round_number, table_number):
                     for error in errors:
                         messages.error(request, error)
                 return table_url(table)
-            results.sign_table(table=table, version=form.cleaned_data["version"], note=form.cleaned_data["note"],
+            sheet_state.sign_table(table=table, version=form.cleaned_data["version"], note=form.cleaned_data["note"],
                                by=Actor.of(request))
             messages.success(request, _("Spielzettel als unterschrieben gesperrt."))
     except Conflict as error:
@@ -374,10 +375,10 @@ def table_end(request, tournament, round_number, table_number):
     table = get_table(tournament, round_number, table_number, request)
     try:
         if request.POST.get("action") == "resume":
-            results.resume_table(table=table, version=posted_version(request), by=Actor.of(request))
+            sheet_state.resume_table(table=table, version=posted_version(request), by=Actor.of(request))
             messages.success(request, _("Der Tisch spielt weiter."))
         else:
-            results.end_table(table=table, note=request.POST.get("note", ""), version=posted_version(request),
+            sheet_state.end_table(table=table, note=request.POST.get("note", ""), version=posted_version(request),
                               by=Actor.of(request))
             messages.success(request, _("Tisch nach Spiel %(last)s beendet; weitere Spiele werden nicht erwartet.")
                              % {"last": table.ended_after})
@@ -413,7 +414,7 @@ def restore(request, tournament, round_number, table_number, kind, history_id):
             game = results.restore_game(table=table, record=record, by=Actor.of(request))
             messages.success(request, _("Spiel %(number)s ist wiederhergestellt.") % {"number": game.number})
         elif kind == "penalty":
-            if results.restore_penalty(table=table, record=record, by=Actor.of(request)):
+            if penalties.restore_penalty(table=table, record=record, by=Actor.of(request)):
                 messages.success(request, _("Die Strafe ist wiederhergestellt."))
             else:
                 messages.info(request, _("Die Strafe ist schon wiederhergestellt."))

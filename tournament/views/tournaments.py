@@ -8,11 +8,12 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import caching, selectors
-from ..audit import Actor
+from .. import selectors
 from ..errors import Conflict, EntryProblems, UserError
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
+from ..log.audit import Actor
 from ..services import tournaments
+from ..web import caching
 from .access import director_required, organiser_required, public_or_director
 
 

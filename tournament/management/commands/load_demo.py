@@ -13,7 +13,10 @@ from django.db import transaction
 from django.urls import reverse
 
 from tournament.models import Tournament
-from tournament.services import generate, results, seating, tournaments
+from tournament.services import generate, seating, tournaments
+
+from ... import engine
+from ...services import penalties
 
 DIRECTOR_USERNAME = "turnierleitung"
 DIRECTOR_PASSWORD = "doppelkopf"
@@ -78,7 +81,7 @@ class Command(BaseCommand):
             seating.publish_round(round=first)
             generate.play_round(first, rng=rng, penalty_chance=0)
             table = first.tables.get(number=1)
-            results.add_penalty(table=table, offender_id=results.seat_entries(table)[2], game_number=5,
+            penalties.add_penalty(table=table, offender_id=engine.seat_entries(table)[2], game_number=5,
                                 note="Farbe nicht bedient")
             second = seating.create_round(tournament=tournament)
             seating.seat_round(round=second, seed="demo-2")

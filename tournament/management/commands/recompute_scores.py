@@ -4,7 +4,7 @@ from django.utils.translation import gettext as _
 
 from tournament.errors import EntryProblems
 from tournament.models import Tournament
-from tournament.services.results import rebuild_scores
+from tournament.services.scores import rebuild_scores
 
 
 class Command(BaseCommand):

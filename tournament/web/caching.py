@@ -41,8 +41,9 @@ from django.middleware.gzip import GZipMiddleware
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.translation import get_language
 
-from . import audit, selectors
-from .models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
+from .. import selectors
+from ..log import audit
+from ..models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
 
 # how long an entry is kept at most (a write makes new keys anyway)
 TIMEOUT = 6 * 3600

@@ -13,8 +13,9 @@ from typing import Any
 
 from django.utils.translation import gettext as _
 
+from .. import vocabulary
+from ..models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
 from .audit import ACTIONS
-from .models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
 
 # the tracked models, by the name the log and the export use for them
 KINDS: dict[str, Any] = {"tournament": Tournament, "player": Entry, "round": Round, "table": Table, "game": Game,
@@ -252,22 +253,20 @@ def describe(kind: str, detail: dict, other: dict | None) -> str:
 
 
 def game_text(row: dict) -> str:
-    from .templatetags.doko import announcements, game_type, solo_mark, sonderpunkte
-
     announced = row.get("announcements") or {}
     game = Game(type=row.get("type") or "normal", solo=row.get("solo") or "", re=row.get("re") or [],
                 re_augen=row.get("re_augen") or 0, announce_re=announced.get("re") or "",
                 announce_kontra=announced.get("kontra") or "", extras=row.get("extras") or {},
                 pflichtsolo=row.get("pflichtsolo"))
-    mark = f" ({solo_mark(game)})" if solo_mark(game) else ""  # Pflicht- or Lustsolo in a list
-    parts = [f"{game_type(game)}{mark} · Re: {', '.join(row.get('re') or [])} · "
+    mark = f" ({vocabulary.solo_mark(game)})" if vocabulary.solo_mark(game) else ""  # Pflicht- or Lustsolo
+    parts = [f"{vocabulary.game_type(game)}{mark} · Re: {', '.join(row.get('re') or [])} · "
              + _("%(augen)s Augen") % {"augen": game.re_augen}]
     if row.get("re_tricks") is not None:
         parts[0] += " (" + _("%(n)s Stiche") % {"n": row["re_tricks"]} + ")"
-    if announcements(game):
-        parts.append(_("Ansagen") + ": " + announcements(game))
-    if sonderpunkte(game):
-        parts.append(_("Sonderpunkte") + ": " + sonderpunkte(game))
+    if vocabulary.announcements(game):
+        parts.append(_("Ansagen") + ": " + vocabulary.announcements(game))
+    if vocabulary.sonderpunkte(game):
+        parts.append(_("Sonderpunkte") + ": " + vocabulary.sonderpunkte(game))
     return "; ".join(parts)
 
 

@@ -24,8 +24,8 @@ from django.utils import timezone
 from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
-from . import fileformat, names
-from .models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Series, Table, Tournament
+from .. import fileformat, names
+from ..models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Series, Table, Tournament
 
 # What a change did, as the change log says it. The code is stored with each record.
 ACTIONS = {

@@ -14,11 +14,12 @@ from django.utils.translation import ngettext
 
 from seating import dealing
 
-from . import changelog, engine, selectors, vocabulary
-from .errors import UserError
-from .models import DraftGame, Game, Round, Seat, Table
-from .services import round_clock
-from .vocabulary import ANNOUNCE_KONTRA, ANNOUNCE_RE, SOLOS, SONDERPUNKTE
+from .. import engine, vocabulary
+from ..errors import UserError
+from ..log import changelog
+from ..models import DraftGame, Game, Round, Seat, Table
+from ..vocabulary import ANNOUNCE_KONTRA, ANNOUNCE_RE, SOLOS, SONDERPUNKTE
+from .sheets import table_sheet
 
 # ---- the phone page --------------------------------------------------------------------------------
 
@@ -61,7 +62,7 @@ def phone_state(table: Table, *, device: str = "") -> dict:
     """Everything the table's phones show: players, games with points and running totals, drafts
     (with the points each would give, and whether `device` entered it), approvals, what the next
     game is and who deals it. Plain JSON."""
-    sheet = selectors.table_sheet(table)
+    sheet = table_sheet(table)
     entries = sheet.entries
     ids = [e.id for e in entries]
     names = {e.id: e.player.name for e in entries}
@@ -104,7 +105,7 @@ def phone_state(table: Table, *, device: str = "") -> dict:
     expected = table.expected_games(table.round.tournament.games_at_table(len(ids)))
     waiting = {d["number"] for d in drafts if d["status"] == DraftGame.Status.WAITING}
     next_number = next((n for n in range(1, expected + 1) if n not in games and n not in waiting), None)
-    end = round_clock.clock_end(table.round)
+    end = table.round.clock_end()
     return {
         "tournament": table.round.tournament.name, "round": table.round.number, "table": table.number,
         "clock_end": end.isoformat() if end is not None else None,
@@ -124,12 +125,12 @@ def _draft_points(table: Table, ids: list[int], stored: dict[int, dict], draft: 
     """The points each player of the table (in seat order) would get for the draft's game, as the sheet
     would score it once confirmed (Bock and a Nullspiel before it included): what the player who
     confirms sees. No query: the engine only."""
-    from .services import results
+    from .. import engine
 
     games = [(number, data) for number, data in stored.items() if number != draft.number]
     games.append((draft.number, draft.data))
     try:
-        _sheet, result = results.score_table(table, games, [], table.round.tournament.scoring_rules(), entries=ids)
+        _sheet, result = engine.score_table(table, games, [], table.round.tournament.scoring_rules(), entries=ids)
     except UserError:
         return [None] * len(ids)
     row = result.rows[sorted(number for number, _data in games).index(draft.number)]
@@ -146,7 +147,7 @@ def _dealing(deal: dealing.Deal, rule: dealing.ListRule | None) -> dict:
 
 
 def _row(game: Game, ids: list[int], names: dict[int, str]) -> dict:
-    from .fileformat import game_row
+    from ..fileformat import game_row
 
     return game_row(game, ids, lambda e: names.get(e, "?"))
 
@@ -163,7 +164,7 @@ def draft_text(data: dict, players: list[int], names: dict[int, str]) -> str:
 
 
 def _engine_row(data: dict, players: list[int], names: dict[int, str]) -> dict:
-    from .engine import to_engine
+    from ..engine import to_engine
 
     return to_engine(data, players, lambda e: names.get(int(e), "?"))
 
@@ -276,7 +277,7 @@ def board(round: Round) -> list[BoardTable]:
             found = by_number.get(item["log_table"])
             if found is not None and (found.last_activity is None or item["at"] > found.last_activity):
                 found.last_activity = item["at"]
-    end, now = round_clock.clock_end(round), timezone.now()
+    end, now = round.clock_end(), timezone.now()
     for row in result.values():
         row.approved = sum(1 for version in (row.table.approvals or {}).values() if version == row.table.version)
         row.behind = games_behind(row, start=round.started_at, end=end, now=now)

@@ -25,9 +25,9 @@ from django.utils import translation
 from django.utils.translation import gettext as _
 from django_tasks import task
 
-from . import caching
-from .models import Round, Tournament
-from .printing import documents, render
+from ..models import Round, Tournament
+from ..web import caching
+from . import documents, render
 
 logger = logging.getLogger(__name__)
 

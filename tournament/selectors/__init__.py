@@ -1,0 +1,74 @@
+"""Functions that read: what a page needs, in a fixed number of queries whatever the size.
+
+One module per family of pages; import from the package (`from tournament import selectors`):
+- `access`: a user's role in a tournament or a series
+- `standings`: the standings and the places round by round
+- `missing`: what is still missing before a round can close
+- `rounds`: a round's tables and the pairs who meet again
+- `sheets`: a table's sheet with every game's scores and breakdown
+- `players`: a player's tournament
+- `overview`: a tournament at a glance
+- `series`: a series' standings over its evenings
+- `table_state`: what a table's phones and the director's live board read (used as a module)
+"""
+
+from .access import is_director, is_series_director, role_of, tournaments_to_add
+from .missing import MissingResults, TableResults, missing_results
+from .overview import Overview, RoundSummary, tournament_overview
+from .players import PlayerLine, PlayerRecord, PlayerRound, player_record
+from .rounds import RepeatPair, SeatedTable, game_points, repeat_pairs, round_tables, seated_entries
+from .series import (
+    SeriesCell,
+    SeriesEvening,
+    SeriesRow,
+    SeriesStandings,
+    identity_key,
+    person_text,
+    rank_series_rows,
+    resolve,
+    series_standings,
+)
+from .sheets import SheetLine, TableSheet, round_progress, table_sheet, table_sheets
+from .standings import StandingRow, StandingsHistory, rank_rows, standings, standings_history
+
+__all__ = [
+    "MissingResults",
+    "Overview",
+    "PlayerLine",
+    "PlayerRecord",
+    "PlayerRound",
+    "RepeatPair",
+    "RoundSummary",
+    "SeatedTable",
+    "SeriesCell",
+    "SeriesEvening",
+    "SeriesRow",
+    "SeriesStandings",
+    "SheetLine",
+    "StandingRow",
+    "StandingsHistory",
+    "TableResults",
+    "TableSheet",
+    "game_points",
+    "identity_key",
+    "is_director",
+    "is_series_director",
+    "missing_results",
+    "person_text",
+    "player_record",
+    "rank_rows",
+    "rank_series_rows",
+    "repeat_pairs",
+    "resolve",
+    "role_of",
+    "round_progress",
+    "round_tables",
+    "seated_entries",
+    "series_standings",
+    "standings",
+    "standings_history",
+    "table_sheet",
+    "table_sheets",
+    "tournament_overview",
+    "tournaments_to_add",
+]

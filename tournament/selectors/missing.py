@@ -1,0 +1,128 @@
+"""What is still missing before a round can close: games, signatures, tables not played out.
+
+Reads only, in a fixed number of queries whatever the size."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext
+
+from ..models import DraftGame, Game, Round, Seat, Table, Tournament
+
+
+@dataclass
+class TableResults:
+    """How far one table's results are: games entered of those expected, entries from the table's
+    phones that wait for confirmation, signed or not."""
+
+    round_number: int
+    table_number: int
+    expected: int
+    entered: int
+    waiting: int
+    signed: bool
+    totals_only: bool
+
+    @property
+    def missing(self) -> int:
+        return 0 if self.totals_only else max(self.expected - self.entered, 0)
+
+
+@dataclass
+class MissingResults:
+    """What is still missing in the rounds looked at (the published ones, or the ones asked for)."""
+
+    rounds: list[int]
+    tables: list[TableResults]
+    closed: set[int] = field(default_factory=set)  # of `rounds`, those closed
+
+    @property
+    def games(self) -> int:
+        return sum(t.missing for t in self.tables)
+
+    @property
+    def waiting(self) -> int:
+        return sum(t.waiting for t in self.tables)
+
+    @property
+    def unsigned(self) -> int:
+        return sum(not t.signed for t in self.tables)
+
+    @property
+    def incomplete(self) -> list[TableResults]:
+        """The tables with games missing or entries waiting, by round and number."""
+        return [t for t in self.tables if t.missing or t.waiting]
+
+    @property
+    def provisional(self) -> bool:
+        """Results are still to come: a round is not closed yet, or a table of a closed round has games
+        missing or entries waiting (closing does not make a missing game final)."""
+        return any(number not in self.closed for number in self.rounds) or bool(self.incomplete)
+
+    def provisional_sentences(self) -> list[str]:
+        """`sentences` while the standings are provisional (a round is not closed, or games are
+        missing); empty when they are final."""
+        return self.sentences() if self.provisional else []
+
+    def sentences(self) -> list[str]:
+        """What is missing, for people: "In Runde 2 fehlen noch 12 Spiele an 3 Tischen (2, 5, 7)." """
+        lines = []
+        for number in self.rounds:
+            tables = [t for t in self.incomplete if t.round_number == number]
+            games = sum(t.missing for t in tables)
+            waiting = sum(t.waiting for t in tables)
+            numbers = ", ".join(str(t.table_number) for t in tables if t.missing)
+            if games:
+                where = ngettext("Tisch %(tables)s", "Tische %(tables)s",
+                                 sum(1 for t in tables if t.missing)) % {"tables": numbers}
+                lines.append(ngettext("Runde %(round)s: es fehlt noch %(games)s Spiel (%(where)s).",
+                                      "Runde %(round)s: es fehlen noch %(games)s Spiele (%(where)s).",
+                                      games) % {"round": number, "games": games, "where": where})
+            if waiting:
+                lines.append(ngettext("Runde %(round)s: %(n)s Eingabe vom Tisch wartet auf Bestätigung.",
+                                      "Runde %(round)s: %(n)s Eingaben vom Tisch warten auf Bestätigung.",
+                                      waiting) % {"round": number, "n": waiting})
+            if not games and not waiting and number not in self.closed:
+                lines.append(_("Runde %(round)s: alle Spiele sind eingetragen, die Runde ist noch nicht abgeschlossen.")
+                             % {"round": number})
+        return lines
+
+
+def _count_of(model, link: str, **where) -> Subquery:
+    """COUNT(*) of `model`'s rows whose `link` is the outer row's id, and that match `where` (a
+    correlated subquery: no joins that multiply each other's rows)."""
+    rows = model.objects.filter(**{link: OuterRef("pk")}, **where).order_by()
+    return Subquery(rows.values(link).annotate(n=Count("*")).values("n")[:1])
+
+
+def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
+                    include_closed: bool = True) -> MissingResults:
+    """The results still missing in the published and closed rounds (or in `rounds`, whatever their
+    status; `include_closed=False`: the published ones only): closing a round does not make a missing game
+    final. One query (the counts as
+    subqueries, the rows as values: 250 tables in a few milliseconds)."""
+    tables = Table.objects.filter(round__tournament=tournament).annotate(
+        size=Coalesce(_count_of(Seat, "table_id"), 0), entered=Coalesce(_count_of(Game, "table_id"), 0),
+        waiting=Coalesce(_count_of(DraftGame, "table_id", status=DraftGame.Status.WAITING), 0),
+    ).order_by("round__number", "number")
+    if rounds is None:
+        tables = tables.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED] if include_closed
+                               else [Round.Status.PUBLISHED])
+    else:
+        tables = tables.filter(round__number__in=rounds)
+    rows = list(tables.values_list("round__number", "round__status", "number", "size", "entered", "waiting",
+                                   "signed_at", "totals_only", "ended_after"))
+    found = []
+    for round_number, _status, number, size, entered, waiting, signed_at, totals_only, ended_after in rows:
+        per_table = tournament.games_at_table(size)
+        found.append(TableResults(
+            round_number=round_number, table_number=number,
+            expected=Table.games_to_play(per_table, ended_after),
+            entered=entered, waiting=waiting, signed=signed_at is not None, totals_only=totals_only))
+    numbers = sorted({t.round_number for t in found})
+    closed = {row[0] for row in rows if row[1] == Round.Status.CLOSED}
+    return MissingResults(rounds=numbers, tables=found, closed=closed)
