@@ -4,6 +4,9 @@
 - `game`: one game in, winner, value, scores and breakdown out (`score_game`)
 - `sheet`: a table's games in order with Nullspiel, Bock, penalties and totals (`score_sheet`)
 - `validate`: what an entry may hold (`parse_game`, `parse_sheet`, `InvalidInput`)
+- `ranking`: table points by placement, the average per round
+- `teams`, `league`, `rangliste`: team and club standings, league match days and team cups, a ranking
+  list across tournaments (docs/competitions.md); `places` shares places between equal keys
 - `python -m scoring`: the command line of ../shared/scoring-contract.md
 """
 
