@@ -1,4 +1,4 @@
-"""The one bridge between a stored game and the scoring engine (`scoring/`).
+"""The one bridge between the stored games and the two engines (`scoring/`, `seating/`).
 
 A game has three shapes here:
 
@@ -14,7 +14,10 @@ A game has three shapes here:
 `data_of` and `model_fields` go between model and data, `stored_breakdown` turns the engine's
 breakdown into what a game keeps, `to_engine` and `from_engine` between data
 and the engine's form, `parse` checks data with the engine. Who deals and who sits out comes from
-`dealing.py` only.
+`seating.dealing` only: `table_deals` and `game_deal` read a table's deal (in a list with Pflichtsoli
+it follows the games' marks), and `score_table` turns a table's games and penalties into a
+`scoring.Sheet` and scores it. A save hands on what it has worked out (`Known`), so that a saved
+game's deal is computed and the game parsed only once (docs/architecture.md: a saved game's path).
 """
 
 from __future__ import annotations

@@ -13,6 +13,7 @@ from seating.dealing import game_players
 from tournament.log.audit import Actor
 from tournament.models import Round
 from tournament.printing import documents, render
+from tournament.services import penalties as penalty_services
 from tournament.services import results, seating, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
@@ -54,7 +55,8 @@ def play(table, games, penalties=()):
         results.save_game(table=table, data=normal_game(table, number))
     for number in penalties:
         _dealer, _out, players = game_players(seat_ids(table), number)
-        penalties.add_penalty(table=table, offender_id=players[0], game_number=number, note="Farbe nicht bedient")
+        penalty_services.add_penalty(table=table, offender_id=players[0], game_number=number,
+                                     note="Farbe nicht bedient")
 
 
 def pages(response) -> list[str]:
