@@ -12,7 +12,7 @@ from django.core.exceptions import ValidationError
 
 import scoring
 from tournament.changelog import KINDS, history_model
-from tournament.models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from tournament.models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 from tournament.selectors import standings
 from tournament.services import generate, results, seating, tournaments
 from tournament.services.exporting import export_tournament
@@ -703,3 +703,32 @@ def test_a_text_too_long_gets_the_models_own_message(where, key, model, field):
     [message] = model_messages(model(), **{field: "x" * 301})[field]
     [line] = problems_of(data)
     assert line.endswith(f"{key}: {message}") and "301" in message
+
+
+def draft(**changes):
+    """A waiting entry from the phones of round 2, table 1 (empty in CANONICAL), for game 1."""
+    players = ["Anna", "Emil", "Gustav", "Ida"]
+    return {"number": 1, "status": "waiting", "key": "k" * 32, "device": "telefon-1", "at": "2026-11-21T20:00:00+00:00",
+            "row": {"players": players, "type": "normal", "re": ["Anna", "Emil"], "re_augen": 130, **GAME}, **changes}
+
+
+def test_a_waiting_entry_from_the_phones_imports():
+    data = canonical()
+    data["rounds"][1]["tables"][0]["drafts"] = [draft()]
+    table = table_of(import_tournament(data), 2, 1)
+    assert table.drafts.get().created_at == datetime.datetime(2026, 11, 21, 20, tzinfo=datetime.UTC)
+
+
+def test_a_waiting_entry_sent_at_no_time_is_a_problem_line():
+    """It was imported as sent at the time of the import (the file's time silently lost)."""
+    data = canonical()
+    data["rounds"][1]["tables"][0]["drafts"] = [draft(at="gestern")]
+    assert problems_of(data) == [
+        "Runde 2, Tisch 1, Eingabe 1 vom Tisch: at: muss Datum und Uhrzeit der Form JJJJ-MM-TTThh:mm:ss+00:00 sein"]
+
+
+def test_a_phones_key_too_long_gets_the_models_own_message():
+    data = canonical()
+    data["rounds"][1]["tables"][0]["drafts"] = [draft(key="k" * 65)]
+    [message] = model_messages(DraftGame(), key="k" * 65)["key"]
+    assert problems_of(data) == [f"Runde 2, Tisch 1, Eingabe 1 vom Tisch: key: {message}"]
