@@ -14,13 +14,13 @@ from django.conf import settings
 from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
-from django.utils.deconstruct import deconstructible
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 from simple_history.models import HistoricalRecords
 
 import scoring
 
+from .validators import MOST_START_NUMBER, SMALL, Between
 from .vocabulary import GAME_TYPES
 
 
@@ -51,27 +51,6 @@ def kept_history(*excluded: str) -> HistoricalRecords:
 
 def default_rules():
     return scoring.DEFAULT_PRESET
-
-
-SMALL = 32767  # the largest number a PositiveSmallIntegerField holds on every database
-MOST_START_NUMBER = 99_999
-
-
-@deconstructible
-class Between:
-    """A whole number from `low` to `high`: the model's own rule, so that a page, a service and the
-    tournament file (`full_clean` in services/file_checks.py) refuse the same numbers alike."""
-
-    def __init__(self, low: int, high: int):
-        self.low, self.high = low, high
-
-    def __call__(self, value):
-        if not self.low <= value <= self.high:
-            raise ValidationError(_("muss eine ganze Zahl von %(low)s bis %(high)s sein, nicht %(value)s"),
-                                  code="range", params={"low": self.low, "high": self.high, "value": value})
-
-    def __eq__(self, other):
-        return isinstance(other, Between) and (self.low, self.high) == (other.low, other.high)
 
 
 class Series(models.Model):

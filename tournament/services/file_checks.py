@@ -25,8 +25,9 @@ import scoring
 
 from .. import names
 from ..fileformat import ROUND_DEFAULTS, TOURNAMENT_DEFAULTS
-from ..models import SMALL, Entry, Player, Round, Tournament
+from ..models import Entry, Player, Round, Tournament
 from ..ranking import TIE_BREAKERS
+from ..validators import SMALL
 from .file_reading import (
     MOST_DEPTH,
     Checker,

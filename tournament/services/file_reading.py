@@ -20,7 +20,8 @@ import scoring
 from scoring import vocabulary
 
 from ..errors import UserError, language
-from ..models import SMALL, Entry, Round, Tournament
+from ..models import Entry, Round, Tournament
+from ..validators import SMALL
 
 MOST_DEPTH = 32  # a tournament file is at most about ten levels deep
 

@@ -21,7 +21,8 @@ import scoring
 from .. import audit, changelog, names
 from ..audit import SYSTEM, Actor
 from ..errors import Conflict, EntryProblems, UserError
-from ..models import MOST_START_NUMBER, Entry, Player, Round, Tournament
+from ..models import Entry, Player, Round, Tournament
+from ..validators import MOST_START_NUMBER
 from . import results
 from .locking import lock_tournament
 
