@@ -13,6 +13,7 @@ django-simple-history; `LoggedChange` adds where it happened and who did it (see
 import datetime
 
 from django.conf import settings
+from django.core.exceptions import ValidationError
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
@@ -22,6 +23,7 @@ from simple_history.models import HistoricalRecords
 import scoring
 from seating import dealing
 
+from .validators import MOST_START_NUMBER, SMALL, Between
 from .vocabulary import GAME_TYPES
 
 
@@ -103,16 +105,20 @@ class SeriesMerge(models.Model):
 
 class Tournament(models.Model):
     name = models.CharField(_("Name"), max_length=200)
-    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True, error_messages={
+        "invalid": _('"%(value)s" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)')})
     date = models.DateField(_("Datum"))
     place = models.CharField(_("Ort"), max_length=200, blank=True)
     # a preset id ("turnier") or {"preset": id, option: value, …} with the changed options
     rules = models.JSONField(_("Regelwerk"), default=default_rules)
-    rounds_planned = models.PositiveSmallIntegerField(_("Runden"), default=3)
-    games_at_table_of_4 = models.PositiveSmallIntegerField(_("Spiele am 4er-Tisch"), default=8)
-    games_at_table_of_5 = models.PositiveSmallIntegerField(_("Spiele am 5er-Tisch"), default=10)
+    rounds_planned = models.PositiveSmallIntegerField(_("Runden"), default=3, validators=[Between(1, SMALL)])
+    games_at_table_of_4 = models.PositiveSmallIntegerField(_("Spiele am 4er-Tisch"), default=8,
+                                                           validators=[Between(1, SMALL)])
+    games_at_table_of_5 = models.PositiveSmallIntegerField(_("Spiele am 5er-Tisch"), default=10,
+                                                           validators=[Between(1, SMALL)])
     # the round timer: how long a round lasts; 0: no timer
-    round_minutes = models.PositiveSmallIntegerField(_("Spielzeit je Runde (Minuten)"), default=100)
+    round_minutes = models.PositiveSmallIntegerField(_("Spielzeit je Runde (Minuten)"), default=100,
+                                                     validators=[Between(0, 600)])
     class Pflichtsoli(models.TextChoices):
         NONE = "", _("ohne Pflichtsoli")
         SAME_DEALER = "same_dealer", _("mit Pflichtsoli; nach einem gibt derselbe Geber noch einmal (DDV)")
@@ -164,6 +170,21 @@ class Tournament(models.Model):
     def __str__(self):
         return f"{self.name} ({self.date:%d.%m.%Y})"
 
+    def clean(self):
+        """A list with Pflichtsoli has at least one game per player: their Pflichtsoli (docs/pflichtsolo.md)."""
+        if self.pflichtsoli:
+            errors = {f"games_at_table_of_{size}": _("Eine Liste mit Pflichtsoli hat am %(size)ser-Tisch mindestens "
+                                                     "%(size)s Spiele, eines je Pflichtsolo.") % {"size": size}
+                      for size in (4, 5) if self.games_at_table(size) < size}
+            if errors:
+                raise ValidationError(errors)
+
+    def unique_error_message(self, model_class, unique_check):
+        if tuple(unique_check) == ("slug",):
+            return ValidationError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier."), code="unique",
+                                   params={"slug": self.slug})
+        return super().unique_error_message(model_class, unique_check)
+
     def scoring_rules(self) -> scoring.Rules:
         return scoring.rules_from(self.rules)
 
@@ -198,10 +219,11 @@ class Entry(models.Model):
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
     player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    start_number = models.PositiveIntegerField(_("Startnummer"))
-    joined_round = models.PositiveSmallIntegerField(_("dabei ab Runde"), default=1)
+    start_number = models.PositiveIntegerField(_("Startnummer"), validators=[Between(1, MOST_START_NUMBER)])
+    joined_round = models.PositiveSmallIntegerField(_("dabei ab Runde"), default=1, validators=[Between(1, SMALL)])
     # withdrawn: not seated from this round on; null while active
-    withdrawn_from_round = models.PositiveSmallIntegerField(_("zurückgezogen ab Runde"), null=True, blank=True)
+    withdrawn_from_round = models.PositiveSmallIntegerField(_("zurückgezogen ab Runde"), null=True, blank=True,
+                                                            validators=[Between(1, SMALL)])
     history = kept_history()
 
     class Meta:
@@ -220,6 +242,12 @@ class Entry(models.Model):
     def name(self) -> str:
         return self.player.name
 
+    def clean(self):
+        """Withdrawn before playing is allowed (in the round they joined), not before joining."""
+        if self.withdrawn_from_round is not None and self.withdrawn_from_round < self.joined_round:
+            raise ValidationError({"withdrawn_from_round": _("darf nicht vor joined_round (%(joined)s) liegen")
+                                   % {"joined": self.joined_round}})
+
     def plays_in(self, round_number: int) -> bool:
         return self.joined_round <= round_number and (
             self.withdrawn_from_round is None or round_number < self.withdrawn_from_round)
@@ -236,7 +264,7 @@ class Round(models.Model):
         STANDINGS = "standings", _("nach Tabellenstand")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField(_("Runde"))
+    number = models.PositiveSmallIntegerField(_("Runde"), validators=[Between(1, SMALL)])
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.DRAFT)
     mode = models.CharField(_("Auslosung"), max_length=10, choices=Mode.choices, default=Mode.RANDOM)
     seed = models.CharField(_("Startwert der Auslosung"), max_length=40, blank=True)
@@ -271,7 +299,7 @@ class Round(models.Model):
 
 class Table(models.Model):
     round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField(_("Tisch"))
+    number = models.PositiveSmallIntegerField(_("Tisch"), validators=[Between(1, SMALL)])
     # entered as final totals from a paper sheet summed at the table, not game by game
     totals_only = models.BooleanField(_("nur Endstände"), default=False)
     signed_at = models.DateTimeField(_("unterschrieben am"), null=True, blank=True)

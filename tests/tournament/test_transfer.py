@@ -8,10 +8,11 @@ import re
 from pathlib import Path
 
 import pytest
+from django.core.exceptions import ValidationError
 
 import scoring
 from tournament.log.changelog import KINDS, history_model
-from tournament.models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from tournament.models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 from tournament.selectors import standings
 from tournament.services import generate, penalties, results, seating, sheet_state, tournaments
 from tournament.services.exporting import export_tournament
@@ -637,3 +638,97 @@ def test_a_backup_of_two_players_of_the_same_name_restores():
     assert without_links(export_tournament(copy_))["rounds"] == without_links(data)["rounds"]
     assert any("Anna (SG West)" in json.dumps(record["detail"]) for record in data["log"])  # the log's words too
     assert [(r.name, r.points) for r in standings(copy_)] == [(r.name, r.points) for r in standings(tournament)]
+
+
+# ---- one rule, one place: the file's values are checked by the models' own validation (issue 16.4) ----
+
+def model_messages(instance, **values) -> dict[str, list[str]]:
+    """What `full_clean` of an unsaved model says about `values`."""
+    for name, value in values.items():
+        setattr(instance, name, value)
+    with pytest.raises(ValidationError) as error:
+        instance.full_clean(exclude=[f.name for f in instance._meta.fields if f.name not in values])
+    return error.value.message_dict
+
+
+def test_a_start_number_beyond_99999_is_refused_by_the_model_as_by_the_file():
+    assert model_messages(Entry(), start_number=100000) == {
+        "start_number": ["muss eine ganze Zahl von 1 bis 99999 sein, nicht 100000"]}
+
+
+def test_withdrawn_before_joining_is_refused_by_the_model_as_by_the_file():
+    assert model_messages(Entry(), joined_round=3, withdrawn_from_round=2) == {
+        "withdrawn_from_round": ["darf nicht vor joined_round (3) liegen"]}
+
+
+def test_a_round_clock_beyond_600_minutes_is_refused_by_the_model_as_by_the_file():
+    assert model_messages(Tournament(), round_minutes=601) == {
+        "round_minutes": ["muss eine ganze Zahl von 0 bis 600 sein, nicht 601"]}
+    data = canonical()
+    data["round_minutes"] = 601
+    assert problems_of(data) == ["round_minutes: muss eine ganze Zahl von 0 bis 600 sein, nicht 601"]
+
+
+def test_a_list_with_pflichtsoli_shorter_than_the_table_is_refused_by_the_model_as_by_the_file():
+    assert model_messages(Tournament(), pflichtsoli="same_dealer", games_at_table_of_4=3) == {
+        "games_at_table_of_4": ["Eine Liste mit Pflichtsoli hat am 4er-Tisch mindestens 4 Spiele, eines je "
+                                "Pflichtsolo."]}
+    data = canonical()
+    data.update(pflichtsoli="same_dealer", games_at_table_of_4=3)
+    data["rounds"] = []  # no games: only the tournament's own problem
+    assert problems_of(data) == ["games_at_table_of_4: Eine Liste mit Pflichtsoli hat am 4er-Tisch mindestens 4 "
+                                 "Spiele, eines je Pflichtsolo."]
+
+
+def test_a_taken_short_name_is_refused_by_the_model_as_by_the_file():
+    make_tournament(slug="herbstturnier-2026")
+    with pytest.raises(ValidationError) as error:
+        Tournament(name="x", slug="herbstturnier-2026", date=datetime.date(2026, 11, 21)).validate_unique()
+    assert error.value.message_dict == {"slug": ["Den Kurznamen herbstturnier-2026 hat schon ein anderes Turnier."]}
+
+
+@pytest.mark.parametrize("where, key, model, field", [
+    ((), "name", Tournament, "name"),
+    (("players", 0), "club", Player, "club"),
+    (("rounds", 0), "seed", Round, "seed"),
+    (("rounds", 0, "tables", 0, "signed"), "note", Table, "signed_note"),
+], ids=["tournament", "player", "round", "signature"])
+def test_a_text_too_long_gets_the_models_own_message(where, key, model, field):
+    data = canonical()
+    data["rounds"][0]["tables"][0]["signed"] = {"at": "2026-11-21T22:00:00+00:00"}
+    node = data
+    for step in where:
+        node = node[step]
+    node[key] = "x" * 301
+    [message] = model_messages(model(), **{field: "x" * 301})[field]
+    [line] = problems_of(data)
+    assert line.endswith(f"{key}: {message}") and "301" in message
+
+
+def draft(**changes):
+    """A waiting entry from the phones of round 2, table 1 (empty in CANONICAL), for game 1."""
+    players = ["Anna", "Emil", "Gustav", "Ida"]
+    return {"number": 1, "status": "waiting", "key": "k" * 32, "device": "telefon-1", "at": "2026-11-21T20:00:00+00:00",
+            "row": {"players": players, "type": "normal", "re": ["Anna", "Emil"], "re_augen": 130, **GAME}, **changes}
+
+
+def test_a_waiting_entry_from_the_phones_imports():
+    data = canonical()
+    data["rounds"][1]["tables"][0]["drafts"] = [draft()]
+    table = table_of(import_tournament(data), 2, 1)
+    assert table.drafts.get().created_at == datetime.datetime(2026, 11, 21, 20, tzinfo=datetime.UTC)
+
+
+def test_a_waiting_entry_sent_at_no_time_is_a_problem_line():
+    """It was imported as sent at the time of the import (the file's time silently lost)."""
+    data = canonical()
+    data["rounds"][1]["tables"][0]["drafts"] = [draft(at="gestern")]
+    assert problems_of(data) == [
+        "Runde 2, Tisch 1, Eingabe 1 vom Tisch: at: muss Datum und Uhrzeit der Form JJJJ-MM-TTThh:mm:ss+00:00 sein"]
+
+
+def test_a_phones_key_too_long_gets_the_models_own_message():
+    data = canonical()
+    data["rounds"][1]["tables"][0]["drafts"] = [draft(key="k" * 65)]
+    [message] = model_messages(DraftGame(), key="k" * 65)["key"]
+    assert problems_of(data) == [f"Runde 2, Tisch 1, Eingabe 1 vom Tisch: key: {message}"]

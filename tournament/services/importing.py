@@ -1,4 +1,5 @@
-"""Writing a checked tournament file (`file_checks.check_file`) through the same services the pages
+"""Writing a checked tournament file (`file_checks.check_file`: the models' own validation, the
+scoring engine and the references between the file's parts) through the same services the pages
 use: the tournament, its players, each round seated, published, its sheets entered, signed and
 closed. Then the file's change log replaces the records the import itself made, so that a backup
 restored into an empty database shows the same log as before; a file without a log keeps them.
@@ -39,25 +40,27 @@ def import_tournament(data: Any, *, director=None, slug: str | None = None, by: 
 
 
 def _write(plan: Plan, director, by: Actor) -> Tournament:
-    spec = plan.tournament
+    checked = plan.tournament
     tournament = tournaments.create_tournament(
-        name=spec["name"], date=spec["date"], director=director, place=spec["place"], slug=spec["slug"],
-        rules=spec["rules"], rounds_planned=spec["rounds_planned"], games_at_table_of_4=spec["games_at_table_of_4"],
-        games_at_table_of_5=spec["games_at_table_of_5"], tie_breakers=spec["tie_breakers"],
-        round_minutes=spec["round_minutes"], pflichtsoli=spec["pflichtsoli"], ranking=spec["ranking"],
-        public={key: spec[key] for key in PUBLIC_KEYS}, by=by)
+        name=checked.name, date=checked.date, director=director, place=checked.place, slug=checked.slug,
+        rules=checked.rules, rounds_planned=checked.rounds_planned, games_at_table_of_4=checked.games_at_table_of_4,
+        games_at_table_of_5=checked.games_at_table_of_5, tie_breakers=checked.tie_breakers,
+        round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
+        public={key: getattr(checked, key) for key in PUBLIC_KEYS}, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
-        players=[tournaments.NewPlayer(p.name, p.club, p.start_number, p.joined_round, p.withdrawn_from_round)
-                 for p in plan.players])
+        players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,
+                                       p.entry.joined_round, p.entry.withdrawn_from_round) for p in plan.players])
     # the file names players by their reference, as written there (the stored names are cleaned)
     entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}
 
     for planned in plan.rounds:
-        round = seating.create_round(tournament=tournament, number=planned.number, by=by)
+        file_round = planned.round
+        round = seating.create_round(tournament=tournament, number=file_round.number, by=by)
         seating.place_tables(round=round, tables=[[entry[n] for n in t.players] for t in planned.tables],
-                             numbers=[t.number for t in planned.tables], mode=planned.mode, seed=planned.seed, by=by)
-        if planned.status == Round.Status.DRAFT:
+                             numbers=[t.number for t in planned.tables], mode=file_round.mode, seed=file_round.seed,
+                             by=by)
+        if file_round.is_draft:
             continue
         seating.publish_round(round=round, by=by)
         tables = {table.number: table for table in round.tables.select_related("round__tournament")}
@@ -78,12 +81,12 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
             if t.ended_after is not None:
                 sheet_state.end_table(table=tables[t.number], note=t.ended_note, version=None, by=by)
         _write_phones(planned, tables, entry)
-        if planned.results_hidden:
+        if file_round.results_hidden:
             seating.hide_results(round=round, by=by)
         for t in planned.tables:  # signing locks a table: only once everything is entered
             if t.signed_at is not None:
                 sheet_state.sign_table(table=tables[t.number], version=None, by=by, note=t.signed_note, at=t.signed_at)
-        if planned.status == Round.Status.CLOSED:
+        if file_round.status == Round.Status.CLOSED:
             seating.close_round(round=round, by=by, backup=False)
     return tournament
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from django.contrib.auth import get_user_model
+from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
 from django.utils.text import slugify
@@ -22,13 +23,13 @@ from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Player, Round, Tournament
+from ..validators import MOST_START_NUMBER
 from . import scores
 from .locking import lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /t/new/ creates a tournament
 NAME_LENGTH = 120  # Player.name
 CLUB_LENGTH = 120  # Player.club
-MOST_START_NUMBER = 99_999
 
 
 @dataclass
@@ -103,14 +104,13 @@ def _save_new(tournament: Tournament, *, chosen: bool, name: str) -> None:
 
 
 def check_list_games(pflichtsoli: str, games_at_table_of_4: int, games_at_table_of_5: int) -> None:
-    """A list with Pflichtsoli has at least one game per player: their Pflichtsoli (docs/pflichtsolo.md)."""
-    if not pflichtsoli:
-        return
-    for size, games, name in ((4, games_at_table_of_4, "games_at_table_of_4"),
-                              (5, games_at_table_of_5, "games_at_table_of_5")):
-        if games < size:
-            raise UserError(_("Eine Liste mit Pflichtsoli hat am %(size)ser-Tisch mindestens %(size)s Spiele, eines je "
-                              "Pflichtsolo.") % {"size": size}, field=name)
+    """A list with Pflichtsoli has at least one game per player (the model's rule, `Tournament.clean`)."""
+    try:
+        Tournament(pflichtsoli=pflichtsoli, games_at_table_of_4=games_at_table_of_4,
+                   games_at_table_of_5=games_at_table_of_5).clean()
+    except ValidationError as error:
+        field, [message, *_more] = next(iter(error.message_dict.items()))
+        raise UserError(message, field=field) from None
 
 
 def first_open_round(tournament: Tournament) -> int:
