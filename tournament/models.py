@@ -486,10 +486,17 @@ class DataChange(models.Model):
     Appending instead of counting up a column keeps concurrent writers from waiting on one row."""
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="+")
+    # the one table whose sheet the change touched (`audit.recording(table=...)`); null: a wider change
+    # (seating, players, settings, rounds). Pages that depend on the setup or on some tables only read
+    # the newest change of those (`web/caching.py`), so a game saved at table 12 leaves them cached.
+    table_id = models.PositiveIntegerField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
-        indexes = [models.Index(fields=["tournament", "id"], name="datachange_tournament_id")]
+        indexes = [models.Index(fields=["tournament", "id"], name="datachange_tournament_id"),
+                   models.Index(fields=["tournament", "id"], condition=Q(table_id__isnull=True),
+                                name="datachange_setup"),
+                   models.Index(fields=["table_id", "id"], name="datachange_table_id")]
 
     def __str__(self):
         return f"{self.tournament_id}#{self.pk}"

@@ -228,9 +228,10 @@ def queries(client, url):
 # 8 with the two savepoints of the tests' transaction), what is still missing (one query, "vorläufig",
 # cached with the standings), and the rounds for the navigation. After round 1: the standings (and what
 # is missing) come from the cache. The CSV: the cached standings. A player's page: its cache and the
-# cached ranks (misses), the standings from the cache, storing the ranks, their entry, seats, table-mates
-# and scores, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 19, "standings after round 1": 10, "standings.csv": 3, "player": 20}
+# cached ranks (misses), the standings from the cache, storing the ranks, the setup's and the player's
+# tables' newest changes, the player's kept games (a miss), their entry, seats, table-mates and scores,
+# storing them, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
+PUBLIC_QUERIES = {"standings": 19, "standings after round 1": 10, "standings.csv": 3, "player": 28}
 
 
 def public_query_counts(client, **options) -> dict[str, dict[str, int]]:
@@ -253,6 +254,25 @@ def public_query_counts(client, **options) -> dict[str, dict[str, int]]:
 
 def test_public_pages_run_a_fixed_number_of_queries(client):
     assert public_query_counts(client) == {"klein": PUBLIC_QUERIES, "gross": PUBLIC_QUERIES}
+
+
+def test_a_game_at_another_table_leaves_a_players_games_as_they_were_computed(client):
+    """Issue 18.3: a game saved at table 2 changes a table-1 player's ranks, not their games: the page
+    is built again from their kept games (no queries for them); a game at their own table rebuilds them."""
+    tournament = make_tournament(players=8, slug="zwei-tische")
+    round = seated_round(tournament)
+    first, second = round.tables.order_by("number")
+    results.save_game(table=first, data=normal_game(first))
+    entry_id = seat_ids(first)[0]
+    url = reverse("tournament:player", args=[tournament.slug, entry_id])
+    assert client.get(url).status_code == 200
+    results.save_game(table=second, data=normal_game(second, re_augen=200))
+    other = queries(client, url)
+    results.save_game(table=first, data=normal_game(first, re_augen=100))
+    own = queries(client, url)
+    assert other < own
+    page = client.get(url).content.decode()
+    assert "Re 100 Augen" in page and "Re 130 Augen" in page  # both of the player's games, the new one too
 
 
 def test_director_switches_public_pages_in_the_settings(client, tournament):

@@ -110,6 +110,9 @@ class Recording:
     action: str
     by: Actor
     tournament_id: int | None
+    # the one table whose sheet the change touched (its games, penalties, totals, signature, entries
+    # from its phones); None: anything wider (seating, players, settings, several tables)
+    table_id: int | None = None
     _names: dict[int, str] | None = None
     _seats: dict[int, list[int]] = field(default_factory=dict)
     _tables: dict[int, tuple[int, int, int]] = field(default_factory=dict)
@@ -152,23 +155,30 @@ _current: ContextVar[Recording | None] = ContextVar("audit_recording", default=N
 
 
 @contextmanager
-def recording(action: str, *, by: Actor, tournament: Tournament | int | None) -> Iterator[Recording]:
+def recording(action: str, *, by: Actor, tournament: Tournament | int | None,
+              table: Table | int | None = None) -> Iterator[Recording]:
     """Runs the changes of one action of one person; must be inside the action's transaction, so
-    that the records and the counter are written with the change or not at all."""
+    that the records and the counter are written with the change or not at all. `table`: the one
+    table whose sheet the action changes and nothing else (a game, a penalty, totals, a signature, an
+    entry from its phones), so that the pages that do not show that sheet stay cached
+    (`web/caching.py`: `setup_counter`, `tables_counter`)."""
     if not connection.in_atomic_block:
         raise RuntimeError("audit.recording() must run inside the transaction of the change")
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
+    table_id = table.pk if isinstance(table, Table) else table
     outer = _current.get()
-    current = Recording(action=action, by=by, tournament_id=tournament_id)
+    current = Recording(action=action, by=by, tournament_id=tournament_id, table_id=table_id)
     token = _current.set(current)
     try:
         yield current
     finally:
         _current.reset(token)
     if outer is not None and outer.tournament_id is not None and outer.tournament_id == current.tournament_id:
+        if outer.table_id != current.table_id:
+            outer.table_id = None  # a step beyond the outer action's table: the change is a wide one
         return  # one step of a larger action (confirming an entry saves the game): counted once, with it
     if current.tournament_id is not None:  # (a new tournament: known once its first record is made)
-        DataChange.objects.create(tournament_id=current.tournament_id)
+        DataChange.objects.create(tournament_id=current.tournament_id, table_id=current.table_id)
 
 
 def current() -> Recording | None:

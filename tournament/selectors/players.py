@@ -53,7 +53,7 @@ class PlayerRecord:
     total: int
     rank: int | None
     ranks: list[tuple[int, int]]  # (round number, rank after it)
-    history: StandingsHistory
+    history: StandingsHistory | None  # None: kept without the ranks (views/public.py: own_record)
     ranking: str = Tournament.Ranking.POINTS  # the tournament's
     table_points: int = 0  # with table points: the sum of the rounds' placements
 

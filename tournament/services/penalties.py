@@ -48,7 +48,7 @@ def add_penalty(*, table: Table, offender_id: int, game_number: int | None = Non
                                 field="offender")
         if len(note) > 200:  # Penalty.note
             raise UserError(_("Der Grund ist zu lang (höchstens 200 Zeichen)."), field="note")
-        with audit.recording(action, by=by, tournament=table.round.tournament_id):
+        with audit.recording(action, by=by, tournament=table.round.tournament_id, table=table):
             penalty = Penalty.objects.create(table=table, offender_id=offender_id, game_number=game_number,
                                              players=list(players), note=note)
             if key:
@@ -66,7 +66,7 @@ def delete_penalty(*, table: Table, penalty_id: int, by: Actor = SYSTEM) -> None
         penalty = table.penalties.filter(pk=penalty_id).first()
         if penalty is None:
             raise UserError(_("Diese Strafe gibt es nicht (mehr); vielleicht hat sie schon jemand gelöscht."))
-        with audit.recording("penalty_deleted", by=by, tournament=table.round.tournament_id):
+        with audit.recording("penalty_deleted", by=by, tournament=table.round.tournament_id, table=table):
             penalty.delete()
             bump_version(table)
             recompute_table(table)

@@ -166,7 +166,7 @@ def save_game(*, table: Table, data: dict, number: int | None = None, version: i
         check_list(table, entries, rule, games, number)
         moved, deals_after = follow_deal(table, entries, rule, stored, games, number)
         known = engine.Known(entries=entries, deals=deals_after or deals, parsed={number: parsed})
-        with audit.recording(action, by=by, tournament=table.round.tournament_id):
+        with audit.recording(action, by=by, tournament=table.round.tournament_id, table=table):
             if existing is None:
                 game = Game.objects.create(table=table, number=number, dealer_id=dealer, sitting_out_id=sitting_out,
                                            **fields)
@@ -215,7 +215,7 @@ def delete_game(*, table: Table, number: int, version: int | None = None, by: Ac
             stored = _list_games(table)
             moved, _deals = follow_deal(table, entries, rule, stored,
                                       {g.number: engine.entered_game(g) for g in stored if g.number != number}, number)
-        with audit.recording("game_deleted", by=by, tournament=table.round.tournament_id):
+        with audit.recording("game_deleted", by=by, tournament=table.round.tournament_id, table=table):
             existing.delete()
             Game.objects.bulk_update(moved, ["dealer"])
             bump_version(table)

@@ -43,7 +43,7 @@ def enter_totals(*, table: Table, totals: dict[int, int], version: int | None = 
             raise UserError(_("Die Endstände ergeben zusammen %(sum)s statt 0.") % {"sum": total})
         if table.totals_only and table.entered_totals == {str(e): totals[e] for e in entries}:
             return
-        with audit.recording("totals_entered", by=by, tournament=table.round.tournament_id):
+        with audit.recording("totals_entered", by=by, tournament=table.round.tournament_id, table=table):
             table.totals_only = True
             table.entered_totals = {str(e): totals[e] for e in entries}
             table.version += 1
@@ -62,7 +62,7 @@ def clear_totals(*, table: Table, version: int | None = None, by: Actor = SYSTEM
             raise UserError(_("Für Tisch %(table)s sind keine Endstände eingetragen; es gibt nichts zu löschen.")
                             % {"table": table.number})
         check_table_version(table, version)
-        with audit.recording("totals_cleared", by=by, tournament=table.round.tournament_id):
+        with audit.recording("totals_cleared", by=by, tournament=table.round.tournament_id, table=table):
             table.totals_only = False
             table.entered_totals = None
             table.version += 1
@@ -87,7 +87,7 @@ def sign_table(*, table: Table, version: int | None = None, by: Actor = SYSTEM, 
         check_table_version(table, version)
         if len(note) > 300:  # Table.signed_note
             raise UserError(_("Die Notiz zu den Unterschriften ist zu lang (höchstens 300 Zeichen)."), field="note")
-        with audit.recording("table_signed", by=by, tournament=table.round.tournament_id):
+        with audit.recording("table_signed", by=by, tournament=table.round.tournament_id, table=table):
             table.signed_at = at or timezone.now()
             table.signed_by = by.user
             table.signed_note = note
@@ -106,7 +106,7 @@ def unlock_table(*, table: Table, version: int | None = None, by: Actor = SYSTEM
         if not table.is_locked:
             raise UserError(_("Der Spielzettel ist nicht gesperrt."))
         check_table_version(table, version)
-        with audit.recording("table_unlocked", by=by, tournament=table.round.tournament_id):
+        with audit.recording("table_unlocked", by=by, tournament=table.round.tournament_id, table=table):
             table.signed_at = None
             table.signed_by = None
             table.signed_note = ""
@@ -140,7 +140,7 @@ def end_table(*, table: Table, note: str, version: int | None = None, by: Actor 
             raise UserError(_("Der Grund ist zu lang (höchstens 300 Zeichen)."), field="note")
         if table.drafts.filter(status=DraftGame.Status.WAITING).exists():
             raise UserError(_("Vom Tisch warten noch Eingaben auf Bestätigung; erst bestätigen oder ablehnen."))
-        with audit.recording("table_ended", by=by, tournament=table.round.tournament_id):
+        with audit.recording("table_ended", by=by, tournament=table.round.tournament_id, table=table):
             table.ended_after = table.games.count()
             table.ended_note = note
             table.version += 1
@@ -161,7 +161,7 @@ def resume_table(*, table: Table, version: int | None = None, by: Actor = SYSTEM
         if table.is_locked:
             raise UserError(_("Der Spielzettel ist unterschrieben und gesperrt; erst entsperren."))
         check_table_version(table, version)
-        with audit.recording("table_resumed", by=by, tournament=table.round.tournament_id):
+        with audit.recording("table_resumed", by=by, tournament=table.round.tournament_id, table=table):
             table.ended_after = None
             table.ended_note = ""
             table.version += 1

@@ -172,7 +172,7 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
         _check_bounds(table, number, device)
         player = player_of(table, player_id)
         by = link_actor(table, player, device)
-        with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id):  # one change
+        with audit.recording("draft_entered", by=by, tournament=table.round.tournament_id, table=table):  # one change
             _settle_rejected(table, number, by=by)
             if existing is not None and penalty is None and all(getattr(existing, name) == value
                                             for name, value in engine.model_fields(checked).items()):
@@ -217,7 +217,7 @@ def _check_bounds(table: Table, number: int, device: str) -> None:
 def _settle_rejected(table: Table, number: int, *, by: Actor) -> None:
     """A new entry for a game settles the rejected entries for it: they leave the phones and the board."""
     for draft in table.drafts.filter(number=number, status=DraftGame.Status.REJECTED):
-        with audit.recording("draft_settled", by=by, tournament=table.round.tournament_id):
+        with audit.recording("draft_settled", by=by, tournament=table.round.tournament_id, table=table):
             draft.status = DraftGame.Status.SETTLED
             draft.save(update_fields=["status"])
 
@@ -234,7 +234,7 @@ def _confirm(table: Table, draft: DraftGame, *, by: Actor) -> Game:
     """Saves the draft as the game (inside the caller's lock and transaction) and marks it confirmed,
     as one change. A draft for a game number that got a game meanwhile is a conflict the director
     sorts out."""
-    with audit.recording("draft_confirmed", by=by, tournament=table.round.tournament_id):
+    with audit.recording("draft_confirmed", by=by, tournament=table.round.tournament_id, table=table):
         try:
             game = results.save_game(table=table, number=draft.number, data=draft.data, version=draft.base_version,
                                      by=by, action="draft_confirmed")
@@ -251,7 +251,7 @@ def _confirm(table: Table, draft: DraftGame, *, by: Actor) -> Game:
 
 def _decide(draft: DraftGame, status: str, *, by: Actor, reason: str = "", game: Game | None = None) -> None:
     action = "draft_confirmed" if status == DraftGame.Status.CONFIRMED else "draft_rejected"
-    with audit.recording(action, by=by, tournament=draft.table.round.tournament_id):
+    with audit.recording(action, by=by, tournament=draft.table.round.tournament_id, table=draft.table_id):
         draft.status = status
         draft.decided_at = timezone.now()
         draft.decided_by = by.name
@@ -340,7 +340,7 @@ def settle_as_director(*, table: Table, draft_id: int, by: Actor) -> DraftGame:
         if draft is None:
             raise UserError(_("Diese Eingabe gibt es an diesem Tisch nicht."))
         if draft.status == DraftGame.Status.REJECTED:
-            with audit.recording("draft_settled", by=by, tournament=table.round.tournament_id):
+            with audit.recording("draft_settled", by=by, tournament=table.round.tournament_id, table=table):
                 draft.status = DraftGame.Status.SETTLED
                 draft.save(update_fields=["status"])
         return draft
@@ -362,7 +362,7 @@ def approve_sheet(*, token: str, device: str, player_id: int | None, version: in
                              "ansehen."), current=table, version=table.version)
         by = link_actor(table, player, device)
         if (table.approvals or {}).get(str(player.pk)) != table.version:
-            with audit.recording("sheet_approved", by=by, tournament=table.round.tournament_id):
+            with audit.recording("sheet_approved", by=by, tournament=table.round.tournament_id, table=table):
                 table.approvals = {**(table.approvals or {}), str(player.pk): table.version}
                 table.save(update_fields=["approvals"])
         if sheet_complete(table) and all(table.approvals.get(str(e)) == table.version

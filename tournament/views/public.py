@@ -5,6 +5,8 @@ Modified`; the page's content is rendered once per change of the tournament and 
 helper, director) and kept in the shared cache, with the standings it needs for the ranks.
 """
 
+from dataclasses import replace
+
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
@@ -18,6 +20,23 @@ from ..web.charts import Series, progression_svg
 from .access import public_or_director
 
 
+def own_record(tournament, entry_id: int, *, include_hidden: bool, history) -> selectors.PlayerRecord:
+    """The player's tables and games, without the ranks: computed once and kept while neither the
+    setup nor a sheet at one of the player's tables changes (a game saved at another table leaves it
+    as it is: `caching.setup_counter`, `caching.player_tables_counter`). Two queries when kept."""
+    version = f"{caching.setup_counter(tournament)}-{caching.player_tables_counter(entry_id)}"
+    key = caching.key("player-record", tournament, 0, version, int(include_hidden), entry_id)
+
+    def compute():
+        try:
+            record = selectors.player_record(tournament, entry_id, include_hidden=include_hidden, history=history)
+        except Entry.DoesNotExist:
+            raise Http404 from None
+        return replace(record, rank=None, ranks=[], history=None)  # the ranks change with every game
+
+    return caching.cached(key, compute)
+
+
 def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
     """The player's page without the site's frame, and the player's name (for the title)."""
     key = caching.key("player-live", tournament, counter, request.role or "", entry_id)
@@ -25,10 +44,9 @@ def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
     def compute():
         include_hidden = request.is_director
         history = caching.ranks(tournament, include_hidden=include_hidden, counter=counter)
-        try:
-            record = selectors.player_record(tournament, entry_id, include_hidden=include_hidden, history=history)
-        except Entry.DoesNotExist:
-            raise Http404 from None
+        record = own_record(tournament, entry_id, include_hidden=include_hidden, history=history)
+        ranks = [(number, history.ranks(number)[record.entry.id]) for number in history.rounds]
+        record = replace(record, rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
         # what the other switches keep off the public pages stays off this one too
         show_seating = request.can_enter or tournament.public_seating
         show_standing = request.can_enter or tournament.public_standings

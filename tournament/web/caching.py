@@ -58,6 +58,24 @@ def change_counter(tournament: Tournament | int) -> int:
     return newest or 0
 
 
+def setup_counter(tournament: Tournament | int) -> int:
+    """The newest change that is not one table's sheet (the seating, the players, the settings, the
+    rounds, several tables at once): what a page showing no results depends on. One query, along the
+    partial index of those changes."""
+    tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
+    newest = (DataChange.objects.filter(tournament_id=tournament_id, table_id__isnull=True).order_by("-id")
+              .values_list("id", flat=True).first())
+    return newest or 0
+
+
+def player_tables_counter(entry_id: int) -> int:
+    """The newest change of a sheet at a table where the player sits or sat (0: none): with
+    `setup_counter`, what the player's own games on their page depend on. One query."""
+    newest = (DataChange.objects.filter(table_id__in=Seat.objects.filter(entry_id=entry_id).values("table_id"))
+              .order_by("-id").values_list("id", flat=True).first())
+    return newest or 0
+
+
 @memoize
 def release() -> str:
     """What the code that renders the pages is: DJANGO_RELEASE, or a digest of the templates, the
