@@ -68,7 +68,7 @@ def main():
     round.tournament = tournament
     tables = round.tables.count()
     print(f"tournament {slug}: {tables} tables, {os.cpu_count()} CPUs ({idle_percent()} idle before the run), "
-          f"WeasyPrint {render.weasyprint.__version__}")
+          f"{render.RENDER_VERSION}")
 
     scratch = Path(tempfile.mkdtemp(prefix="pdf-bench-"))
     rows = []
