@@ -94,6 +94,8 @@ def main():
         print(f"{'':<8} {'cold':>8} {'warm':>8} {'1 changed':>10} {'pages':>6} {'size':>9}")
         for blank in (True, False):
             cold, path = median(lambda blank=blank: whole_round(blank), fresh=True)
+            pages, size = len(PdfReader(path).pages), Path(path).stat().st_size
+            print(f"{'blank' if blank else 'filled':<8} {cold:7.2f}s", end="", flush=True)
             warm, _ = median(lambda blank=blank: whole_round(blank), fresh=False)
             table = round.tables.order_by("number").first()
             changed_times = []
@@ -114,9 +116,7 @@ def main():
                     player.name = old_name
                     player.save(update_fields=["name"])
             changed = statistics.median(changed_times)
-            pages = len(PdfReader(path).pages)
-            print(f"{'blank' if blank else 'filled':<8} {cold:7.2f}s {warm:7.2f}s {changed:9.2f}s {pages:>6} "
-                  f"{Path(path).stat().st_size / 2**20:7.1f}MiB", flush=True)
+            print(f" {warm:7.2f}s {changed:9.2f}s {pages:>6} {size / 2**20:7.1f}MiB", flush=True)
     finally:
         render._drop_pool()
         shutil.rmtree(scratch, ignore_errors=True)

@@ -2,6 +2,8 @@
 print them; the PDF cache and the process pool. PDFs are read back with pypdf."""
 
 import re
+import shutil
+import subprocess
 from io import BytesIO
 
 import pytest
@@ -470,3 +472,86 @@ def test_the_qr_code_on_a_blank_sheet_is_at_least_20_mm_and_the_sheet_one_page(t
     pdf = render.pdf_file(htmls[table.number - 1]).read_bytes()
     assert len(PdfReader(BytesIO(pdf)).pages) == 1
     assert qr_width_mm(pdf, tmp_path) >= 20
+
+
+# ---- every phone and every eye reads it (issue 20, point 5) ---------------------------------------
+
+def pdf_of(client, director, name, *args, query="", language="de") -> bytes:
+    client.force_login(director)
+    response = client.get(reverse(f"tournament:{name}", args=args) + query, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def text_sizes(pdf: bytes) -> dict[str, float]:
+    """Every piece of text on the first page with the smallest size it is printed in (pt)."""
+    sizes: dict[str, float] = {}
+
+    def visit(text, cm, tm, _font, size):
+        if text.strip():
+            printed = size * abs(tm[3]) * abs(cm[3])
+            sizes[text.strip()] = min(sizes.get(text.strip(), printed), printed)
+
+    PdfReader(BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
+    return sizes
+
+
+@pytest.mark.skipif(not (shutil.which("pdftoppm") and shutil.which("zbarimg")),
+                    reason="needs poppler-utils and zbar-tools (make setup installs them)")
+@pytest.mark.parametrize("filled", [False, True])
+def test_the_qr_code_reads_at_100_dpi_on_blank_and_filled_sheets(client, director, round, tmp_path, filled):
+    table = table_of(round, 4)
+    if filled:
+        play(table, 2)
+    pdf = pdf_of(client, director, "table_pdf", "herbst", 1, table.number)
+    assert ("2 von 8 Spielen eingetragen" in PdfReader(BytesIO(pdf)).pages[0].extract_text()) == filled
+    (tmp_path / "sheet.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "100", "-png", "-f", "1", "-l", "1", str(tmp_path / "sheet.pdf"),
+                    str(tmp_path / "page")], check=True)
+    decoded = subprocess.run(["zbarimg", "--quiet", "--raw", str(next(tmp_path.glob("page*.png")))],
+                             capture_output=True, text=True)
+    table.refresh_from_db()
+    assert decoded.stdout.strip() == "http://testserver" + reverse("table_link", args=[table.link_token])
+    assert qr_width_mm(pdf, tmp_path) >= 20
+
+
+def test_round_and_table_are_one_line_on_the_sheet(client, director, round):
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, 1, query="?blank=1")[0]
+    assert re.search(r"Runde 1 · Tisch 1(?!\d)", text) and "Tisch\n" not in text
+
+
+def test_no_text_on_a_sheet_is_smaller_than_8_pt(client, director, round):
+    """The head, the QR code's caption, the legend, signatures and footer included (a list of up to 21
+    games; a longer one prints its rows in 7.5 pt)."""
+    play(table_of(round, 4), 2, penalties=(1,))
+    for table, query in ((table_of(round, 4), ""), (table_of(round, 5), "?blank=1")):
+        sizes = text_sizes(pdf_of(client, director, "table_pdf", "herbst", 1, table.number, query=query))
+        assert "Spiele per Handy eintragen" in " ".join(sizes) and any("k90/k60/k30" in text for text in sizes)
+        small = {text: size for text, size in sizes.items() if size < 7.99}
+        assert not small
+
+
+def test_titles_and_footers_of_seating_and_standings_do_not_break_mid_phrase(client, director):
+    tournament = make_tournament(players=8, director=director, slug="lang",
+                                 name="Doppelkopf-Vereinsmeisterschaft des DK Herz-Dame Münster-Hiltrup 2026",
+                                 place="Bürgerhaus Münster-Hiltrup, Großer Saal")
+    seated_round(tournament)
+    seating = "\n".join(get_pdf(client, director, "round_seating_pdf", "lang", 1))
+    standings = "\n".join(get_pdf(client, director, "standings_pdf", "lang"))
+    for text in (seating, standings):
+        assert "21. November 2026" in text and "Bürgerhaus Münster-Hiltrup, Großer Saal" in text
+        assert "Seite 1 von " in text
+    assert "Sitzplan Runde 1 Seite 1 von 2" in seating
+    for pdf in (pdf_of(client, director, "round_seating_pdf", "lang", 1), pdf_of(client, director, "standings_pdf", "lang")):
+        assert min(text_sizes(pdf).values()) >= 7.99
+
+
+def test_english_printouts_keep_no_german_words_of_the_interface(client, director, tournament, round):
+    play(table_of(round, 4), 1)
+    sheet = PdfReader(BytesIO(pdf_of(client, director, "table_pdf", "herbst", 1, table_of(round, 4).number,
+                                     language="en"))).pages[0].extract_text()
+    assert "Round 1 · Table" in sheet and "k90/k60/k30 = no 90/60/30" in " ".join(sheet.split())
+    assert "keine" not in sheet
+    standings = PdfReader(BytesIO(pdf_of(client, director, "standings_pdf", "herbst", language="en"))).pages[0]
+    heads = standings.extract_text().split("\n")
+    assert any(line.startswith("Rank No. Player Club") for line in heads), heads[:8]

@@ -35,7 +35,7 @@ PAGE_W, PAGE_H = 297.0, 210.0
 LEFT, RIGHT, TOP, BOTTOM = 10.0, 10.0, 10.0, 13.0
 WIDTH = PAGE_W - LEFT - RIGHT
 QR_MM = 22.0  # at least 20 mm: a phone reads it from across the table, and at 100 dpi (docs/printing.md)
-CAPTION_PT = 8.0  # the smallest text on the sheet: captions, legend, signatures, footer
+CAPTION_PT = 8.0  # the smallest text on the sheet (compact rows aside: 7.5): captions, heads, legend, footer
 ROW_MM_MAX, ROW_MM_MIN, ROW_MM_MIN_COMPACT = 10.0, 5.0, 3.2
 LEFT_COLUMNS = [7, 27, 21, 10, 13, 17, 20, 11, 11]  # Nr., Geber, Spielart, Re, Augen, Ansagen, Sonderpunkte, Wert, Faktor
 PLAYER_COLUMNS = {4: (15, 20), 5: (12, 16)}  # points, running total; 140 mm for the players either way
@@ -229,7 +229,7 @@ def paint(sheet: dict, canvas: Canvas) -> None:
     # how high the rows can be: what is left after everything else on the page
     legend_lines = wrap(sheet["legend"], CAPTION_PT, WIDTH)
     legend_h = len(legend_lines) * CAPTION_PT * 1.3 / MM + (1.5 if compact else 2.5)
-    head_h, sub_h = 11.0, 4.2
+    head_h, sub_h = 11.5, 4.4
     total_h = 6.0 if compact else 8.0
     signature_h = 3 + (6 if compact else 9) + 3.6
     lines = len(sheet["rows"]) + (1 if sheet.get("pflicht") else 0)
@@ -240,9 +240,9 @@ def paint(sheet: dict, canvas: Canvas) -> None:
     for index, label in enumerate(sheet["heads"]):
         x, w = span(index, index)
         page.box(x, top, w, head_h + sub_h, fill=GREY_HEAD)
-        lines_of = wrap([(label, BOLD)], 7, w - 1.4)
+        lines_of = wrap([(label, BOLD)], CAPTION_PT, w - 1.4)
         for number, line in enumerate(lines_of):
-            page.runs(x + 0.8, top + head_h + sub_h - 1.3 - (len(lines_of) - 1 - number) * 2.8, line, 7)
+            page.runs(x + 0.8, top + head_h + sub_h - 1.3 - (len(lines_of) - 1 - number) * 3.2, line, CAPTION_PT)
     heads = []
     for index, (label, _number) in enumerate(sheet["players"]):
         x, w = span(first_player + 2 * index, first_player + 2 * index + 1)
@@ -260,11 +260,11 @@ def paint(sheet: dict, canvas: Canvas) -> None:
             if line < len(texts):
                 page.text(x + w / 2, top + 3.6 + line * 3.3, texts[line], BOLD, 8.5, align="center")
     for (x, w, _texts), (_label, number_text) in zip(heads, sheet["players"], strict=True):
-        page.text(x + w / 2, top + head_h - 1.2, number_text, REGULAR, 7, align="center")
+        page.text(x + w / 2, top + head_h - 1.2, number_text, REGULAR, CAPTION_PT, align="center")
     for index in range(size):
         for part, label in enumerate(sheet["subheads"]):
             px, pw = span(first_player + 2 * index + part, first_player + 2 * index + part)
-            page.text(px + pw - 0.8, top + head_h + sub_h - 1.1, label, BOLD, 7, align="right")
+            page.text(px + pw - 0.8, top + head_h + sub_h - 1.1, label, BOLD, CAPTION_PT, align="right")
     y = top + head_h + sub_h
 
     def player_cells(cells: list, row_top: float, out_text: str) -> None:
@@ -273,7 +273,8 @@ def paint(sheet: dict, canvas: Canvas) -> None:
             if cell["out"]:
                 x, w = span(first, first + 1)
                 page.box(x, row_top, w, row_h, fill=GREY_OUT)
-                page.text(x + w / 2, baseline_in(row_top, row_h, 7), out_text, REGULAR, 7, align="center", grey=0.2)
+                page.text(x + w / 2, baseline_in(row_top, row_h, CAPTION_PT), out_text, REGULAR, CAPTION_PT, align="center",
+                          grey=0.2)
                 continue
             x, w = span(first, first)
             page.box(x, row_top, w, row_h)
@@ -298,7 +299,7 @@ def paint(sheet: dict, canvas: Canvas) -> None:
                                          "value", "multiplier")):
                 x, w = span(index, index)
                 page.box(x, y, w, row_h)
-                text_pt = 7 if key == "multiplier" else body_pt
+                text_pt = body_pt
                 font = BOLD if key == "number" else REGULAR
                 text = fit(row[key], font, text_pt, w - 1.6)
                 if key == "augen":
@@ -314,7 +315,7 @@ def paint(sheet: dict, canvas: Canvas) -> None:
     base = baseline_in(y, total_h, body_pt)
     end = x + 0.8 + width(sheet["total_label"] + " ", BOLD, body_pt)
     page.text(x + 0.8, base, sheet["total_label"], BOLD, body_pt)
-    page.text(end, base, fit(sheet["total_note"], REGULAR, 7.5, x + w - end - 0.8), REGULAR, 7.5)
+    page.text(end, base, fit(sheet["total_note"], REGULAR, body_pt, x + w - end - 0.8), REGULAR, body_pt)
     for index in range(size):
         sx, sw = span(first_player + 2 * index, first_player + 2 * index + 1)
         page.box(sx, y, sw, total_h)
@@ -330,7 +331,7 @@ def paint(sheet: dict, canvas: Canvas) -> None:
         base = baseline_in(y, row_h, body_pt)
         end = x + 0.8 + width(label + " ", BOLD, body_pt)
         page.text(x + 0.8, base, label, BOLD, body_pt)
-        page.text(end, base, fit(note, REGULAR, 7.5, x + w - end - 0.8), REGULAR, 7.5)
+        page.text(end, base, fit(note, REGULAR, body_pt, x + w - end - 0.8), REGULAR, body_pt)
         for index, cell in enumerate(cells):
             sx, sw = span(first_player + 2 * index, first_player + 2 * index + 1)
             page.box(sx, y, sw, row_h)
