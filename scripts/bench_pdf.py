@@ -109,7 +109,7 @@ def main():
         try:
             timed("one table changed (1 sheet + merge)", lambda: whole_round(args.workers))
         finally:
-            results.delete_penalty(penalty=penalty)
+            results.delete_penalty(table=table, penalty_id=penalty.id)
 
         fresh_cache("other")
         pages = {}

@@ -111,7 +111,7 @@ def main():
                 whole_round(blank)
                 changed_times.append(time.perf_counter() - started)
                 if penalty is not None:
-                    results.delete_penalty(penalty=penalty)
+                    results.delete_penalty(table=table, penalty_id=penalty.id)
                 if blank:
                     player.name = old_name
                     player.save(update_fields=["name"])

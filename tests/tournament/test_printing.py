@@ -542,7 +542,8 @@ def test_titles_and_footers_of_seating_and_standings_do_not_break_mid_phrase(cli
         assert "21. November 2026" in text and "Bürgerhaus Münster-Hiltrup, Großer Saal" in text
         assert "Seite 1 von " in text
     assert "Sitzplan Runde 1 Seite 1 von 2" in seating
-    for pdf in (pdf_of(client, director, "round_seating_pdf", "lang", 1), pdf_of(client, director, "standings_pdf", "lang")):
+    for pdf in (pdf_of(client, director, "round_seating_pdf", "lang", 1),
+                pdf_of(client, director, "standings_pdf", "lang")):
         assert min(text_sizes(pdf).values()) >= 7.99
 
 

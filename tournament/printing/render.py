@@ -26,10 +26,9 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from importlib.metadata import version
 from multiprocessing import get_context
 from pathlib import Path
-
-from importlib.metadata import version
 
 from . import sheet_pdf
 

@@ -35,9 +35,9 @@ PAGE_W, PAGE_H = 297.0, 210.0
 LEFT, RIGHT, TOP, BOTTOM = 10.0, 10.0, 10.0, 13.0
 WIDTH = PAGE_W - LEFT - RIGHT
 QR_MM = 22.0  # at least 20 mm: a phone reads it from across the table, and at 100 dpi (docs/printing.md)
-CAPTION_PT = 8.0  # the smallest text on the sheet (compact rows aside: 7.5): captions, heads, legend, footer
+CAPTION_PT = 8.0  # the smallest text (compact rows: 7.5): captions, heads, legend, footer
 ROW_MM_MAX, ROW_MM_MIN, ROW_MM_MIN_COMPACT = 10.0, 5.0, 3.2
-LEFT_COLUMNS = [7, 27, 21, 10, 13, 17, 20, 11, 11]  # Nr., Geber, Spielart, Re, Augen, Ansagen, Sonderpunkte, Wert, Faktor
+LEFT_COLUMNS = [7, 27, 21, 10, 13, 17, 20, 11, 11]  # Nr., Geber, Spielart, Re, Augen, Ansagen, Sonderp., Wert, Faktor
 PLAYER_COLUMNS = {4: (15, 20), 5: (12, 16)}  # points, running total; 140 mm for the players either way
 GRID, GREY_HEAD, GREY_OUT, GREY_PENALTY = 0.5, 0.91, 0.83, 0.953
 
@@ -232,9 +232,9 @@ def paint(sheet: dict, canvas: Canvas) -> None:
     head_h, sub_h = 11.5, 4.4
     total_h = 6.0 if compact else 8.0
     signature_h = 3 + (6 if compact else 9) + 3.6
-    lines = len(sheet["rows"]) + (1 if sheet.get("pflicht") else 0)
+    row_count = len(sheet["rows"]) + (1 if sheet.get("pflicht") else 0)
     room = PAGE_H - BOTTOM - top - head_h - sub_h - total_h - signature_h - legend_h
-    row_h = max(ROW_MM_MIN_COMPACT if compact else ROW_MM_MIN, min(ROW_MM_MAX, room / max(lines, 1)))
+    row_h = max(ROW_MM_MIN_COMPACT if compact else ROW_MM_MIN, min(ROW_MM_MAX, room / max(row_count, 1)))
 
     # column heads
     for index, label in enumerate(sheet["heads"]):
@@ -255,10 +255,10 @@ def paint(sheet: dict, canvas: Canvas) -> None:
         for part in range(2):
             px, pw = span(first_player + 2 * index + part, first_player + 2 * index + part)
             page.box(px, top + head_h, pw, sub_h, fill=GREY_HEAD)
-    for line in range(2):
+    for line_number in range(2):
         for x, w, texts in heads:
-            if line < len(texts):
-                page.text(x + w / 2, top + 3.6 + line * 3.3, texts[line], BOLD, 8.5, align="center")
+            if line_number < len(texts):
+                page.text(x + w / 2, top + 3.6 + line_number * 3.3, texts[line_number], BOLD, 8.5, align="center")
     for (x, w, _texts), (_label, number_text) in zip(heads, sheet["players"], strict=True):
         page.text(x + w / 2, top + head_h - 1.2, number_text, REGULAR, CAPTION_PT, align="center")
     for index in range(size):
@@ -273,8 +273,8 @@ def paint(sheet: dict, canvas: Canvas) -> None:
             if cell["out"]:
                 x, w = span(first, first + 1)
                 page.box(x, row_top, w, row_h, fill=GREY_OUT)
-                page.text(x + w / 2, baseline_in(row_top, row_h, CAPTION_PT), out_text, REGULAR, CAPTION_PT, align="center",
-                          grey=0.2)
+                page.text(x + w / 2, baseline_in(row_top, row_h, CAPTION_PT), out_text, REGULAR, CAPTION_PT,
+                          align="center", grey=0.2)
                 continue
             x, w = span(first, first)
             page.box(x, row_top, w, row_h)
