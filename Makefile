@@ -97,6 +97,8 @@ serve: demo
 
 # on SQLite, then on a throwaway PostgreSQL (ARGS="--no-pdf --repeat 10" for a quicker run)
 bench: setup
+	@echo "==== a round's score sheets as PDF, cold and warm (250 tables; docs/performance.md) ===="; \
+	env -u DATABASE_URL $(PY) scripts/bench_round_pdf.py
 	@echo "==== benchmarks 1/2: SQLite ===="; env -u DATABASE_URL $(PY) scripts/bench.py $(ARGS)
 	@echo "==== benchmarks 2/2: PostgreSQL (throwaway server) ===="; \
 	bash scripts/with-postgres.sh $(PY) scripts/bench.py $(ARGS)

@@ -68,7 +68,7 @@ def main():
     round.tournament = tournament
     tables = round.tables.count()
     print(f"tournament {slug}: {tables} tables, {os.cpu_count()} CPUs ({idle_percent()} idle before the run), "
-          f"WeasyPrint {render.weasyprint.__version__}")
+          f"{render.RENDER_VERSION}")
 
     scratch = Path(tempfile.mkdtemp(prefix="pdf-bench-"))
     rows = []
@@ -87,10 +87,10 @@ def main():
 
     def whole_round(workers):
         """What the sheets.pdf view does: read the round, build the HTML, get the merged PDF."""
-        return render.merged_pdf_file(documents.round_sheet_htmls(round), workers=workers)
+        return render.merged_pdf_file(documents.round_sheet_documents(round), workers=workers)
 
     try:
-        timed("HTML only (queries + templates)", lambda: documents.round_sheet_htmls(round))
+        timed("HTML only (queries + templates)", lambda: documents.round_sheet_documents(round))
         if not args.no_serial:
             fresh_cache("serial")
             timed("cold, in-process (1 core)", lambda: whole_round(1))
@@ -109,7 +109,7 @@ def main():
         try:
             timed("one table changed (1 sheet + merge)", lambda: whole_round(args.workers))
         finally:
-            penalties.delete_penalty(penalty=penalty)
+            penalties.delete_penalty(table=table, penalty_id=penalty.id)
 
         fresh_cache("other")
         pages = {}

@@ -324,7 +324,7 @@ def test_the_printed_ddv_sheet_has_the_list_and_the_pflichtsoli():
     blank = documents.blank_rows(tournament, entries)
     games = [row for row in blank if row.kind == "open"]
     assert len(games) == 24 and games[0].dealer.startswith("1 ") and not any(row.dealer for row in games[1:])
-    html = documents.sheet_html(table=table, entries=entries, table_count=1, sheet=None)
+    html = documents.sheet_document(table=table, entries=entries, table_count=1, sheet=None)
     assert "20 Normalspiele und 4 Pflichtsoli" in html and "Pflichtsolo gespielt in Spiel" in html
     results.save_game(table=table, data=solo_data(ids[2]))
     sheet = table_sheet(table)

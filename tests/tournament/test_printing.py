@@ -2,6 +2,8 @@
 print them; the PDF cache and the process pool. PDFs are read back with pypdf."""
 
 import re
+import shutil
+import subprocess
 from io import BytesIO
 
 import pytest
@@ -175,8 +177,9 @@ def test_fonts_are_embedded(client, director, round):
     fonts = reader.pages[0]["/Resources"]["/Font"]
     assert fonts
     for font in fonts.values():
-        descendant = font.get_object()["/DescendantFonts"][0].get_object()
-        assert "/FontFile2" in descendant["/FontDescriptor"].get_object()
+        font = font.get_object()  # a composite font (WeasyPrint) or a TrueType subset (the sheets)
+        described = font["/DescendantFonts"][0].get_object() if "/DescendantFonts" in font else font
+        assert "/FontFile2" in described["/FontDescriptor"].get_object()
 
 
 # ---- a round's sheets ----------------------------------------------------------------------------
@@ -315,8 +318,8 @@ def test_a_round_lays_out_again_only_the_changed_table(client, director, round, 
 def test_the_pool_renders_the_same_pages_as_in_process(settings, tmp_path, tournament):
     rounds = [seated_round(tournament) for _ in range(2)]
     play(table_of(rounds[0], 5), 4, penalties=(3,))
-    htmls = [html for round in rounds for html in documents.round_sheet_htmls(round)]
-    htmls.append(documents.round_sheet_htmls(rounds[0], blank=True)[0])
+    htmls = [html for round in rounds for html in documents.round_sheet_documents(round)]
+    htmls.append(documents.round_sheet_documents(rounds[0], blank=True)[0])
 
     def texts(paths):
         return [PdfReader(path).pages[0].extract_text() for path in paths]
@@ -330,7 +333,7 @@ def test_the_pool_renders_the_same_pages_as_in_process(settings, tmp_path, tourn
 
 def test_a_round_is_merged_from_per_table_pdfs_in_order(tournament):
     round = seated_round(tournament)
-    htmls = documents.round_sheet_htmls(round)
+    htmls = documents.round_sheet_documents(round)
     merged = PdfReader(render.merged_pdf_file(htmls))
     singles = [PdfReader(path).pages[0].extract_text() for path in render.pdf_files(htmls)]
     assert [page.extract_text() for page in merged.pages] == singles
@@ -393,7 +396,7 @@ def test_a_round_reads_its_sheets_in_a_fixed_number_of_queries(director):
         for table in round.tables.all():
             play(table, 2)
         with CaptureQueriesContext(connection) as captured:
-            htmls = documents.round_sheet_htmls(round)
+            htmls = documents.round_sheet_documents(round)
         assert len(htmls) == round.tables.count()
         counts.append(len(captured))
     assert counts == [6, 6]  # the same whatever the number of tables
@@ -465,9 +468,93 @@ def test_the_qr_code_on_a_blank_sheet_is_at_least_20_mm_and_the_sheet_one_page(t
         tournament.games_at_table_of_4, tournament.games_at_table_of_5 = 24, 30
         tournament.save()
     round = seated_round(tournament)
-    htmls = documents.round_sheet_htmls(round, blank=True, link_base="http://192.168.1.20:8000")
+    htmls = documents.round_sheet_documents(round, blank=True, link_base="http://192.168.1.20:8000")
     table = table_of(round, 5)
     assert table.link_token and "Spiele per Handy eintragen" in htmls[table.number - 1]
     pdf = render.pdf_file(htmls[table.number - 1]).read_bytes()
     assert len(PdfReader(BytesIO(pdf)).pages) == 1
     assert qr_width_mm(pdf, tmp_path) >= 20
+
+
+# ---- every phone and every eye reads it (issue 20, point 5) ---------------------------------------
+
+def pdf_of(client, director, name, *args, query="", language="de") -> bytes:
+    client.force_login(director)
+    response = client.get(reverse(f"tournament:{name}", args=args) + query, HTTP_ACCEPT_LANGUAGE=language)
+    assert response.status_code == 200
+    return b"".join(response.streaming_content) if response.streaming else response.content
+
+
+def text_sizes(pdf: bytes) -> dict[str, float]:
+    """Every piece of text on the first page with the smallest size it is printed in (pt)."""
+    sizes: dict[str, float] = {}
+
+    def visit(text, cm, tm, _font, size):
+        if text.strip():
+            printed = size * abs(tm[3]) * abs(cm[3])
+            sizes[text.strip()] = min(sizes.get(text.strip(), printed), printed)
+
+    PdfReader(BytesIO(pdf)).pages[0].extract_text(visitor_text=visit)
+    return sizes
+
+
+@pytest.mark.skipif(not (shutil.which("pdftoppm") and shutil.which("zbarimg")),
+                    reason="needs poppler-utils and zbar-tools (make setup installs them)")
+@pytest.mark.parametrize("filled", [False, True])
+def test_the_qr_code_reads_at_100_dpi_on_blank_and_filled_sheets(client, director, round, tmp_path, filled):
+    table = table_of(round, 4)
+    if filled:
+        play(table, 2)
+    pdf = pdf_of(client, director, "table_pdf", "herbst", 1, table.number)
+    assert ("2 von 8 Spielen eingetragen" in PdfReader(BytesIO(pdf)).pages[0].extract_text()) == filled
+    (tmp_path / "sheet.pdf").write_bytes(pdf)
+    subprocess.run(["pdftoppm", "-r", "100", "-png", "-f", "1", "-l", "1", str(tmp_path / "sheet.pdf"),
+                    str(tmp_path / "page")], check=True)
+    decoded = subprocess.run(["zbarimg", "--quiet", "--raw", str(next(tmp_path.glob("page*.png")))],
+                             capture_output=True, text=True)
+    table.refresh_from_db()
+    assert decoded.stdout.strip() == "http://testserver" + reverse("table_link", args=[table.link_token])
+    assert qr_width_mm(pdf, tmp_path) >= 20
+
+
+def test_round_and_table_are_one_line_on_the_sheet(client, director, round):
+    text = get_pdf(client, director, "table_pdf", "herbst", 1, 1, query="?blank=1")[0]
+    assert re.search(r"Runde 1 · Tisch 1(?!\d)", text) and "Tisch\n" not in text
+
+
+def test_no_text_on_a_sheet_is_smaller_than_8_pt(client, director, round):
+    """The head, the QR code's caption, the legend, signatures and footer included (a list of up to 21
+    games; a longer one prints its rows in 7.5 pt)."""
+    play(table_of(round, 4), 2, penalties=(1,))
+    for table, query in ((table_of(round, 4), ""), (table_of(round, 5), "?blank=1")):
+        sizes = text_sizes(pdf_of(client, director, "table_pdf", "herbst", 1, table.number, query=query))
+        assert "Spiele per Handy eintragen" in " ".join(sizes) and any("k90/k60/k30" in text for text in sizes)
+        small = {text: size for text, size in sizes.items() if size < 7.99}
+        assert not small
+
+
+def test_titles_and_footers_of_seating_and_standings_do_not_break_mid_phrase(client, director):
+    tournament = make_tournament(players=8, director=director, slug="lang",
+                                 name="Doppelkopf-Vereinsmeisterschaft des DK Herz-Dame Münster-Hiltrup 2026",
+                                 place="Bürgerhaus Münster-Hiltrup, Großer Saal")
+    seated_round(tournament)
+    seating = "\n".join(get_pdf(client, director, "round_seating_pdf", "lang", 1))
+    standings = "\n".join(get_pdf(client, director, "standings_pdf", "lang"))
+    for text in (seating, standings):
+        assert "21. November 2026" in text and "Bürgerhaus Münster-Hiltrup, Großer Saal" in text
+        assert "Seite 1 von " in text
+    assert "Sitzplan Runde 1 Seite 1 von 2" in seating
+    for pdf in (pdf_of(client, director, "round_seating_pdf", "lang", 1),
+                pdf_of(client, director, "standings_pdf", "lang")):
+        assert min(text_sizes(pdf).values()) >= 7.99
+
+
+def test_english_printouts_keep_no_german_words_of_the_interface(client, director, tournament, round):
+    play(table_of(round, 4), 1)
+    sheet = PdfReader(BytesIO(pdf_of(client, director, "table_pdf", "herbst", 1, table_of(round, 4).number,
+                                     language="en"))).pages[0].extract_text()
+    assert "Round 1 · Table" in sheet and "k90/k60/k30 = no 90/60/30" in " ".join(sheet.split())
+    assert "keine" not in sheet
+    standings = PdfReader(BytesIO(pdf_of(client, director, "standings_pdf", "herbst", language="en"))).pages[0]
+    heads = standings.extract_text().split("\n")
+    assert any(line.startswith("Rank No. Player Club") for line in heads), heads[:8]

@@ -72,7 +72,7 @@ def test_the_sheet_page_and_the_printed_sheet_say_why(client, table):
     assert "Vorzeitig beendet nach Spiel 3: Dieter musste gehen" in page and "Spiel 4 eintragen" not in page
     assert "3 von 3 Spielen eingetragen" in page
     table.refresh_from_db()
-    html = documents.sheet_html(table=table, entries=selectors.seated_entries(table), table_count=2,
+    html = documents.sheet_document(table=table, entries=selectors.seated_entries(table), table_count=2,
                                 sheet=selectors.table_sheet(table))
     assert "Vorzeitig beendet nach Spiel 3: Dieter musste gehen" in html
     response = client.post(url, {"version": table.version, "action": "resume"})

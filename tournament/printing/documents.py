@@ -7,7 +7,7 @@ clock time: the same data gives the same HTML, which is the cache key of its PDF
 
 from __future__ import annotations
 
-import base64
+import json
 from dataclasses import dataclass, field
 
 from django.conf import settings
@@ -15,7 +15,7 @@ from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
 from django.utils.formats import date_format
-from django.utils.translation import get_language
+from django.utils.translation import get_language, ngettext
 from django.utils.translation import gettext as _
 
 from seating import dealing
@@ -24,8 +24,7 @@ from .. import ranking, selectors, vocabulary
 from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
 from ..templatetags.doko import signed
-from ..vocabulary import game_type
-from ..web.qrcodes import qr_svg
+from ..vocabulary import game_type, ruleset_title
 
 # Abbreviations on the sheet, explained in its legend.
 ANNOUNCE_ABBR = {"keine90": "k90", "keine60": "k60", "keine30": "k30", "schwarz": "sw"}
@@ -34,14 +33,9 @@ WINNER_ABBR = {"re": "Re", "kontra": "Ko", "": "–"}
 # a solo's mark in a list with Pflichtsoli (docs/pflichtsolo.md)
 PFLICHT_ABBR = {True: "P", False: "L"}
 
-# Room for the rows of a sheet (A4 landscape, after header, column heads, totals, signatures, legend).
-SHEET_ROWS_MM = 104
-ROW_MM_MAX = 10.0  # roomy enough to write in by hand
-ROW_MM_MIN = 5.0  # one line of 8pt text
 # a long list (a DDV list: 24 games at a table of 4, 30 at a table of 5) is printed compact, 7.5pt
-# text in rows of at least this height, so that the sheet with its signatures stays on one page
+# text in lower rows, so that the sheet with its signatures stays on one page (sheet_pdf.py)
 COMPACT_FROM_ROWS = 22
-ROW_MM_MIN_COMPACT = 3.4
 BLANK_PENALTY_ROWS = 2
 
 
@@ -212,57 +206,136 @@ def entry_link(table: Table, link_base: str = "") -> str:
     return base + reverse("table_link", args=[table.link_token])
 
 
-def qr_data_uri(text: str) -> str:
-    """A QR code as an SVG data URI for an <img> in a printout (WeasyPrint draws SVG images): without
-    a quiet zone of its own, so that the image's size is the code's (print/sheet.html: 21 mm, with the
-    white of the margin and the cell's padding around it; docs/printing.md)."""
-    return "data:image/svg+xml;base64," + base64.b64encode(str(qr_svg(text, scale=4, border=0)).encode()).decode()
+def _legend(rules, size: int, pflichtsoli: bool) -> list[tuple[str, str]]:
+    """The legend of the abbreviations, as runs of (text, font) for sheet_pdf.wrap."""
+    from .sheet_pdf import BOLD, REGULAR
+
+    # "k90/k60/k30 = keine 90/60/30, sw = schwarz", in the game's words of the reader's language
+    announced = (f"k90/k60/k30 = {vocabulary.term('announcement', 'keine90')}/60/30, "
+                 f"sw = {vocabulary.term('announcement', 'schwarz')}")
+    sonderpunkte = ", ".join(f"{SONDERPUNKT_ABBR[k]} {vocabulary.label('sonderpunkt', k)}" for k in SONDERPUNKT_ABBR
+                             if k in rules.sonderpunkte)
+    items = [
+        (_("Spielart"), _("N Normalspiel, H Hochzeit, SH stille Hochzeit, A Armut, S Solo (mit Art, z. B. S Damen)")),
+        (_("Re"), _("Plätze der Re-Partei (z. B. 1+3)")),
+        (_("Augen Re"), _("Augen der Re-Partei, Kontra hat 240 minus diese")),
+        # the announcements in the game's words of the reader's language ("k90 = no 90")
+        (_("Ansagen"), f"Re/Ko = Re/Kontra, {announced}"),
+        (_("Sonderpunkte"), (sonderpunkte + "; " if sonderpunkte else "") + _("mit Partei, z. B. Re F, Ko 2×D")),
+        (_("Wert"), _("Gewinner (Re, Ko; – keiner) und Punkte")),
+        (_("Faktor"), _("×2 Bock, ×2 Null (nach Nullspiel verdoppelt)")),
+        (_("Pkt./Stand"), _("Punkte des Spiels und Summe bis dahin")),
+        (_("Strafe"), _("der Spieler −%(o)s, die drei Mitspieler des Spiels je +%(p)s; zählt nicht als Spiel")
+         % {"o": 3 * rules.penalty_points, "p": rules.penalty_points}),
+    ]
+    if pflichtsoli:
+        items.append((_("Pflichtsoli"), _("hinter der Spielart P Pflichtsolo (das erste Solo eines Spielers), "
+                                          "L Lustsolo, vorg. vorgeführt")))
+    runs = []
+    for label, text in items:
+        runs += [(f"{label}: ", BOLD), (f"{text}. ", REGULAR)]
+    if size == 5:
+        runs.append((_("Am Fünfertisch sitzt der Geber aus."), REGULAR))
+    return runs
 
 
-def sheet_html(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None,
-               link: str = "") -> str:
-    """One table's sheet: blank (`sheet` None) or filled from its `table_sheet`; a blank sheet with
-    `link` carries the QR code of the table's entry link."""
+def _status(*, table: Table, sheet: selectors.TableSheet | None, games_expected: int, size: int,
+            normal_games: int, pflichtsoli: bool, same_dealer: bool) -> list[tuple[str, bool]]:
+    """The status line as (text, boxed) parts."""
+    if sheet is None:
+        text = ngettext("%(n)s Spiel", "%(n)s Spiele", games_expected) % {"n": games_expected}
+        if pflichtsoli:
+            text += ": " + _("%(n)s Normalspiele und %(p)s Pflichtsoli, eines je Spieler") % {"n": normal_games,
+                                                                                            "p": size}
+        if size == 5:
+            text += ", " + _("der Geber sitzt aus")
+        parts = [text + "."]
+        if pflichtsoli and same_dealer:
+            parts.append(_("Nach einem Pflichtsolo gibt derselbe Geber noch einmal: den Geber jedes Spiels bitte "
+                           "eintragen."))
+        parts.append(_("Von den Spielern auszufüllen und von allen zu unterschreiben: der unterschriebene Zettel ist "
+                       "das Ergebnis des Tisches."))
+        return [(" ".join(parts), False)]
+    status = [(_("Nur Endstände eingetragen.") if sheet.entered_totals else
+               _("%(done)s von %(total)s Spielen eingetragen.") % {"done": sheet.games_entered,
+                                                                   "total": games_expected}, False)]
+    if table.ended_after is not None:
+        status.append((_("Vorzeitig beendet nach Spiel %(n)s") % {"n": table.ended_after} + ": " + table.ended_note,
+                       True))
+    if table.signed_at:
+        when = date_format(timezone.localtime(table.signed_at), "SHORT_DATETIME_FORMAT")
+        text = _("Unterschrieben und gesperrt am %(when)s") % {"when": when}
+        status.append((text + (f": {table.signed_note}" if table.signed_note else ""), True))
+    else:
+        status.append((_("Noch nicht unterschrieben und nicht gesperrt."), False))
+    return status
+
+
+def _cell(cell: Cell) -> dict:
+    return {"points": cell.points, "running": cell.running, "out": cell.out}
+
+
+def sheet_document(*, table: Table, entries: list[Entry], table_count: int, sheet: selectors.TableSheet | None,
+                   link: str = "") -> str:
+    """One table's sheet as a document for `render.py` (its texts as JSON, drawn by sheet_pdf.py):
+    blank (`sheet` None) or filled from its `table_sheet`; with `link`, the QR code of
+    the table's entry link. Every text in the reader's language; no clock time, so that the same data
+    gives the same document, the key of its cached PDF."""
+    from .sheet_pdf import PREFIX
+
     round = table.round
     tournament = round.tournament
     rules = tournament.scoring_rules()
     rows = blank_rows(tournament, entries) if sheet is None else filled_rows(sheet, rules)
     if sheet is not None and not table.signed_at and not sheet.entered_totals and table.ended_after is None:
         rows += blank_penalty_rows(entries)  # the players may still write a penalty in
-    compact = len(rows) >= COMPACT_FROM_ROWS
-    lines = len(rows) + (1 if tournament.pflichtsoli else 0)  # the row of the Pflichtsoli under the sum
-    row_mm = max(ROW_MM_MIN_COMPACT if compact else ROW_MM_MIN, min(ROW_MM_MAX, SHEET_ROWS_MM / max(lines, 1)))
-    status = {}
-    if sheet is not None:
-        status = {
-            "games_entered": sheet.games_entered, "entered_totals": sheet.entered_totals,
-            "signed_at": date_format(timezone.localtime(table.signed_at), "SHORT_DATETIME_FORMAT")
-            if table.signed_at else "",
-            "signed_note": table.signed_note,
-        }
-    return render_to_string("print/sheet.html", {
+    size = len(entries)
+    games_expected = table.expected_games(tournament.games_at_table(size))
+    pflichtsoli = bool(tournament.pflichtsoli)
+    # "Runde 2 · Tisch 3": the sheet's name at the table, drawn on one line (sheet_pdf.py)
+    where = _("Runde %(r)s · Tisch %(t)s") % {"r": round.number, "t": table.number}
+    if sheet is None:
+        total_note = "– " + _("Nullsumme: die Summen aller Spieler ergeben zusammen 0.")
+    else:
+        total_note = "– " + _("alle Spieler zusammen: %(s)s") % {"s": sheet.total_sum} + (
+            " ✓ (" + _("Nullsumme") + ")" if sheet.total_sum == 0 else " ✗ " + _("muss 0 sein!"))
+    subtitle = [date_format(tournament.date, "DATE_FORMAT")] + ([tournament.place] if tournament.place else [])
+    document = {
         "lang": get_language() or "de",
+        "title": _("Spielzettel Runde %(r)s, Tisch %(t)s") % {"r": round.number, "t": table.number}
+        + f" – {tournament.name}",
         "footer_left": footer(tournament),
         "footer_center": _("Runde %(round)s · Tisch %(table)s von %(count)s")
         % {"round": round.number, "table": table.number, "count": table_count},
-        "tournament": tournament, "round": round, "table": table, "rules": rules, "blank": sheet is None,
-        "link": link if sheet is None else "", "qr": qr_data_uri(link) if link and sheet is None else "",
-        "players": [{"position": i + 1, "name": e.player.name, "start_number": e.start_number, "club": e.player.club}
-                    for i, e in enumerate(entries)],
-        "size": len(entries), "games_expected": table.expected_games(tournament.games_at_table(len(entries))),
-        "rows": rows, "row_mm": f"{row_mm:.2f}", "compact": compact,
+        "footer_right": _("Spielzettel") + " · Doko-Turnier",
+        "name": tournament.name,
+        "subtitle": " · ".join([*subtitle, ruleset_title(rules)]),
+        "kind": _("Spielzettel") + (f" ({_('leer')})" if sheet is None else ""),
+        "where": where,
+        "qr_link": link, "qr_caption": _("Spiele per Handy eintragen") if link else "",
+        "status": _status(table=table, sheet=sheet, games_expected=games_expected, size=size,
+                          normal_games=tournament.games_at_table(size) - size, pflichtsoli=pflichtsoli,
+                          same_dealer=tournament.pflichtsoli == Tournament.Pflichtsoli.SAME_DEALER),
+        "size": size,
+        "compact": len(rows) >= COMPACT_FROM_ROWS,
+        "heads": [_("Nr."), _("Geber"), _("Spielart"), _("Re"), _("Augen Re"), _("Ansagen"), _("Sonderpunkte"),
+                  _("Wert"), _("Faktor")],
+        "players": [(f"{i + 1} · {e.player.name}", f"{_('Nr.')} {e.start_number}") for i, e in enumerate(entries)],
+        "subheads": [_("Pkt."), _("Stand")],
+        "sits_out": _("sitzt aus"),
+        "rows": [{"kind": row.kind, "number": row.number, "dealer": row.dealer, "type": row.type, "re": row.re,
+                  "augen": row.augen, "announcements": row.announcements, "sonderpunkte": row.sonderpunkte,
+                  "value": row.value, "multiplier": row.multiplier, "label": row.label,
+                  "cells": [_cell(cell) for cell in row.cells]} for row in rows],
+        "total_label": _("Summe"), "total_note": total_note,
         "totals": None if sheet is None else [number_text(t) for t in sheet.totals],
-        "total_sum": None if sheet is None else sheet.total_sum,
-        "status": status,
-        "penalty_offender": 3 * rules.penalty_points,
-        # a list with Pflichtsoli: its Normalspiele, who deals after a Pflichtsolo, each player's Pflichtsolo
-        "pflichtsoli": bool(tournament.pflichtsoli),
-        "normal_games": tournament.games_at_table(len(entries)) - len(entries),
-        "same_dealer": tournament.pflichtsoli == Tournament.Pflichtsoli.SAME_DEALER,
-        "pflichtsolo_cells": pflichtsolo_cells(sheet, entries) if tournament.pflichtsoli else [],
-        "sonderpunkte": [(SONDERPUNKT_ABBR[k], vocabulary.label("sonderpunkt", k)) for k in SONDERPUNKT_ABBR
-                         if k in rules.sonderpunkte],
-    })
+        "pflicht": [_("Pflichtsolo gespielt in Spiel"),
+                    "– " + _("wer es nach den Normalspielen noch nicht gespielt hat, wird vorgeführt"),
+                    pflichtsolo_cells(sheet, entries)] if pflichtsoli else None,
+        "signatures": [f"{_('Unterschrift')} {i + 1} · {e.player.name}" for i, e in enumerate(entries)],
+        "legend": _legend(rules, size, pflichtsoli),
+    }
+    return PREFIX + json.dumps(document, ensure_ascii=False, separators=(",", ":"))
 
 
 def _has_results(sheet: selectors.TableSheet) -> bool:
@@ -270,21 +343,21 @@ def _has_results(sheet: selectors.TableSheet) -> bool:
                 or any(line.penalties for line in sheet.lines))
 
 
-def table_sheet_html(table: Table, *, blank: bool = False, link_base: str = "") -> str:
-    """A table's sheet: filled once anything is entered, else (or with `blank`) blank, with the QR
-    code of the table's entry link."""
+def table_sheet_document(table: Table, *, blank: bool = False, link_base: str = "") -> str:
+    """A table's sheet: filled once anything is entered, else (or with `blank`) blank; both with the QR
+    code of the table's entry link (a filled sheet goes back to the table too)."""
     table_count = table.round.tables.count()
     sheet = selectors.table_sheet(table)
     link = entry_link(table, link_base)
     if blank or not _has_results(sheet):
-        return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=None, link=link)
-    return sheet_html(table=table, entries=sheet.entries, table_count=table_count, sheet=sheet)
+        return sheet_document(table=table, entries=sheet.entries, table_count=table_count, sheet=None, link=link)
+    return sheet_document(table=table, entries=sheet.entries, table_count=table_count, sheet=sheet, link=link)
 
 
-def round_sheet_htmls(round: Round, *, blank: bool = False, link_base: str = "") -> list[str]:
+def round_sheet_documents(round: Round, *, blank: bool = False, link_base: str = "") -> list[str]:
     """Every table's sheet in table order (blank ones for tables without results, or all with
-    `blank`; blank ones with the QR code of the table's entry link). Six queries whatever the number
-    of tables."""
+    `blank`; each with the QR code of the table's entry link). Six queries whatever the number of
+    tables."""
     seated = selectors.round_tables(round)
     for item in seated:
         item.table.round = round
@@ -294,7 +367,7 @@ def round_sheet_htmls(round: Round, *, blank: bool = False, link_base: str = "")
         sheet = sheets.get(item.table.id)
         if sheet is not None and not _has_results(sheet):
             sheet = None
-        htmls.append(sheet_html(table=item.table, entries=item.entries, table_count=len(seated), sheet=sheet,
+        htmls.append(sheet_document(table=item.table, entries=item.entries, table_count=len(seated), sheet=sheet,
                                 link=entry_link(item.table, link_base)))
     return htmls
 

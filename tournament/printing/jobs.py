@@ -169,7 +169,7 @@ def _build(job_id: str, spec: dict) -> bytes:
     if spec["kind"] == "round_sheets":
         round = Round.objects.get(tournament=tournament, number=params["round"])
         round.tournament = tournament
-        htmls = documents.round_sheet_htmls(round, blank=params["blank"], link_base=params["link_base"])
+        htmls = documents.round_sheet_documents(round, blank=params["blank"], link_base=params["link_base"])
         kind = "blank" if params["blank"] else "sheets"
         path = render.merged_pdf_file(htmls, name=f"{tournament.slug}-r{round.number}-{kind}", progress=progress)
         _update(job_id, phase="merged")

@@ -26,13 +26,15 @@ import time
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
+from importlib.metadata import version
 from multiprocessing import get_context
 from pathlib import Path
 
-import weasyprint
+from . import sheet_pdf
 
-# Bump to drop every cached PDF when the rendering (not the HTML) changes.
-RENDER_VERSION = f"weasyprint-{weasyprint.__version__}/1"
+# Bump to drop every cached PDF when the rendering (not the HTML) changes. WeasyPrint itself is
+# imported only where HTML is rendered: a worker that draws score sheets never needs it (0.9 s).
+RENDER_VERSION = f"weasyprint-{version('weasyprint')}/reportlab-{version('reportlab')}/2"
 # Fewer missing PDFs than this are rendered in-process: starting the pool costs more.
 PARALLEL_MIN = 8
 
@@ -40,7 +42,13 @@ PARALLEL_MIN = 8
 # ---- one document --------------------------------------------------------------------------------
 
 def html_to_pdf(html: str) -> bytes:
-    """The one call into WeasyPrint. Fonts come from fontconfig (DejaVu) and are embedded as subsets."""
+    """One document to PDF: a score sheet (a string from documents.sheet_document, starting with
+    sheet_pdf.PREFIX) is drawn by sheet_pdf.py; anything else is HTML for WeasyPrint. Fonts come from
+    fontconfig (DejaVu) and are embedded as subsets."""
+    if html.startswith(sheet_pdf.PREFIX):
+        return sheet_pdf.sheets_pdf([html])
+    import weasyprint
+
     return weasyprint.HTML(string=html).write_pdf()
 
 

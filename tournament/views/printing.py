@@ -47,7 +47,7 @@ def table_sheet_pdf(request, tournament, round_number, table_number):
     table = get_object_or_404(Table.objects.select_related("round"), round__tournament=tournament,
                               round__number=round_number, number=table_number)
     table.round.tournament = tournament
-    html = documents.table_sheet_html(table, blank=_wants_blank(request), link_base=request.build_absolute_uri("/"))
+    html = documents.table_sheet_document(table, blank=_wants_blank(request), link_base=request.build_absolute_uri("/"))
     name = f"{tournament.slug}-runde-{round_number}-tisch-{table_number}.pdf"
     return _pdf_response(render.pdf_bytes(html), name)
 
@@ -102,7 +102,7 @@ def round_sheets_pdf(request, tournament, round_number):
         what = (_("Leere Spielzettel der Runde %(n)s") if blank
                 else _("Spielzettel der Runde %(n)s")) % {"n": round.number}
         return _background(request, tournament, job, name, what)
-    htmls = documents.round_sheet_htmls(round, blank=blank, link_base=link_base)
+    htmls = documents.round_sheet_documents(round, blank=blank, link_base=link_base)
     kind = "blank" if blank else "sheets"
     pdf = render.open_merged_pdf(htmls, name=f"{tournament.slug}-r{round_number}-{kind}")
     return FileResponse(pdf, content_type="application/pdf", filename=name)
