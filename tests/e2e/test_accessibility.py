@@ -1,0 +1,64 @@
+"""axe-core (bundled by axe-playwright-python: nothing is downloaded at test time) finds no violation of
+WCAG 2.1 A and AA or of its best practices on the pages a player and a director use, at 360 and 1280 px,
+including the states an evening reaches: an entry waiting on the phone, a problem shown in the phone's
+form and in the director's game form, a conflict on the board (docs/accessibility.md)."""
+
+from __future__ import annotations
+
+import pytest
+from axe_playwright_python.sync_playwright import Axe
+
+from .evening import DESK_WIDTH, PHONE_WIDTH, director_pages, login, make_evening, open_entry_page, public_pages
+
+TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
+OPTIONS = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
+AXE = Axe()
+
+
+def violations(page) -> list[str]:
+    page.wait_for_load_state("load")
+    found = AXE.run(page, options=OPTIONS).response["violations"]
+    return [f"{v['id']} ({v['impact']}): {v['help']} at " +
+            "; ".join(" ".join(node["target"]) for node in v["nodes"][:4]) for v in found]
+
+
+def context_for(browser, width: int):
+    phone = width <= 480
+    return browser.new_context(viewport={"width": width, "height": 740 if phone else 900}, is_mobile=phone,
+                               has_touch=phone, locale="de-DE", timezone_id="Europe/Berlin")
+
+
+@pytest.mark.parametrize("width", [PHONE_WIDTH, DESK_WIDTH])
+def test_no_axe_violations_on_the_players_and_the_directors_pages(live_server, browser, width):
+    evening = make_evening()
+    base = live_server.url
+    found: dict[str, list[str]] = {}
+
+    players = context_for(browser, width)
+    page = players.new_page()
+    for name, path in public_pages(evening).items():
+        page.goto(base + path)
+        found[name] = violations(page)
+
+    open_entry_page(page, base, evening)
+    page.wait_for_selector("#drafts:not([hidden])")  # the other player's entry waits for this one
+    found["entry page, an entry waiting"] = violations(page)
+    page.locator("#re-augen").fill("131")  # no Re party chosen: the preview names the problem
+    page.wait_for_selector(".field-error[data-for=re]:not(:empty)")
+    found["entry page, a problem shown"] = violations(page)
+    players.close()
+
+    desk = context_for(browser, width)
+    page = desk.new_page()
+    login(page, base)
+    for name, path in director_pages(evening).items():
+        page.goto(base + path)
+        found[name] = violations(page)
+    page.goto(base + director_pages(evening)["game form"])
+    page.locator("form.game-form button[value=save]").click()
+    page.wait_for_selector(".errorlist")
+    found["game form with problems"] = violations(page)
+    desk.close()
+
+    report = "\n".join(f"{name}: {problem}" for name, problems in found.items() for problem in problems)
+    assert not report, "axe finds:\n" + report
