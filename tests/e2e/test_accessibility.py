@@ -62,3 +62,53 @@ def test_no_axe_violations_on_the_players_and_the_directors_pages(live_server, b
 
     report = "\n".join(f"{name}: {problem}" for name, problems in found.items() for problem in problems)
     assert not report, "axe finds:\n" + report
+
+
+def test_the_entry_page_keeps_the_focus_and_says_what_changed(live_server, browser):
+    """From the keyboard: a button keeps the focus after it is pressed, so "+" can be pressed twice;
+    +/− are named in words; a screen reader hears a short sentence (#say), not the whole form."""
+    evening = make_evening()
+    context = context_for(browser, PHONE_WIDTH)
+    page = context.new_page()
+    open_entry_page(page, live_server.url, evening)
+
+    first = page.locator("#re-buttons button").first
+    first.focus()
+    page.keyboard.press("Space")
+    assert first.get_attribute("aria-pressed") == "true"
+    assert page.evaluate("document.activeElement === document.querySelector('#re-buttons button')")
+    page.keyboard.press("Space")
+    assert first.get_attribute("aria-pressed") == "false"
+
+    more = page.get_by_role("button", name="Fuchs gefangen für Re: einer mehr")
+    more.focus()
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.getAttribute('aria-label')") == "Fuchs gefangen für Re: einer mehr"
+    assert page.locator(".count[data-party=re]").first.inner_text() == "2"
+    page.wait_for_function("document.getElementById('say').textContent === 'Fuchs gefangen für Re: 2'")
+    assert page.get_by_role("button", name="Fuchs gefangen für Kontra: einer weniger").count() == 1
+    context.close()
+
+
+def test_a_skip_link_and_a_short_sentence_when_the_standings_change(live_server, browser):
+    from tournament.models import Table
+    from tournament.services import results
+
+    from ..tournament.factories import normal_game
+
+    evening = make_evening()
+    context = context_for(browser, PHONE_WIDTH)
+    page = context.new_page()
+    page.goto(live_server.url + public_pages(evening)["standings"])
+    page.keyboard.press("Tab")
+    assert page.evaluate("document.activeElement.textContent") == "Zum Inhalt"
+    page.keyboard.press("Enter")
+    assert page.evaluate("document.activeElement.id") == "main"
+
+    assert page.locator("#standings-live").get_attribute("aria-live") is None  # not the whole table again
+    table = Table.objects.get(round__tournament__slug=evening.slug, round__number=2, number=2)
+    results.save_game(table=table, number=2, data=normal_game(table, 2, re_augen=200), version=0)
+    page.evaluate("window.dokoRefreshStandings()")
+    page.wait_for_function("document.getElementById('live-news').textContent === 'Neue Ergebnisse sind da.'")
+    context.close()
