@@ -159,3 +159,52 @@ def test_no_sideways_scrolling(live_server, browser, width, text):
         found.append(f"help: {scroll} px wide in a {limit} px window: {wide}")
     context.close()
     assert not found, "\n".join(found)
+
+
+CHART = """() => {
+  %(c)s
+  const found = [];
+  for (const svg of document.querySelectorAll('svg.chart')) {
+    if (!svg.getClientRects().length) continue;  // not shown here: a table is in its place
+    const scale = svg.getBoundingClientRect().width / svg.viewBox.baseVal.width;
+    for (const text of svg.querySelectorAll('text')) {
+      const size = parseFloat(text.getAttribute('font-size')) * scale;
+      if (size < 12) found.push(`"${text.textContent}" ${size.toFixed(1)} px`);
+      const r = ratio(getComputedStyle(text).fill, 'rgb(255, 255, 255)');
+      if (r < 4.5) found.push(`"${text.textContent}" ${r.toFixed(2)}:1`);
+    }
+    for (const line of svg.querySelectorAll('polyline')) {
+      const r = ratio(getComputedStyle(line).stroke, 'rgb(255, 255, 255)');
+      if (r < 3) found.push(`a line ${line.getAttribute('stroke')} ${r.toFixed(2)}:1`);
+    }
+  }
+  const table = document.querySelector('.chart-table');
+  return [found, table ? table.getClientRects().length > 0 : null];
+}""" % {"c": CONTRAST}
+
+
+@pytest.mark.parametrize("width", [360, 1280])
+def test_the_chart_reads_on_a_phone_and_on_a_screen(live_server, browser, width):
+    """Labels of 12 px or more and colours apart from the white (lines 3:1, labels 4.5:1); where the
+    chart would be smaller, its numbers as a table in its place."""
+    from tournament.services import results
+
+    from ..tournament.factories import normal_game
+
+    evening = make_evening()
+    from tournament.models import Tournament
+    tournament = Tournament.objects.get(slug=evening.slug)
+    for table in tournament.rounds.get(number=2).tables.all():  # round 2 with results: a chart of 3 points
+        number = results.next_game_number(table)
+        results.save_game(table=table, number=number, data=normal_game(table, number), version=0)
+    context = browser.new_context(viewport={"width": width, "height": 800}, locale="de-DE")
+    page = context.new_page()
+    found = []
+    for name in ("standings", "player"):
+        page.goto(live_server.url + public_pages(evening)[name])
+        problems, table_shown = page.evaluate(CHART)
+        found += [f"{name}: {problem}" for problem in problems]
+        if name == "standings" and table_shown is not (width < 640):
+            found.append(f"standings: the table of the chart {'not ' if width < 640 else ''}shown at {width} px")
+    context.close()
+    assert not found, "\n".join(found)
