@@ -54,6 +54,8 @@ def test_no_axe_violations_on_the_players_and_the_directors_pages(live_server, b
     for name, path in director_pages(evening).items():
         page.goto(base + path)
         found[name] = violations(page)
+        if name == "board":
+            assert "passt nicht mehr zum Spielzettel" in page.inner_text("#board")  # the conflict is shown
     page.goto(base + director_pages(evening)["game form"])
     page.locator("form.game-form button[value=save]").click()
     page.wait_for_selector(".errorlist")
