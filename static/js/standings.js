@@ -4,7 +4,8 @@
 // A poll sends the ETag of what the page shows (If-None-Match): while nothing changed, the server
 // answers 304 Not Modified without a body, and only the time is brought forward. On the standings,
 // the server sends the first places plus the reader's own row (`me`); all places when the reader
-// asks for them or searches a name.
+// asks for them or searches a name. A screen reader hears one short sentence when new results came in
+// (#live-news, a status region outside the part that is replaced), not the whole table again.
 (function () {
   "use strict";
   var live = document.querySelector(".live[data-refresh]");
@@ -62,7 +63,13 @@
   function replace(html) {
     // keep the breakdowns a reader has opened
     var open = Array.prototype.map.call(live.querySelectorAll("details"), function (d) { return d.open; });
+    var changed = live.innerHTML.trim() !== html.trim();
     live.innerHTML = html;
+    var news = document.getElementById("live-news");
+    if (changed && news) {
+      news.textContent = "";
+      setTimeout(function () { news.textContent = news.dataset.text; }, 50);
+    }
     var details = live.querySelectorAll("details");
     if (details.length === open.length) {
       details.forEach(function (d, i) { d.open = open[i]; });

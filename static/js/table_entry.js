@@ -177,8 +177,9 @@
     if (closed) { text = fmt(T.keptHere, {n: queue.length}); }
     else if (head && head.refused) { text = fmt(T.stopped, {n: head.number, m: queue.length - 1}); }
     else if (trouble && navigator.onLine) { text += " " + trouble; }
-    box.textContent = text;
-    document.getElementById("net").textContent = navigator.onLine ? T.online : T.offline;
+    if (box.textContent !== text) { box.textContent = text; }
+    var net = document.getElementById("net");
+    if (net.textContent !== (navigator.onLine ? T.online : T.offline)) { net.textContent = navigator.onLine ? T.online : T.offline; }
     document.getElementById("net").className = "net " + (navigator.onLine ? "online" : "offline");
     renderKept();
   }
@@ -261,14 +262,34 @@
     save("form", form);
   }
 
+  // a group of buttons to tap: built once for its options and then only updated, so that the button
+  // just pressed keeps the focus (a keyboard or a screen reader stays where it was)
   function toggleButtons(container, options, selected, onPick, multi) {
-    container.textContent = "";
-    options.forEach(function (option) {
-      var on = multi ? selected.indexOf(option[0]) >= 0 : selected === option[0];
-      container.appendChild(el("button", {type: "button", "class": "choice-big" + (on ? " on" : ""),
-                                          "aria-pressed": on ? "true" : "false", text: option[1],
-                                          on: {click: function () { onPick(option[0]); }}}));
+    container.onPick = onPick;
+    var buttons = container.children;
+    var same = buttons.length === options.length && options.every(function (option, i) {
+      return buttons[i].dataset.value === String(option[0]);
     });
+    if (!same) {
+      container.textContent = "";
+      options.forEach(function (option) {
+        container.appendChild(el("button", {type: "button", "class": "choice-big", "data-value": String(option[0]),
+                                            on: {click: function () { container.onPick(option[0]); }}}));
+      });
+    }
+    options.forEach(function (option, i) {
+      var on = multi ? selected.indexOf(option[0]) >= 0 : selected === option[0];
+      buttons[i].className = "choice-big" + (on ? " on" : "");
+      buttons[i].setAttribute("aria-pressed", on ? "true" : "false");
+      if (buttons[i].textContent !== option[1]) { buttons[i].textContent = option[1]; }
+    });
+  }
+
+  // a short sentence for a screen reader (#say, a status region that stays in the page)
+  function say(text) {
+    var box = document.getElementById("say");
+    box.textContent = "";
+    setTimeout(function () { box.textContent = text; }, 50);
   }
 
   function fillSelect(select, options, value) {
@@ -336,33 +357,44 @@
     var augen = Number(form.re_augen);
     document.getElementById("kontra-augen").textContent =
       form.re_augen === "" || isNaN(augen) ? "" : fmt(T.kontraAugen, {n: 240 - augen});
-    var extras = document.getElementById("extras");
-    extras.textContent = "";
-    spec.sonderpunkte.forEach(function (kind) {
-      var row = el("div", {"class": "stepper-row"}, [el("span", {"class": "label", text: kind[1]})]);
-      ["re", "kontra"].forEach(function (party) {
-        var count = (form.extras[party] || {})[kind[0]] || 0;
-        function change(delta) {
-          var next = Math.max(0, Math.min(4, count + delta));
-          (form.extras[party] = form.extras[party] || {})[kind[0]] = next;
-          persist(); renderForm();
-        }
-        row.appendChild(el("span", {"class": "stepper"}, [
-          el("span", {"class": "party", text: party === "re" ? "Re" : "Kontra"}),
-          el("button", {type: "button", "class": "step", "aria-label": kind[1] + " " + party + " −",
-                        text: "−", on: {click: function () { change(-1); }}}),
-          el("output", {text: String(count)}),
-          el("button", {type: "button", "class": "step", "aria-label": kind[1] + " " + party + " +",
-                        text: "+", on: {click: function () { change(1); }}})]));
-      });
-      extras.appendChild(row);
-    });
+    renderExtras();
     document.getElementById("extras-set").hidden = !spec.sonderpunkte.length;
     fillSelect(document.getElementById("penalty-offender"), [["", "—"]].concat(deal.players.map(function (id) {
       return [String(id), playerName(id)];
     })), String(form.penalty_offender || ""));
     document.getElementById("penalty-note").value = form.penalty_note || "";
     document.getElementById("penalty-set").open = document.getElementById("penalty-set").open || !!form.penalty_offender;
+  }
+
+  // the Sonderpunkte: a row of − count + per kind and party, built once, then only the counts change
+  function extraCount(kind, party) { return (form.extras[party] || {})[kind] || 0; }
+  function renderExtras() {
+    var extras = document.getElementById("extras");
+    if (!extras.children.length) {
+      spec.sonderpunkte.forEach(function (kind) {
+        var row = el("div", {"class": "stepper-row"}, [el("span", {"class": "label", text: kind[1]})]);
+        ["re", "kontra"].forEach(function (party) {
+          var name = party === "re" ? "Re" : "Kontra";
+          function change(delta) {
+            var next = Math.max(0, Math.min(4, extraCount(kind[0], party) + delta));
+            (form.extras[party] = form.extras[party] || {})[kind[0]] = next;
+            persist(); renderForm();
+            say(fmt(T.stepCount, {what: kind[1], party: name, n: next}));
+          }
+          row.appendChild(el("span", {"class": "stepper"}, [
+            el("span", {"class": "party", text: name}),
+            el("button", {type: "button", "class": "step", "aria-label": fmt(T.stepLess, {what: kind[1], party: name}),
+                          text: "−", on: {click: function () { change(-1); }}}),
+            el("span", {"class": "count", "data-kind": kind[0], "data-party": party}),
+            el("button", {type: "button", "class": "step", "aria-label": fmt(T.stepMore, {what: kind[1], party: name}),
+                          text: "+", on: {click: function () { change(1); }}})]));
+        });
+        extras.appendChild(row);
+      });
+    }
+    extras.querySelectorAll(".count").forEach(function (count) {
+      count.textContent = String(extraCount(count.dataset.kind, count.dataset.party));
+    });
   }
 
   // the preview: hidden as soon as the form changes, and only the answer to the newest question shown
@@ -390,8 +422,10 @@
       var d = answer.data;
       box.hidden = false;
       box.textContent = "";
-      box.appendChild(el("p", {text: (d.winner === "re" ? T.winsRe : d.winner === "kontra" ? T.winsKontra : T.winsNobody) +
-                                     " " + fmt(T.value, {n: d.value}) + (d.multiplier > 1 ? " (×" + d.multiplier + ")" : "")}));
+      var outcome = (d.winner === "re" ? T.winsRe : d.winner === "kontra" ? T.winsKontra : T.winsNobody) +
+                    " " + fmt(T.value, {n: d.value}) + (d.multiplier > 1 ? " (×" + d.multiplier + ")" : "");
+      box.appendChild(el("p", {text: outcome}));
+      say(outcome);
       var list = el("ul", {"class": "breakdown"});
       d.breakdown.forEach(function (item) {
         var amount = typeof item[1] === "string" ? item[1].replace("x", "×") : (item[1] > 0 ? "+" + item[1] : String(item[1]));

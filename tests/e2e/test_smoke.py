@@ -35,7 +35,8 @@ def test_language_switch_to_english(live_server, page):
     assert (BASE_DIR / "locale/en/LC_MESSAGES/django.mo").exists(), "run `make messages` (compilemessages)"
 
     page.goto(live_server.url + "/")
-    page.get_by_label("Sprache").select_option("en")
-    page.get_by_role("button", name="Sprache wechseln").click()
+    page.get_by_role("button", name="English").click()
     expect(page.get_by_text("No tournaments yet.")).to_be_visible()
     expect(page.locator("html")).to_have_attribute("lang", "en")
+    page.get_by_role("button", name="Deutsch").click()
+    expect(page.get_by_text("Noch keine Turniere.")).to_be_visible()

@@ -227,3 +227,7 @@ class HelperAccountForm(forms.Form):
     username = forms.CharField(label=_("Benutzername"), max_length=150)
     password = forms.CharField(label=_("Passwort"), max_length=128, widget=forms.PasswordInput(render_value=False),
                                help_text=_("Mindestens 8 Zeichen, nicht nur Ziffern."))
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "helper_%s")  # its ids differ from RoleForm's on the same page
+        super().__init__(*args, **kwargs)

@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy as _l
 
 from .. import vocabulary
 from ..models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
@@ -335,18 +336,19 @@ def round_text(detail: dict, other: dict | None) -> str:
     return "; ".join(parts)
 
 
-PLAYER_LABELS = {"name": _("Name"), "club": _("Verein"), "start_number": _("Startnummer"),
-                 "joined_round": _("dabei ab Runde"), "withdrawn_from_round": _("zurückgezogen ab Runde")}
-SETTINGS_LABELS = {"name": _("Name"), "slug": _("Kurzname"), "date": _("Datum"), "place": _("Ort"),
-                   "rules": _("Regelwerk"), "rounds_planned": _("Runden"),
-                   "games_at_table_of_4": _("Spiele am 4er-Tisch"),
-                   "games_at_table_of_5": _("Spiele am 5er-Tisch"), "tie_breakers": _("Gleichstand-Regeln"),
-                   "round_minutes": _("Spielzeit je Runde (Minuten)"), "pflichtsoli": _("Pflichtsoli"),
-                   "ranking": _("Wertung"),
-                   "public_overview": _("Übersicht öffentlich"), "public_standings": _("Rangliste öffentlich"),
-                   "public_seating": _("Tischeinteilung öffentlich"), "public_players": _("Spielerseiten öffentlich"),
-                   "directors": _("Turnierleitung"), "helpers": _("Turnierhelfer"),
-                   "series": _("Serie")}
+# worded lazily: in the language of the page that shows the log, not the one the server started in
+PLAYER_LABELS = {"name": _l("Name"), "club": _l("Verein"), "start_number": _l("Startnummer"),
+                 "joined_round": _l("dabei ab Runde"), "withdrawn_from_round": _l("zurückgezogen ab Runde")}
+SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum"), "place": _l("Ort"),
+                   "rules": _l("Regelwerk"), "rounds_planned": _l("Runden"),
+                   "games_at_table_of_4": _l("Spiele am 4er-Tisch"),
+                   "games_at_table_of_5": _l("Spiele am 5er-Tisch"), "tie_breakers": _l("Gleichstand-Regeln"),
+                   "round_minutes": _l("Spielzeit je Runde (Minuten)"), "pflichtsoli": _l("Pflichtsoli"),
+                   "ranking": _l("Wertung"),
+                   "public_overview": _l("Übersicht öffentlich"), "public_standings": _l("Rangliste öffentlich"),
+                   "public_seating": _l("Tischeinteilung öffentlich"), "public_players": _l("Spielerseiten öffentlich"),
+                   "directors": _l("Turnierleitung"), "helpers": _l("Turnierhelfer"),
+                   "series": _l("Serie")}
 
 
 # fields whose values are codes, worded by their choices

@@ -1,8 +1,10 @@
 """Template filters that word a game for people: type, announcements, Sonderpunkte, breakdown."""
 
+import re
 
 from django import template
 from django.utils import timezone
+from django.utils.translation import gettext as _
 
 from .. import vocabulary
 
@@ -51,3 +53,20 @@ def signed(value) -> str:
     if value is None:
         return ""
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+TABLE_ACTOR = re.compile(r"^Tisch (\d+)(?: \((.*)\))?$")
+
+
+@register.filter
+def actor(label) -> str:
+    """Who made a change, in the reader's language. Entries through a table's link are stored with
+    the German words of the time ("Tisch 3 (Anna Becker)", "Tisch 3 (alle Spieler)"): worded again."""
+    found = TABLE_ACTOR.match(str(label or ""))
+    if found is None:
+        return label
+    table, who = found.groups()
+    if who == "alle Spieler":
+        return _("Tisch %(table)s (alle Spieler)") % {"table": table}
+    worded = _("Tisch %(table)s") % {"table": table}
+    return f"{worded} ({who})" if who else worded

@@ -32,7 +32,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 from .. import ranking, selectors
 from ..models import Tournament
 from ..web import caching
-from ..web.charts import Series, progression_svg
+from ..web.charts import Series, progression_html
 from .access import public_or_director
 from .spreadsheet import csv_response, spreadsheet_safe
 
@@ -195,7 +195,7 @@ def top_chart(history, rounds, rows, mode: str = Ranking.POINTS) -> str:
     series = [Series(label=f"{row.rank}. {row.name}", values=[0] + [points[n][row.entry_id] for n in rounds])
               for row in top]
     title = _("Tischpunkte der ersten 10") if field == "table_points" else _("Punkteverlauf der ersten 10")
-    return progression_svg(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds], title=title)
+    return progression_html(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds], title=title)
 
 
 def player_link(tournament, show: bool):

@@ -103,6 +103,9 @@ TEXTS = {
     "refusedHere": gettext_lazy("nicht übernommen: bitte oben korrigieren"),
     "storedIs": gettext_lazy("Gespeichert ist: %(game)s"),
     "correctThis": gettext_lazy("Korrigieren"),
+    "stepMore": gettext_lazy("%(what)s für %(party)s: einer mehr"),
+    "stepLess": gettext_lazy("%(what)s für %(party)s: einer weniger"),
+    "stepCount": gettext_lazy("%(what)s für %(party)s: %(n)s"),
 }
 
 

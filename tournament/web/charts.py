@@ -1,7 +1,9 @@
 """Score-progression charts as server-rendered SVG: no JavaScript, no charting framework.
 
 `progression_svg` draws one line per series over a shared x axis (rounds or games). The SVG scales
-to the width of its container (viewBox), so it reads on a phone and on a wall screen alike.
+to the width of its container (viewBox). On a phone its labels would be too small to read, so
+`progression_html` adds the same numbers as a table, which the page shows in the chart's place on
+small screens (site.css, docs/accessibility.md).
 """
 
 from __future__ import annotations
@@ -9,10 +11,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
-# colours that stay apart for people with the common colour vision deficiencies (Okabe–Ito),
-# then two darker ones for series 9 and 10
-PALETTE = ["#0072B2", "#D55E00", "#009E73", "#CC79A7", "#E69F00", "#56B4E9", "#000000", "#F0E442", "#7f3c8d",
+# colours that stay apart for people with the common colour vision deficiencies (Okabe–Ito, darkened
+# where needed): every one at least 4.5:1 against the white chart, as the end labels are text in it;
+# series 6 to 10 are dashed as well, so that no line is told apart by its colour alone
+PALETTE = ["#0072B2", "#B34A00", "#007A5A", "#A8507F", "#8A6100", "#000000", "#7f3c8d", "#6B6B00", "#C0392B",
            "#3969ac"]
+DASHED_FROM = 5
 
 
 @dataclass(frozen=True)
@@ -58,16 +62,17 @@ def progression_svg(series: list[Series], x_labels: list[str], *, title: str, wi
     for v in range(low, high + 1, step):
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                      f'stroke="{"#888" if v == 0 else "#ddd"}" stroke-width="1"/>')
-        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#555">{v}</text>')
+        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#444">{v}</text>')
     for i, label in enumerate(x_labels):
         parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
-                     f'fill="#555">{escape(label)}</text>')
+                     f'fill="#444">{escape(label)}</text>')
     ends = []
     for index, s in enumerate(series):
         colour = PALETTE[index % len(PALETTE)]
         points = " ".join(f"{x(i):.1f},{y(v):.1f}" for i, v in enumerate(s.values))
         stroke = 3.5 if s.highlight else 2
-        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{stroke}" points="{points}">'
+        dash = ' stroke-dasharray="7 4"' if index >= DASHED_FROM else ""
+        parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{stroke}"{dash} points="{points}">'
                      f'<title>{escape(s.label)}: {s.values[-1] if s.values else 0}</title></polyline>')
         for i, v in enumerate(s.values):
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="{3 if s.highlight else 2.2}" fill="{colour}"/>')
@@ -84,3 +89,16 @@ def progression_svg(series: list[Series], x_labels: list[str], *, title: str, wi
                      f'{escape(label[:22])}</text>')
     parts.append("</svg>")
     return "".join(parts)
+
+
+def progression_html(series: list[Series], x_labels: list[str], *, title: str) -> str:
+    """The chart, and with more than one series the same numbers as a table (a row per series, a column
+    per position after the start), for the small screens where the chart's labels are too small."""
+    chart = progression_svg(series, x_labels, title=title)
+    if len(series) < 2:
+        return chart  # one player's page: its games table has the same running total beside every game
+    head = "".join(f'<th scope="col" class="num">{escape(label)}</th>' for label in x_labels[1:])
+    rows = "".join(f'<tr><th scope="row">{escape(s.label)}</th>'
+                   + "".join(f'<td class="num">{v}</td>' for v in s.values[1:]) + "</tr>" for s in series)
+    return (f'{chart}<div class="scroll chart-table" tabindex="0" role="region" aria-label="{escape(title)}">'
+            f'<table class="list"><thead><tr><td></td>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
