@@ -1,5 +1,7 @@
 from django.contrib import admin
 from django.urls import include, path
+from django.views.decorators.csrf import csrf_exempt
+from django.views.i18n import set_language
 
 from tournament.views import table_link
 
@@ -7,8 +9,10 @@ urlpatterns = [
     path("admin/", admin.site.urls),
     # login/, logout/, password_change/, ... (names "login", "logout", ...)
     path("accounts/", include("django.contrib.auth.urls")),
-    # set_language (POST) for the language switch in base.html
-    path("i18n/", include("django.conf.urls.i18n")),
+    # set_language (POST) for the language switch in base.html. Without a CSRF token: changing the
+    # language is no harm to anyone, and a visitor's page without a token is the same for every visitor,
+    # so it is served whole from the shared cache (tournament/web/caching.py: whole_page).
+    path("i18n/setlang/", csrf_exempt(set_language), name="set_language"),
     # a table's entry link (short: it is printed as a QR code on the score sheet)
     path("e/<str:token>/", table_link.entry_page, name="table_link"),
     path("e/<str:token>/state.json", table_link.state, name="table_link_state"),

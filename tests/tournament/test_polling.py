@@ -226,6 +226,9 @@ def test_a_poll_is_compressed_and_a_page_with_a_csrf_token_is_not(client, tourna
     poll = client.get(standings(tournament, partial=1), HTTP_ACCEPT_ENCODING="gzip")
     assert poll["Content-Encoding"] == "gzip"
     assert b"standings-table" in gzip.decompress(poll.content)
+    visitor = client.get(standings(tournament), HTTP_ACCEPT_ENCODING="gzip")  # no token: everybody's page
+    assert visitor["Content-Encoding"] == "gzip" and b"csrfmiddlewaretoken" not in gzip.decompress(visitor.content)
+    client.force_login(make_director("zuschauer"))  # logged in: the frame holds a token (to log out)
     page = client.get(standings(tournament), HTTP_ACCEPT_ENCODING="gzip")
     assert "csrfmiddlewaretoken" in page.content.decode() and not page.has_header("Content-Encoding")
 
@@ -329,11 +332,12 @@ def test_the_rounds_cached_tables_follow_every_change_and_each_role(client, tour
     round = tournament.rounds.get(number=1)
     url = reverse("tournament:round", args=[tournament.slug, round.number])
     public = client.get(url).content.decode()
-    assert "2 / 10 Spiele" in public or "2 / 8 Spiele" in public
     assert "/zettel/" in public  # the public's links go to the read-only sheets
+    assert " Spiele</span>" not in public  # a visitor's seating: who sits where, not how far the tables are
     client.force_login(tournament.directors.get())
     director = client.get(url).content.decode()
     assert "Spielzettel<span" in director and "/zettel/" not in director  # the director's own rendering
+    assert "2 / 10 Spiele" in director or "2 / 8 Spiele" in director
     table = a_table(tournament)
     results.save_game(table=table, data=normal_game(table, 3, re_augen=131))
     assert "3 / " in client.get(url).content.decode()  # the count of games moved at once

@@ -1,6 +1,8 @@
 """Public pages players check on their phones: standings and a player's page, visibility switches,
 hidden rounds, translations, exports and query counts."""
 
+import datetime
+import gzip
 import json
 import re
 
@@ -8,6 +10,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
+from django.utils import timezone
 
 from tournament.services import results, sheet_state
 
@@ -230,8 +233,12 @@ def queries(client, url):
 # is missing) come from the cache. The CSV: the cached standings. A player's page: its cache and the
 # cached ranks (misses), the standings from the cache, storing the ranks, the setup's and the player's
 # tables' newest changes, the player's kept games (a miss), their entry, seats, table-mates and scores,
-# storing them, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 19, "standings after round 1": 10, "standings.csv": 3, "player": 28}
+# storing them, storing the page, the navigation. The standings and a player's page then store the
+# whole page for every visitor (a look-up and a store: 6). Unchanged polls: tests/tournament/test_polling.py.
+PUBLIC_QUERIES = {"standings": 25, "standings after round 1": 16, "standings.csv": 3, "player": 34}
+# the next visitor of the same page gets it whole from the shared cache: the tournament, its change
+# counter, the cached page (the round's seating: the setup's newest change instead of the counter)
+WHOLE_PAGE_QUERIES = 3
 
 
 def public_query_counts(client, **options) -> dict[str, dict[str, int]]:
@@ -254,6 +261,42 @@ def public_query_counts(client, **options) -> dict[str, dict[str, int]]:
 
 def test_public_pages_run_a_fixed_number_of_queries(client):
     assert public_query_counts(client) == {"klein": PUBLIC_QUERIES, "gross": PUBLIC_QUERIES}
+
+
+def test_the_next_visitor_gets_the_whole_page_from_the_shared_cache(client, monkeypatch):
+    """Issue 18.3: a visitor's page holds nothing personal (no CSRF token: the language switch needs
+    none), so the second visitor gets the first one's page whole, in a few queries, compressed."""
+    tournament = make_tournament(players=9, slug="ganz")
+    play_round(tournament, games=2)
+    round_url = reverse("tournament:round", args=[tournament.slug, 1])
+    entry_id = seat_ids(tournament.rounds.get(number=1).tables.first())[0]
+    for url in (standings_url(tournament), reverse("tournament:player", args=[tournament.slug, entry_id]),
+                round_url):
+        first = client.get(url)
+        assert first.status_code == 200 and "csrfmiddlewaretoken" not in first.content.decode()
+        assert not first.cookies  # nothing of the visitor in it
+        assert queries(client, url) == WHOLE_PAGE_QUERIES, url
+        zipped = client.get(url, HTTP_ACCEPT_ENCODING="gzip")
+        assert zipped["Content-Encoding"] == "gzip"
+        assert gzip.decompress(zipped.content) == client.get(url).content
+        assert "<!--now-->" not in first.content.decode()
+    monkeypatch.setattr(timezone, "now", lambda: datetime.datetime(2026, 11, 21, 21, 40, tzinfo=datetime.UTC))
+    page = gzip.decompress(client.get(standings_url(tournament), HTTP_ACCEPT_ENCODING="gzip").content).decode()
+    assert '<span class="now">22:40</span>' in page  # the time it is sent (Berlin), not the time it was stored
+
+
+def test_a_game_saved_leaves_the_seating_as_it_was(client):
+    """Issue 18.3: a visitor's seating shows who sits where, not how far the tables are, so a game
+    saved changes neither its ETag nor the page; a swap (the setup) does."""
+    tournament = make_tournament(players=8, slug="sitzplan")
+    round = seated_round(tournament)
+    table = round.tables.order_by("number").first()
+    url = reverse("tournament:round", args=[tournament.slug, 1])
+    before = client.get(url)
+    results.save_game(table=table, data=normal_game(table))
+    after = client.get(url, HTTP_IF_NONE_MATCH=before["ETag"])
+    assert after.status_code == 304
+    assert client.get(url).content == before.content
 
 
 def test_a_game_at_another_table_leaves_a_players_games_as_they_were_computed(client):

@@ -84,13 +84,19 @@ def player_page(request, tournament, entry_id):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
-    fragment = player_fragment(request, tournament, entry_id, poll.counter)
     if partial:
+        fragment = player_fragment(request, tournament, entry_id, poll.counter)
         return caching.compressed(request, poll.finish(HttpResponse(fragment["html"])))
-    return poll.finish(render(request, "tournament/player.html", {
-        "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
-        "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
-    }))
+
+    def build():
+        fragment = player_fragment(request, tournament, entry_id, poll.counter)
+        return render(request, "tournament/player.html", {
+            "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
+            "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
+        })
+
+    key = caching.key("player-page", tournament, poll.counter, variant, request.get_full_path())
+    return poll.finish(caching.whole_page(request, key, build))
 
 
 @public_or_director("players")

@@ -23,6 +23,7 @@ from ..log.audit import Actor
 from ..models import Round, Tournament
 from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
 from ..services import seating
+from ..web import caching
 from .access import director_required, public_or_director
 
 
@@ -61,7 +62,18 @@ def _conflict(request, round: Round, error: Conflict, action_url: str, what: str
 
 @public_or_director("seating")
 def round_detail(request, tournament, round_number):
-    return round_page(request, _round(tournament, round_number))
+    """The seating of a round. For a visitor it shows no results (only who sits where), so it changes
+    only with the setup (`caching.setup_counter`): a game saved at any table leaves it as it is, and
+    the whole page comes from the shared cache (the round-start rush: every player opens it at once)."""
+    if not caching.for_everyone(request):
+        return round_page(request, _round(tournament, round_number))
+    counter = caching.setup_counter(tournament)
+    poll = caching.Poll(request, tournament, page="round", variant=(round_number,), personal=True, counter=counter)
+    not_modified = poll.not_modified()
+    if not_modified is not None:
+        return not_modified
+    key = caching.key("round-page", tournament, counter, round_number, request.get_full_path())
+    return poll.finish(caching.whole_page(request, key, lambda: round_page(request, _round(tournament, round_number))))
 
 
 def round_page(request, round: Round, *, conflict: dict | None = None):
@@ -75,7 +87,8 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied
     tables = round_tables(round)
-    progress = {} if round.is_draft else round_progress(round)  # nothing to count before publishing
+    # how far each table is: for those who enter results (a visitor's seating changes only with the setup)
+    progress = round_progress(round) if request.can_enter and not round.is_draft else {}
     rows = [{"seated": t, "progress": progress.get(t.table.id, {}),
              "games_expected": t.table.expected_games(tournament.games_at_table(t.size))} for t in tables]
     context = {

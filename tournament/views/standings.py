@@ -249,10 +249,12 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
     return caching.cached(key, compute)
 
 
-def compose(fragment: dict, tournament, me: int | None) -> str:
-    """The cached fragment with this request's time and, when it is not among the places shown, the
-    reader's own row."""
-    html = fragment["html"].replace(NOW_MARK, time_format(timezone.localtime(), "TIME_FORMAT"), 1)
+def compose(fragment: dict, tournament, me: int | None, *, now: bool = True) -> str:
+    """The cached fragment with this request's time (`now`; else its mark stays, for `whole_page`)
+    and, when it is not among the places shown, the reader's own row."""
+    html = fragment["html"]
+    if now:
+        html = html.replace(NOW_MARK, time_format(timezone.localtime(), "TIME_FORMAT"), 1)
     own = fragment["rest"].get(me) if me is not None else None
     if own is not None:
         texts = RowTexts(player_link(tournament, fragment["links"]), fragment["mode"], fragment["tables"])
@@ -289,22 +291,25 @@ def standings_page(request, tournament):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
-    fragment = live_fragment(request, tournament, poll.counter, query)
-    html = compose(fragment, tournament, me)
     if partial:
-        response = HttpResponse(html)
+        response = HttpResponse(compose(live_fragment(request, tournament, poll.counter, query), tournament, me))
         return caching.compressed(request, poll.finish(response))
-    hidden = [n for n in tournament.rounds.filter(results_hidden=True).values_list("number", flat=True)
-              ] if request.is_director else []
-    context = {
-        "tournament": tournament, "rounds": fragment["rounds"], "after_round": fragment["after_round"],
-        "live": mark_safe(html),
-        "tie_breakers": [ranking.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in ranking.TIE_BREAKERS],
-        "ranking_sentence": ranking.sentence(tournament),
-        "hidden_rounds": hidden, "is_director": request.is_director,
-        "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
-    }
-    return poll.finish(render(request, "tournament/standings.html", context))
+
+    def build():
+        fragment = live_fragment(request, tournament, poll.counter, query)
+        hidden = [n for n in tournament.rounds.filter(results_hidden=True).values_list("number", flat=True)
+                  ] if request.is_director else []
+        return render(request, "tournament/standings.html", {
+            "tournament": tournament, "rounds": fragment["rounds"], "after_round": fragment["after_round"],
+            "live": mark_safe(compose(fragment, tournament, me, now=False)),  # the time: whole_page
+            "tie_breakers": [ranking.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in ranking.TIE_BREAKERS],
+            "ranking_sentence": ranking.sentence(tournament),
+            "hidden_rounds": hidden, "is_director": request.is_director,
+            "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
+        })
+
+    key = caching.key("standings-page", tournament, poll.counter, variant, request.get_full_path())
+    return poll.finish(caching.whole_page(request, key, build, now_mark=NOW_MARK))
 
 
 def export_rows(request, tournament, counter: int):

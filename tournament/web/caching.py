@@ -25,6 +25,9 @@ from __future__ import annotations
 
 import hashlib
 import os
+import re
+import struct
+import zlib
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache as memoize
@@ -37,8 +40,11 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
+from django.http import HttpResponse
 from django.middleware.gzip import GZipMiddleware
-from django.utils.cache import get_conditional_response, patch_cache_control
+from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.formats import time_format
 from django.utils.translation import get_language
 
 from .. import selectors
@@ -123,9 +129,10 @@ class Poll:
     CSRF cookie (the cached fragment inside does not depend on them, see `key`).
     """
 
-    def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False):
+    def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False,
+                 counter: int | None = None):
         self.request = request
-        self.counter = change_counter(tournament)
+        self.counter = change_counter(tournament) if counter is None else counter  # (or a narrower one)
         self.personal = personal
         self.etag = etag(tournament, self.counter, page, variant, personal_parts(request) if personal else ())
 
@@ -244,6 +251,64 @@ def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Rank
 
 
 _gzip = GZipMiddleware(cast(Any, lambda request: None))  # only its process_response is used
+
+
+def for_everyone(request) -> bool:
+    """A visitor whose page is everybody's: reading, not logged in, no session, no message waiting."""
+    return (request.method in ("GET", "HEAD") and not request.user.is_authenticated
+            and settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES)
+
+
+def whole_page(request, key: str, build, *, now_mark: str = "") -> HttpResponse:
+    """A visitor's whole page (the site's frame and all) from the shared cache, built by `build()` and
+    stored on a miss, compressed once. A visitor's frame holds no secret (the language switch needs no
+    CSRF token: config/urls.py), so the page is the same for every visitor of this address; a page
+    that used a CSRF token or sets a cookie is never stored. Everyone else: `build()`.
+
+    `now_mark`: a mark in the page that stands for the time it is sent ("Stand: 21:40 Uhr"): replaced
+    in every answer, also in the compressed one (the stored parts around it are compressed once)."""
+    mark = now_mark.encode()
+    if not for_everyone(request):
+        response = build()
+        if mark and not getattr(response, "streaming", False):
+            response.content = response.content.replace(mark, _now_text(), 1)
+        return response
+    stored = cache.get(key)
+    if stored is None:
+        response = build()
+        if (response.status_code != 200 or response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
+                or response.has_header("Content-Encoding") or getattr(response, "streaming", False)):
+            if mark:
+                response.content = response.content.replace(mark, _now_text(), 1)
+            return response
+        parts = response.content.split(mark, 1) if mark else [response.content]
+        stored = {"type": response["Content-Type"], "parts": parts, "deflated": [_deflate(part) for part in parts]}
+        cache.set(key, stored, TIMEOUT)
+    now = _now_text() if len(stored["parts"]) > 1 else b""
+    body = now.join(stored["parts"])
+    response = HttpResponse(body, content_type=stored["type"])
+    patch_vary_headers(response, ("Accept-Encoding",))
+    if _ACCEPTS_GZIP.search(request.META.get("HTTP_ACCEPT_ENCODING", "")) and len(body) > 200:
+        deflated = _deflate(now).join(stored["deflated"]) + zlib.compressobj(6, zlib.DEFLATED, -15).flush()
+        response.content = (b"\x1f\x8b\x08\x00\x00\x00\x00\x00\x00\xff" + deflated
+                            + struct.pack("<II", zlib.crc32(body), len(body) & 0xFFFFFFFF))
+        response["Content-Encoding"] = "gzip"
+    response["Content-Length"] = str(len(response.content))
+    return response
+
+
+def _deflate(data: bytes) -> bytes:
+    """`data` as raw deflate blocks that end on a byte (a full flush, not the last block): such pieces,
+    compressed once each, joined and closed by a last empty block, are one valid deflate stream."""
+    compressor = zlib.compressobj(6, zlib.DEFLATED, -15)
+    return compressor.compress(data) + compressor.flush(zlib.Z_FULL_FLUSH)
+
+
+def _now_text() -> bytes:
+    return time_format(timezone.localtime(), "TIME_FORMAT").encode()
+
+
+_ACCEPTS_GZIP = re.compile(r"\bgzip\b")
 
 
 def compressed(request, response):
