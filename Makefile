@@ -108,12 +108,15 @@ bench-seating: venv
 
 # on SQLite, then on a throwaway PostgreSQL; LOADTEST_ARGS="--users 50 --run-time 30" for a short run
 LOADTEST_ARGS ?=
+RUSH_ARGS ?= --run-time 90
 loadtest: setup venv-load
 	@rc_sqlite=0; rc_pg=0; \
-	echo "==== load test 1/2: SQLite ===="; \
+	echo "==== load test 1/2: SQLite (the evening, then the round-start rush) ===="; \
 	env -u DATABASE_URL $(PY) scripts/loadtest.py $(LOADTEST_ARGS) || rc_sqlite=$$?; \
-	echo "==== load test 2/2: PostgreSQL (throwaway server) ===="; \
+	env -u DATABASE_URL $(PY) scripts/loadtest.py --rush --users 1000 $(RUSH_ARGS) || rc_sqlite=$$?; \
+	echo "==== load test 2/2: PostgreSQL (throwaway server; the evening, then the round-start rush) ===="; \
 	bash scripts/with-postgres.sh $(PY) scripts/loadtest.py $(LOADTEST_ARGS) || rc_pg=$$?; \
+	bash scripts/with-postgres.sh $(PY) scripts/loadtest.py --rush --users 1000 $(RUSH_ARGS) || rc_pg=$$?; \
 	[ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
 
 cluster-check: setup venv-load

@@ -1,6 +1,6 @@
 """Load test (figures, not a test): an evening's phones and directors against `make serve`.
 
-    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765]
+    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765] [--rush]
     bash scripts/with-postgres.sh .venv/bin/python scripts/loadtest.py      (on PostgreSQL)
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8080 --plan var/cluster/plan.json
                                                                             (an app that runs already)
@@ -11,7 +11,9 @@ exactly as `make serve` does (scripts/serve.sh: gunicorn, the PDF worker; on 127
 runs locust headless (scripts/locustfile.py): USERS phones polling the standings or their own page
 every 15 s with jitter, plus 3 directors saving games, for RUN_TIME seconds. Then it prints requests
 per second, the median, p95 and p99 of each kind of request, the errors (there must be none) and the
-bytes the server sent, and stops everything.
+bytes the server sent, and stops everything. `--rush`: the round-start rush (`make loadtest` runs it
+after the evening's load with 1,000 phones): the phones arrive within 60 s and each opens the new
+round's seating first, then its own page, and polls on.
 
 Bounded: loopback only (it refuses any other address), a fixed number of users, a fixed time.
 """
@@ -100,6 +102,26 @@ def prepare(players: int, plan_path: Path) -> dict:
     return plan
 
 
+def verify(plan: dict, wire: dict) -> int:
+    """After the run: every game a director saved (answered 302) is stored exactly once, and every
+    table of the round sums to zero. Prints what it found; returns the number of problems."""
+    from django.db import connection
+    from django.db.models import Sum
+
+    from tournament.models import Game, Score
+
+    where = {"table__round__tournament__slug": plan["slug"], "table__round__number": plan["round"]}
+    saved = wire["statuses"].get("save game 302", 0)
+    stored = Game.objects.filter(**where).count()
+    unbalanced = (Score.objects.filter(**where).values("table_id").annotate(total=Sum("points"))
+                  .exclude(total=0).count())
+    connection.close()
+    problems = (stored != saved) + (unbalanced > 0)
+    print(f"  games saved (302): {saved}, stored: {stored}; tables not summing to zero: {unbalanced}"
+          f" ({'as it must be' if not problems else 'NOT as it must be'})")
+    return problems
+
+
 def wait_until_up(url: str, seconds: float = 90) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -113,17 +135,21 @@ def wait_until_up(url: str, seconds: float = 90) -> None:
     sys.exit(f"loadtest: the server did not answer {url} within {seconds:.0f} s")
 
 
-def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float) -> dict:
+def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
+               rush: bool = False) -> dict:
+    """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
+    seating first, then its own page, while the others poll and the directors save games."""
     prefix = OUT / name
     counts = OUT / f"{name}-bytes.json"
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
-           "LOADTEST_POLL": str(poll)}
+           "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0"}
+    spawn_rate = users / 60 if rush else max(10, users // 10)
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
-               "--host", url, "--users", str(users + 3), "--spawn-rate", str(max(10, users // 10)),
+               "--host", url, "--users", str(users + 3), "--spawn-rate", f"{spawn_rate:.2f}",
                "--run-time", f"{run_time}s", "--stop-timeout", "10", "--csv", str(prefix), "--only-summary",
                "--loglevel", "WARNING"]
     done = subprocess.run(command, env=env, cwd=ROOT, timeout=run_time + 180, capture_output=True, text=True)
-    if done.returncode not in (0, 1):  # 1: some requests failed (reported below)
+    if done.returncode not in (0, 1) or not Path(f"{prefix}_stats.csv").exists():  # 1: some requests failed
         print(done.stdout[-4000:], done.stderr[-4000:])
         sys.exit(f"loadtest: locust ended with {done.returncode}")
     with open(f"{prefix}_stats.csv", encoding="utf-8") as file:
@@ -170,6 +196,8 @@ def main():
     parser.add_argument("--plan", help="the plan of that app's tournament (JSON, from --prepare-only)")
     parser.add_argument("--prepare-only", metavar="PLAN", help="prepare the tournament, write the plan, stop")
     parser.add_argument("--name", default="", help="name of the result files under var/loadtest/")
+    parser.add_argument("--rush", action="store_true",
+                        help="the round-start rush: the phones arrive within 60 s and open the round's seating first")
     args = parser.parse_args()
     if args.users < 1 or args.users > 2000 or args.run_time < 1 or args.run_time > 900:
         sys.exit("loadtest: 1 to 2,000 users for 1 to 900 seconds")
@@ -182,7 +210,8 @@ def main():
         url = loopback_only(args.url)
         plan_path = Path(args.plan)
         vendor = json.loads(plan_path.read_text())["vendor"]
-        result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll)
+        result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
+                            rush=args.rush)
         sys.exit(1 if report(result, args.run_time, f"{args.users} phones + 3 directors, {args.run_time} s, "
                                                      f"{url} ({vendor})") else 0)
 
@@ -204,7 +233,8 @@ def main():
         wait_until_up(f"{url}/t/{plan['slug']}/standings/")
         print(f"loadtest: make serve's server on {url} ({vendor}); CPUs idle before: {idle_percent()}; "
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
-        result = run_locust(url, plan_path, args.users, args.run_time, args.name or vendor, args.poll)
+        result = run_locust(url, plan_path, args.users, args.run_time,
+                            args.name or (f"{vendor}-rush" if args.rush else vendor), args.poll, rush=args.rush)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -212,8 +242,10 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         log.close()
-    errors = report(result, args.run_time, f"{args.users} phones (every {args.poll:g} s, with jitter) + 3 directors, "
-                                           f"{args.run_time} s, make serve on {vendor}")
+    arriving = "arriving within 60 s, seating first, then " if args.rush else ""
+    errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "
+                                           f"+ 3 directors, {args.run_time} s, make serve on {vendor}")
+    errors += verify(plan, result["wire"])
     sys.exit(1 if errors else 0)
 
 

@@ -2,7 +2,8 @@
 on its own against another machine): phones polling the standings or their own page, and directors
 saving games through the game form.
 
-- A phone opens its page once (the standings, or its player's page), then polls every POLL seconds
+- A phone opens its page once (the standings, or its player's page; in the round-start rush the
+  round's seating first), then polls every POLL seconds
   with jitter, like static/js/standings.js: `?partial=1` (with its own row `me` on the standings)
   and the ETag of what it shows (If-None-Match); a 304 keeps what it has.
 - A director logs in and enters the games of the round's tables one after the other (each director
@@ -27,6 +28,8 @@ from locust import FastHttpUser, between, events, task
 
 PLAN = json.loads(Path(os.environ["LOADTEST_PLAN"]).read_text(encoding="utf-8"))
 POLL = float(os.environ.get("LOADTEST_POLL", "15"))
+# the round-start rush (loadtest.py --rush): every phone opens the new round's seating first, then its page
+RUSH = os.environ.get("LOADTEST_RUSH") == "1"
 sent = Counter()
 statuses = Counter()
 lock = threading.Lock()
@@ -75,6 +78,11 @@ class Phone(FastHttpUser):
             self.page = f"/t/{slug}/players/{self.entry}/"
             self.poll_url = f"{self.page}?partial=1"
             self.name = "player page"
+        if RUSH:
+            seating = f"/t/{slug}/rounds/{PLAN['round']}/"
+            with self.client.get(seating, headers=self.headers, name="seating (open)", catch_response=True) as response:
+                if response.status_code != 200:
+                    response.failure(f"status {response.status_code}")
         with self.client.get(self.page, headers=self.headers, name=f"{self.name} (open)",
                              catch_response=True) as response:
             if response.status_code != 200:
