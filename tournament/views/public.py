@@ -88,15 +88,12 @@ def player_page(request, tournament, entry_id):
         fragment = player_fragment(request, tournament, entry_id, poll.counter)
         return caching.compressed(request, poll.finish(HttpResponse(fragment["html"])))
 
-    def build():
-        fragment = player_fragment(request, tournament, entry_id, poll.counter)
-        return render(request, "tournament/player.html", {
-            "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
-            "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
-        })
-
-    key = caching.key("player-page", tournament, poll.counter, variant, request.get_full_path())
-    return poll.finish(caching.whole_page(request, key, build))
+    # (not stored whole: a player's page is opened by that player's phone, not by everyone at once)
+    fragment = player_fragment(request, tournament, entry_id, poll.counter)
+    return poll.finish(render(request, "tournament/player.html", {
+        "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
+        "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
+    }))
 
 
 @public_or_director("players")
