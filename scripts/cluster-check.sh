@@ -13,7 +13,9 @@
 # afterwards, also on failure or Ctrl+C. Not part of `make test` (it takes a few minutes).
 #
 # Environment: CLUSTER_USERS (phones, default 500), CLUSTER_RUN_TIME (seconds, default 120),
-# CLUSTER_PLAYERS (default 500), CLUSTER_PORT (nginx; the instances use the next two ports).
+# CLUSTER_PLAYERS (default 500), CLUSTER_PORT (nginx; the instances use the next two ports),
+# CLUSTER_RUSH_USERS (the round-start rush after it: phones arriving within 60 s, default 2000),
+# CLUSTER_RUSH_RUN_TIME (seconds, default 90).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -44,6 +46,8 @@ fi
 USERS=${CLUSTER_USERS:-500}
 RUN_TIME=${CLUSTER_RUN_TIME:-120}
 PLAYERS=${CLUSTER_PLAYERS:-500}
+RUSH_USERS=${CLUSTER_RUSH_USERS:-2000}
+RUSH_RUN_TIME=${CLUSTER_RUSH_RUN_TIME:-90}
 PORT=${CLUSTER_PORT:-8100}
 PORT_A=$((PORT + 1))
 PORT_B=$((PORT + 2))
@@ -117,6 +121,9 @@ echo "cluster-check: nginx :$PORT -> A :$PORT_A, B :$PORT_B; PostgreSQL; Redis $
 echo "cluster-check: load test through nginx: $USERS phones + 3 directors for $RUN_TIME s"
 "$PY" scripts/loadtest.py --url "http://127.0.0.1:$PORT" --plan "$work/plan.json" --users "$USERS" \
   --run-time "$RUN_TIME" --name cluster
+echo "cluster-check: the round-start rush through nginx: $RUSH_USERS phones arriving within 60 s (seating first)"
+"$PY" scripts/loadtest.py --url "http://127.0.0.1:$PORT" --plan "$work/plan.json" --users "$RUSH_USERS" \
+  --run-time "$RUSH_RUN_TIME" --rush --directors 0 --name cluster-rush
 echo "cluster-check: requests per instance (from nginx's upstream log):"
 awk '{print $1}' "$work/nginx/upstream.log" | sort | uniq -c | sed 's/^/  /'
 echo "cluster-check: passed"

@@ -136,16 +136,16 @@ def wait_until_up(url: str, seconds: float = 90) -> None:
 
 
 def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
-               rush: bool = False) -> dict:
+               rush: bool = False, directors: int = 3) -> dict:
     """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
     seating first, then its own page, while the others poll and the directors save games."""
     prefix = OUT / name
     counts = OUT / f"{name}-bytes.json"
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
-           "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0"}
+           "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0", "LOADTEST_DIRECTORS": str(directors)}
     spawn_rate = users / 60 if rush else max(10, users // 10)
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
-               "--host", url, "--users", str(users + 3), "--spawn-rate", f"{spawn_rate:.2f}",
+               "--host", url, "--users", str(users + directors), "--spawn-rate", f"{spawn_rate:.2f}",
                "--run-time", f"{run_time}s", "--stop-timeout", "10", "--csv", str(prefix), "--only-summary",
                "--loglevel", "WARNING"]
     done = subprocess.run(command, env=env, cwd=ROOT, timeout=run_time + 180, capture_output=True, text=True)
@@ -196,6 +196,7 @@ def main():
     parser.add_argument("--plan", help="the plan of that app's tournament (JSON, from --prepare-only)")
     parser.add_argument("--prepare-only", metavar="PLAN", help="prepare the tournament, write the plan, stop")
     parser.add_argument("--name", default="", help="name of the result files under var/loadtest/")
+    parser.add_argument("--directors", type=int, default=3, help="directors saving games (default 3)")
     parser.add_argument("--rush", action="store_true",
                         help="the round-start rush: the phones arrive within 60 s and open the round's seating first")
     args = parser.parse_args()
@@ -211,9 +212,11 @@ def main():
         plan_path = Path(args.plan)
         vendor = json.loads(plan_path.read_text())["vendor"]
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
-                            rush=args.rush)
-        sys.exit(1 if report(result, args.run_time, f"{args.users} phones + 3 directors, {args.run_time} s, "
-                                                     f"{url} ({vendor})") else 0)
+                            rush=args.rush, directors=args.directors)
+        arriving = "arriving within 60 s, seating first; " if args.rush else ""
+        sys.exit(1 if report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
+                                                     f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
+                 else 0)
 
     if not os.environ.get("DATABASE_URL"):
         database = OUT / "loadtest.sqlite3"
@@ -234,7 +237,8 @@ def main():
         print(f"loadtest: make serve's server on {url} ({vendor}); CPUs idle before: {idle_percent()}; "
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
         result = run_locust(url, plan_path, args.users, args.run_time,
-                            args.name or (f"{vendor}-rush" if args.rush else vendor), args.poll, rush=args.rush)
+                            args.name or (f"{vendor}-rush" if args.rush else vendor), args.poll, rush=args.rush,
+                            directors=args.directors)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -244,7 +248,7 @@ def main():
         log.close()
     arriving = "arriving within 60 s, seating first, then " if args.rush else ""
     errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "
-                                           f"+ 3 directors, {args.run_time} s, make serve on {vendor}")
+                                           f"+ {args.directors} directors, {args.run_time} s, make serve on {vendor}")
     errors += verify(plan, result["wire"])
     sys.exit(1 if errors else 0)
 

@@ -90,10 +90,12 @@ def player_page(request, tournament, entry_id):
 
     # (not stored whole: a player's page is opened by that player's phone, not by everyone at once)
     fragment = player_fragment(request, tournament, entry_id, poll.counter)
-    return poll.finish(render(request, "tournament/player.html", {
+    response = poll.finish(render(request, "tournament/player.html", {
         "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
         "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
     }))
+    # a visitor's page holds no CSRF token (no secret beside text others choose): it may be compressed
+    return caching.compressed(request, response) if caching.for_everyone(request) else response
 
 
 @public_or_director("players")
