@@ -45,8 +45,10 @@ def _page(request, tournament, *, new_form=None, failed: tuple[int, TeamForm] | 
         edit_forms.append((team, form))
     in_team = {m.entry_id for team in teams for m in team.members.all()}
     free = [e for e in tournament.entries.select_related("player").order_by("start_number") if e.pk not in in_team]
+    bound = [f for f in (new_form, failed[1] if failed else None, options_form) if f is not None]
     return render(request, "tournament/teams.html", {
         "tournament": tournament, "edit_forms": edit_forms, "free": free,
+        "form": bound[0] if bound else None,  # the form sent, with what was wrong
         "new_form": new_form or TeamForm(tournament=tournament, prefix="new"),
         "options_form": options_form or TeamOptionsForm(tournament=tournament),
     })
