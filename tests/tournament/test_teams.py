@@ -129,7 +129,8 @@ def build(players: int, team_count: int):
     play_round(tournament, games=1)
     numbers = list(range(1, players + 1))
     for i in range(team_count):
-        teams.create_team(tournament=tournament, name=f"Team {i + 1}", members=ids(tournament, *numbers[4 * i:4 * i + 4]))
+        teams.create_team(tournament=tournament, name=f"Team {i + 1}",
+                          members=ids(tournament, *numbers[4 * i:4 * i + 4]))
     teams.set_team_options(tournament=tournament, team_count=3, club_count=0, teams_apart=False)
     tournament.refresh_from_db()
     return tournament
