@@ -229,8 +229,9 @@ def queries(client, url):
 # cached with the standings), and the rounds for the navigation. After round 1: the standings (and what
 # is missing) come from the cache. The CSV: the cached standings. A player's page: its cache and the
 # cached ranks (misses), the standings from the cache, storing the ranks, their entry, seats, table-mates
-# and scores, storing the page, the navigation. Unchanged polls: tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 19, "standings after round 1": 10, "standings.csv": 3, "player": 20}
+# and scores, storing the page, the navigation. The standings' table also asks whether the tournament has
+# teams (the link to the team standings; cached with the table). Unchanged polls: test_polling.py.
+PUBLIC_QUERIES = {"standings": 20, "standings after round 1": 11, "standings.csv": 3, "player": 20}
 
 
 def public_query_counts(client, **options) -> dict[str, dict[str, int]]:
