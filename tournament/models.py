@@ -18,38 +18,13 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
-from simple_history.models import HistoricalRecords
 
 import scoring
 from seating import dealing
 
+from .history import LoggedChange, kept_history  # noqa: F401  (LoggedChange: the records' fields)
 from .validators import MOST_START_NUMBER, SMALL, Between
 from .vocabulary import GAME_TYPES
-
-
-class LoggedChange(models.Model):
-    """What every historical record (django-simple-history) holds besides the row itself: the
-    tournament, round and table it belongs to, what was done, by whom and from which device, and
-    the row in the words of the tournament file (player names, not database ids), so that the
-    change log reads the same after a backup is restored into another database. Filled in by
-    `audit.fill_record` from the service that made the change."""
-
-    log_tournament = models.IntegerField(null=True, db_index=True)
-    log_round = models.PositiveSmallIntegerField(null=True)
-    log_table = models.PositiveSmallIntegerField(null=True)
-    log_action = models.CharField(max_length=32, blank=True)
-    log_user = models.CharField(max_length=150, blank=True)
-    log_device = models.CharField(max_length=64, blank=True)
-    log_detail = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        abstract = True
-
-
-def kept_history(*excluded: str) -> HistoricalRecords:
-    """django-simple-history for a model, with the `LoggedChange` fields; `excluded`: fields not kept
-    (the cache of the engine's output)."""
-    return HistoricalRecords(bases=[LoggedChange], excluded_fields=list(excluded), cascade_delete_history=False)
 
 
 def default_rules():
@@ -156,6 +131,12 @@ class Tournament(models.Model):
     public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
     public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
+    # teams and clubs (docs/competitions.md, "In the app"): how many of a team's members count (null:
+    # all; k: the best k, the same for every team), the clubs ranked as teams (null: no club ranking;
+    # 0: all players count; k: the best k), and members of a team kept apart in the draw
+    team_count = models.PositiveSmallIntegerField(_("Es zählen die besten"), null=True, blank=True)
+    club_count = models.PositiveSmallIntegerField(_("Vereinswertung"), null=True, blank=True)
+    teams_apart = models.BooleanField(_("Mitglieder eines Teams bei der Auslosung trennen"), default=False)
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)  # of the settings
     history = kept_history("created_at")
@@ -166,6 +147,9 @@ class Tournament(models.Model):
         verbose_name_plural = _("Turniere")
         # "organiser": the site's administrator grants it (docs/security.md); directing a tournament does not
         permissions = [("organise", "Veranstalter: darf Turniere und Serien anlegen und Sicherungen einspielen")]
+        constraints = [models.CheckConstraint(
+            condition=Q(team_count__isnull=True) | Q(team_count__gte=1, team_count__lte=6),
+            name="tournament_team_count_1_to_6")]
 
     def __str__(self):
         return f"{self.name} ({self.date:%d.%m.%Y})"
@@ -514,3 +498,6 @@ class RequestKey(models.Model):
 
     def __str__(self):
         return self.key
+
+
+from .team_models import Team, TeamMember  # noqa: E402, F401  (teams: their own module, registered here)

@@ -17,6 +17,7 @@ from .views import (
     series,
     standings,
     tables,
+    teams,
     tournaments,
 )
 
@@ -67,6 +68,13 @@ urlpatterns = [
     path(T + "standings/", standings.standings_page, name="standings"),
     path(T + "standings.csv", standings.standings_csv, name="standings_csv"),
     path(T + "standings.json", standings.standings_json, name="standings_json"),
+    path(T + "teams/", teams.teams_page, name="teams"),
+    path(T + "teams/options/", teams.team_options, name="team_options"),
+    path(T + "teams/<int:team_id>/", teams.team_edit, name="team_edit"),
+    path(T + "teams/<int:team_id>/delete/", teams.team_delete, name="team_delete"),
+    path(T + "standings/teams/", teams.team_standings_page, name="team_standings"),
+    path(T + "team-standings.csv", teams.team_standings_csv, name="team_standings_csv"),
+    path(T + "team-standings.json", teams.team_standings_json, name="team_standings_json"),
     path(T + "players/<int:entry_id>/", public.player_page, name="player"),
     # printouts (PDF)
     path(TABLE + "sheet.pdf", printing.table_sheet_pdf, name="table_pdf"),

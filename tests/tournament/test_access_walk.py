@@ -56,11 +56,13 @@ from tournament.models import (
     Series,
     SeriesMerge,
     Table,
+    Team,
     Tournament,
 )
 from tournament.selectors import identity_key
 from tournament.services import penalties, results, seating, sheet_state, tournaments
 from tournament.services import series as series_services
+from tournament.services import teams as team_services
 from tournament.services.backups import backup_text
 
 from .factories import message_texts, normal_game, player_names, re_seats, seat_ids
@@ -101,6 +103,7 @@ class World:
     winter: Tournament
     fruehling: Tournament
     merge: SeriesMerge
+    team: Team  # "Kreuz": players no. 1 and 2 of "herbst"
 
 
 def make_user(username, **kwargs):
@@ -145,6 +148,7 @@ def build_world() -> World:
     seating.seat_round(round=r2, seed="walk-2")
     entries = {e.start_number: e for e in tournament.entries.select_related("player")}
     withdrawn = tournaments.withdraw_player(entry=entries[13])
+    team = team_services.create_team(tournament=tournament, name="Kreuz", members=[entries[1].pk, entries[2].pk])
     backup = backup_text(tournament)
 
     winter = tournaments.create_tournament(name="Winterabend", date=datetime.date(2026, 12, 12),
@@ -164,7 +168,7 @@ def build_world() -> World:
     return World(slug=tournament.slug, users=users, tournament=tournament, other=other, r1=r1, r2=r2, t1=t1, t2=t2,
                  t3=t3, penalty=penalty, deleted_game_record=deleted.history_id, first_entry=entries[1],
                  withdrawn=withdrawn, other_entry=other_entry, backup=backup, series=series, winter=winter,
-                 fruehling=fruehling, merge=merge)
+                 fruehling=fruehling, merge=merge, team=team)
 
 
 @pytest.fixture(scope="module")
@@ -184,7 +188,7 @@ def world(shared_world, db):
     """The shared tournament, its objects read afresh (a test before may have changed them in memory)."""
     w = shared_world
     for obj in (w.tournament, w.other, w.r1, w.r2, w.t1, w.t2, w.t3, w.penalty, w.first_entry, w.withdrawn,
-                w.other_entry, w.series, w.winter, w.fruehling):
+                w.other_entry, w.series, w.winter, w.fruehling, w.team):
         obj.refresh_from_db()
     return w
 
@@ -249,6 +253,15 @@ def S(w):
 def series_data(w: World) -> dict:
     return {"name": "Serie 2027", "slug": "serie", "mode": "best", "best_of": "2", "public": "on",
             "version": str(w.series.version)}
+
+
+def TEAM(w):
+    return {"slug": w.slug, "team_id": w.team.pk}
+
+
+def team_data(w: World) -> dict:
+    prefix = f"team{w.team.pk}-"
+    return {prefix + "name": "Kreuz Ass", prefix + "members": "1, 2, 3", prefix + "version": str(w.team.version)}
 
 
 # ---- the cases ---------------------------------------------------------------------------------------
@@ -429,6 +442,20 @@ CASES = [
     Case("standings", T, get=PUBLIC, post=PUBLIC),
     Case("standings_csv", T, get=PUBLIC, post=PUBLIC),
     Case("standings_json", T, get=PUBLIC, post=PUBLIC),
+    # teams and club ranking (docs/competitions.md): the director's page and the public standings
+    Case("teams", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
+         data=lambda w: {"new-name": "Pik", "new-members": "5, 6"}),
+    Case("teams", T, get=DIRECTOR_PAGE, post="login 403 403 200", label="a player already in a team",
+         data=lambda w: {"new-name": "Pik", "new-members": "1, 6"}),
+    Case("team_options", T, get=DIRECTOR_POST, post="login 403 403 302+",
+         data=lambda w: {"team_count": "2", "club_ranking": "best", "club_best": "3", "teams_apart": "on",
+                         "version": str(w.tournament.version)}),
+    Case("team_edit", TEAM, get=DIRECTOR_POST, post="login 403 403 302+", data=team_data),
+    Case("team_delete", TEAM, get=DIRECTOR_POST, post="login 403 403 302+",
+         data=lambda w: {"version": str(w.team.version)}),
+    Case("team_standings", T, get=PUBLIC, post=PUBLIC),
+    Case("team_standings_csv", T, get=PUBLIC, post=PUBLIC),
+    Case("team_standings_json", T, get=PUBLIC, post=PUBLIC),
     Case("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=PUBLIC, post=PUBLIC),
     Case("player", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get="404 404 404 404",
          post="404 404 404 404", label="a player of another tournament"),
@@ -730,7 +757,8 @@ def test_only_organisers_see_the_buttons_to_create_and_restore(world):
 PUBLIC_PAGES = {
     "public_overview": [("overview", T)],
     "public_seating": [("round", R1)],
-    "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T)],
+    "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T), ("team_standings", T),
+                         ("team_standings_csv", T), ("team_standings_json", T)],
     "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}), ("table_public", T1)],
 }
 

@@ -56,10 +56,13 @@ from tournament.models import (
     Score,
     Seat,
     Table,
+    Team,
+    TeamMember,
     Tournament,
 )
 from tournament.ranking import TIE_BREAKERS
 from tournament.services import editing, penalties, results, seating, sheet_state, table_links, tournaments
+from tournament.services import teams as team_services
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
@@ -242,7 +245,7 @@ def deeply_nested(n: int, kind: str) -> str:
 
 def counted_models():
     models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey,
-              get_user_model(), Tournament.directors.through, Tournament.helpers.through]
+              get_user_model(), Tournament.directors.through, Tournament.helpers.through, Team, TeamMember]
     return models + [model.history.model for model in KINDS.values()]
 
 
@@ -254,7 +257,7 @@ def state() -> dict:
     with connection.cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in models))
         found["counts"] = dict(zip((m._meta.label for m in models), cursor.fetchone(), strict=True))
-        for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat):
+        for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat, Team, TeamMember):
             columns = ", ".join(quote(f.column) for f in model._meta.concrete_fields)
             cursor.execute(f"SELECT {columns} FROM {quote(model._meta.db_table)} ORDER BY 1")
             found[model._meta.label] = cursor.fetchall()
@@ -666,6 +669,40 @@ def test_roles(world, clients, data):
                 "role": value("director", "helper"), "change": value("add", "remove"),
                 "password": value("Kartentisch-42", "1234", "")})
             post(clients["director"], url, sent, what="roles")
+
+
+@fuzz(40)
+@given(data=st.data())
+def test_teams(world, clients, data):
+    """The team page's forms: a new team, a team changed or deleted, the team options."""
+    with rolled_back():
+        team = team_services.create_team(tournament=world.tournament, name="Kreuz",
+                                          members=world.entry_ids[:2])
+        prefix = f"team{team.pk}-"
+        for _ in range(data.draw(st.integers(1, 3), label="requests")):
+            which = data.draw(st.sampled_from(["new", "edit", "delete", "options"]), label="form")
+            members = value("3, 4", "1, 5", "5; 6\n7", "Niemand, 3", "1, 2, 3, 4, 5, 6, 7", "3")
+            if which == "new":
+                url = reverse("tournament:teams", kwargs={"slug": world.slug})
+                sent = body(data, {"new-name": "Pik", "new-members": "3, 4"},
+                            {"new-name": value("Pik", "Kreuz", " ", "x" * 81), "new-members": members})
+            elif which == "edit":
+                url = reverse("tournament:team_edit", kwargs={"slug": world.slug, "team_id": team.pk})
+                sent = body(data, {prefix + "name": "Kreuz Ass", prefix + "members": "1, 2, 3",
+                                   prefix + "version": "1"},
+                            {prefix + "name": value("Kreuz Ass", " "), prefix + "members": members,
+                             prefix + "version": value(1, 2, 0)})
+            elif which == "delete":
+                url = reverse("tournament:team_delete", kwargs={"slug": world.slug, "team_id": team.pk})
+                sent = body(data, {"version": "1"}, {"version": value(1, 2)})
+            else:
+                url = reverse("tournament:team_options", kwargs={"slug": world.slug})
+                sent = body(data, {"team_count": "2", "club_ranking": "best", "club_best": "3", "teams_apart": "on",
+                                   "version": str(world.tournament.version)},
+                            {"team_count": value("", 1, 6, 7, 0), "club_ranking": value("none", "all", "best"),
+                             "club_best": value("", 1, 4, 0), "teams_apart": value("on", ""),
+                             "version": value(world.tournament.version, 0)})
+            post(clients["director"], url, sent, what="teams")
 
 
 @fuzz(30)

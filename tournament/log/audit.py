@@ -25,7 +25,20 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
 from .. import fileformat, names
-from ..models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Series, Table, Tournament
+from ..models import (
+    DataChange,
+    DraftGame,
+    Entry,
+    Game,
+    Penalty,
+    Round,
+    Seat,
+    Series,
+    Table,
+    Team,
+    TeamMember,
+    Tournament,
+)
 
 # What a change did, as the change log says it. The code is stored with each record.
 ACTIONS = {
@@ -76,6 +89,10 @@ ACTIONS = {
     "series_left": _("aus der Serie genommen"),
     "players_merged": _("Spieler der Serie zusammengeführt"),
     "players_unmerged": _("Zusammenführung aufgehoben"),
+    "team_created": _("Team angelegt"),
+    "team_changed": _("Team geändert"),
+    "team_deleted": _("Team gelöscht"),
+    "team_options_changed": _("Team- und Vereinswertung geändert"),
 }
 
 
@@ -116,6 +133,7 @@ class Recording:
     _names: dict[int, str] | None = None
     _seats: dict[int, list[int]] = field(default_factory=dict)
     _tables: dict[int, tuple[int, int, int]] = field(default_factory=dict)
+    _teams: dict[int, list[str]] = field(default_factory=dict)
 
     def name(self, entry_id: int) -> str:
         """The player as the tournament file names them (`names.references`)."""
@@ -139,6 +157,14 @@ class Recording:
                      .values_list("round__tournament_id", "round__number", "number").first())
             self._tables[table_id] = place or (self.tournament_id or 0, 0, 0)
         return self._tables[table_id]
+
+    def team_members(self, team_id: int) -> list[str]:
+        """A team's members by name, by start number; read once per recording (a deleting service
+        reads them before they go with the team)."""
+        if team_id not in self._teams:
+            self._teams[team_id] = [self.name(e) for e in TeamMember.objects.filter(team_id=team_id)
+                                    .order_by("entry__start_number").values_list("entry_id", flat=True)]
+        return self._teams[team_id]
 
     def forget_seats(self) -> None:
         """The seating changed within this recording (a draw, a swap): read it anew."""
@@ -191,7 +217,7 @@ def place_of(instance, rec: Recording) -> tuple[int | None, int | None, int | No
     """(tournament id, round number, table number) a changed object belongs to."""
     if isinstance(instance, Tournament):
         return instance.pk, None, None
-    if isinstance(instance, Entry):
+    if isinstance(instance, (Entry, Team)):
         return instance.tournament_id, None, None
     if isinstance(instance, Round):
         return instance.tournament_id, instance.number, None
@@ -234,13 +260,28 @@ def snapshot(instance, rec: Recording) -> dict:
         return {**fileformat.round_item(instance), "tables": [{"number": n, "players": p} for n, p in tables.items()]}
     if isinstance(instance, Entry):
         return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
+    if isinstance(instance, Team):
+        return {"name": instance.name, "members": rec.team_members(instance.pk)}
     if isinstance(instance, Tournament):
         series = (Series.objects.filter(pk=instance.series_id).values_list("name", flat=True).first()
                   if instance.series_id else None)
         return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
+                **team_settings(instance),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
                 "helpers": sorted(u.get_username() for u in instance.helpers.all())}
     return {}
+
+
+def team_settings(tournament: Tournament) -> dict:
+    """The team options of a tournament where they differ from the defaults (services/teams.py)."""
+    data: dict[str, Any] = {}
+    if tournament.team_count is not None:
+        data["team_count"] = tournament.team_count
+    if tournament.club_count is not None:
+        data["club_count"] = tournament.club_count
+    if tournament.teams_apart:
+        data["teams_apart"] = True
+    return data
 
 
 @receiver(pre_create_historical_record)

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from .. import vocabulary
-from ..models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
+from ..models import DraftGame, Entry, Game, Penalty, Round, Table, Team, Tournament
 from .audit import ACTIONS
 
 # the tracked models, by the name the log and the export use for them
 KINDS: dict[str, Any] = {"tournament": Tournament, "player": Entry, "round": Round, "table": Table, "game": Game,
-                         "penalty": Penalty, "draft": DraftGame}
+                         "penalty": Penalty, "draft": DraftGame, "team": Team}
 TABLE_KINDS = ("table", "game", "penalty", "draft")  # the records that belong to one table
 
 
@@ -97,6 +97,8 @@ class LogEntry:
             return _("Runde %(round)s") % {"round": self.record.log_round}
         if self.kind == "player":
             return detail.get("name", "")
+        if self.kind == "team":
+            return _("Team %(name)s") % {"name": detail.get("name", "")}
         return _("Einstellungen")
 
     @property
@@ -119,7 +121,7 @@ class LogEntry:
 def _records(kind: str, tournament: Tournament, round_number: int | None, table_number: int | None):
     records = history_model(kind).objects.filter(log_tournament=tournament.pk)
     if round_number is not None:
-        if kind in ("tournament", "player"):
+        if kind in ("tournament", "player", "team"):
             return records.none()
         records = records.filter(log_round=round_number)
     if table_number is not None:
@@ -250,6 +252,8 @@ def describe(kind: str, detail: dict, other: dict | None) -> str:
         return table_text(detail)
     if kind == "round":
         return round_text(detail, other)
+    if kind == "team":
+        return team_text(detail)
     return fields_text(detail, other, PLAYER_LABELS if kind == "player" else SETTINGS_LABELS)
 
 
@@ -269,6 +273,18 @@ def game_text(row: dict) -> str:
     if vocabulary.sonderpunkte(game):
         parts.append(_("Sonderpunkte") + ": " + vocabulary.sonderpunkte(game))
     return "; ".join(parts)
+
+
+def team_text(detail: dict) -> str:
+    """A team's record: its members."""
+    return _("Mitglieder: %(members)s") % {"members": ", ".join(detail.get("members") or []) or "–"}
+
+
+def club_count_text(value) -> str:
+    """The club ranking setting in words (Tournament.club_count)."""
+    if value is None:
+        return _("keine")
+    return _("alle zählen") if value == 0 else _("die besten %(k)s zählen") % {"k": value}
 
 
 DRAFT_STATUS = {value: label for value, label in DraftGame.Status.choices}
@@ -348,13 +364,16 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "public_overview": _l("Übersicht öffentlich"), "public_standings": _l("Rangliste öffentlich"),
                    "public_seating": _l("Tischeinteilung öffentlich"), "public_players": _l("Spielerseiten öffentlich"),
                    "directors": _l("Turnierleitung"), "helpers": _l("Turnierhelfer"),
-                   "series": _l("Serie")}
+                   "series": _l("Serie"), "team_count": _l("In einem Team zählen"),
+                   "club_count": _l("Vereinswertung"),
+                   "teams_apart": _l("Mitglieder eines Teams bei der Auslosung trennen")}
 
 
 # fields whose values are codes, worded by their choices
 CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices)}
 # what a choice is when the record leaves it out (the tournament file leaves out defaults)
-CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value}
+CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value,
+                   "teams_apart": False}
 
 
 def fields_text(detail: dict, other: dict | None, labels: dict) -> str:
@@ -366,7 +385,11 @@ def fields_text(detail: dict, other: dict | None, labels: dict) -> str:
             continue
         if other is None and (value in (None, "", []) or value == CHOICE_DEFAULTS.get(key)):
             continue
-        if key in CHOICE_LABELS:
+        if key == "club_count":
+            shown = club_count_text(value)
+        elif key == "team_count":
+            shown = _("alle") if value is None else _("die besten %(k)s") % {"k": value}
+        elif key in CHOICE_LABELS:
             shown = str(CHOICE_LABELS[key].get(str(value), value))
         elif isinstance(value, bool):
             shown = _("ja") if value else _("nein")

@@ -14,6 +14,8 @@ from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Penalty, Seat, Table, Tournament
 
 LOG_ORDER = {kind: index for index, kind in enumerate(KINDS)}
+# the kinds of log records the tournament file holds: teams are not in the file yet (docs/competitions.md)
+FILE_KINDS = tuple(kind for kind in KINDS if kind != "team")
 
 
 def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
@@ -61,7 +63,7 @@ def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
 def export_log(tournament: Tournament) -> list[dict]:
     """Every change log record of the tournament, oldest first, in the file's words."""
     records = []
-    for kind in KINDS:
+    for kind in FILE_KINDS:
         for record in history_model(kind).objects.filter(log_tournament=tournament.pk).order_by("history_id"):
             records.append((record.history_date, LOG_ORDER[kind], record.history_id, kind, record))
     records.sort(key=lambda item: item[:3])

@@ -24,6 +24,7 @@ from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, RequestKey, Round, Seat, Table, Tournament
 from ..selectors import standings
+from ..selectors.teams import team_pairs
 from . import table_links
 from .backups import backup_after_commit
 from .editing import seen_key
@@ -107,7 +108,8 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
     (docs/seating.md). Mode
     "standings": places 1–4 at table 1 and so on, from the standings after the previous round.
     `separate_clubs`: players of one club at different tables in round 1 as far as possible;
-    `apart`: pairs of entry ids never at one table when avoidable (both: mode "random" only).
+    `apart`: pairs of entry ids never at one table when avoidable (both: mode "random" only); with
+    the tournament's `teams_apart`, every pair of members of one team too.
 
     The draw is computed before the round is locked (a large one takes a moment and should not hold
     up other writers); the version check then makes sure nobody changed the round meanwhile."""
@@ -125,6 +127,8 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
             mode = Round.Mode.RANDOM
             seed = (seed or "").strip() or secrets.token_hex(4)
             clubs = {e.id: e.player.club for e in entries} if separate_clubs else None
+            if tournament.teams_apart:  # members of a team at different tables (docs/competitions.md)
+                apart = [*apart, *team_pairs(tournament)]
             result = seating.draw_random([e.id for e in entries], seed=seed, history=history,
                                       rounds_planned=tournament.rounds_planned, clubs=clubs, apart=apart)
     except seating.SeatingImpossible as error:

@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from .. import ranking, selectors
 from ..models import Tournament
+from ..selectors.teams import has_teams
 from ..web import caching
 from ..web.charts import Series, progression_html
 from .access import public_or_director
@@ -244,7 +245,8 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
             rest = {row.entry_id: row for row in table.ordered_rows()[settings.STANDINGS_TOP:]}
         return {"html": html, "rest": rest, "links": tournament.public_players or director,
                 "rounds": history.rounds, "after_round": after_round, "mode": tournament.ranking,
-                "tables": tournament.public_seating or director, "columns": table.column_count}
+                "tables": tournament.public_seating or director, "columns": table.column_count,
+                "has_teams": has_teams(tournament)}
 
     return caching.cached(key, compute)
 
@@ -305,6 +307,7 @@ def standings_page(request, tournament):
             "tie_breakers": [ranking.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in ranking.TIE_BREAKERS],
             "ranking_sentence": ranking.sentence(tournament),
             "hidden_rounds": hidden, "is_director": request.is_director,
+            "has_teams": fragment.get("has_teams", False),
             "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
         })
 

@@ -4,6 +4,8 @@ json: a list of {"rank", "player", "points", "games", "won"}, best first (tied p
 ranked as the tournament says (`Tournament.ranking`): with table points each row also has
 "table_points" and its "placements", with the average "average" and "rounds";
 csv: the same with a header row; text: an aligned table, and how it is ranked on stderr.
+With --teams: the team and club standings instead (`selectors.teams`: json as the page's JSON export,
+csv as its CSV, text one line per team with who counted).
 """
 import csv
 import json
@@ -14,6 +16,7 @@ from django.utils.translation import gettext as _
 from tournament import ranking
 from tournament.models import Tournament
 from tournament.selectors import standings
+from tournament.selectors import teams as team_selectors
 
 FIELDS = ("rank", "player", "points", "games", "won")
 
@@ -25,11 +28,14 @@ class Command(BaseCommand):
         parser.add_argument("slug", help="Kurzname des Turniers")
         parser.add_argument("--round", type=int, help="Stand nach dieser Runde (sonst nach allen)")
         parser.add_argument("--format", choices=("json", "csv", "text"), default="text")
+        parser.add_argument("--teams", action="store_true", help="Team- und Vereinswertung statt der Einzelwertung")
 
-    def handle(self, *args, slug, round=None, format="text", **options):
+    def handle(self, *args, slug, round=None, format="text", teams=False, **options):
         tournament = Tournament.objects.filter(slug=slug).first()
         if tournament is None:
             raise CommandError(_("Ein Turnier mit dem Kurznamen %(slug)s gibt es nicht.") % {"slug": slug})
+        if teams:
+            return self.write_teams(tournament, round, format)
         mode = tournament.ranking
         rows = [{"rank": row.rank, "player": row.name,
                  **ranking.export_values(row, mode, as_text=format != "json"),
@@ -57,3 +63,26 @@ class Command(BaseCommand):
             # the name column is left-aligned, the numbers right-aligned
             self.stdout.write("  ".join(cell.ljust(w) if i == 1 else cell.rjust(w)
                                         for i, (cell, w) in enumerate(zip(cells, widths, strict=True))).rstrip())
+
+    def write_teams(self, tournament, round, format):
+        found = team_selectors.team_standings(tournament, standings(tournament, up_to_round=round))
+        if not found.any:
+            raise CommandError(_("Dieses Turnier hat keine Teams und keine Vereinswertung."))
+        if format == "json":
+            self.stdout.write(json.dumps(team_selectors.json_data(found), ensure_ascii=False, indent=2))
+            return
+        header, lines = team_selectors.csv_table(found)
+        if format == "csv":
+            writer = csv.writer(self.stdout, lineterminator="\n")
+            writer.writerow(header)
+            writer.writerows(lines)
+            return
+        for table in (found.teams, found.clubs):
+            if table is None:
+                continue
+            self.stdout.write(_("Teams") if table.kind == "teams" else _("Vereinswertung"))
+            for line in (*table.rows, *table.apart):
+                place = f"{line.place}." if line.place is not None else "–"
+                self.stdout.write(f"{place:>4} {line.name}  {line.value}  ({line.counted_names})"
+                                  + (f"  [{line.tie}]" if line.tie else ""))
+            self.stderr.write(table.rule)

@@ -1,0 +1,218 @@
+"""Team and club standings (docs/competitions.md): the standings' rows (`selectors.standings`) fed to
+the pure rules of `scoring.teams`, each number with who counted and why, and each tie explained.
+
+Reads the tournament's teams in two queries (the teams, their members) on top of the standings;
+the club ranking needs none of its own (the clubs are in the standings' rows)."""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring import teams as rules
+
+from ..models import TeamMember, Tournament
+from .standings import StandingRow
+
+
+@dataclass(frozen=True)
+class MemberLine:
+    name: str
+    start_number: int
+    value: int  # in the measure
+    points: int  # game points
+    rounds: int
+    counts: bool
+    why: str  # why the member counts or not, in words
+
+
+@dataclass(frozen=True)
+class TeamLine:
+    name: str
+    place: int | None  # None: listed apart
+    shared: bool
+    value: int
+    points: int
+    counted: int
+    members: tuple[MemberLine, ...]
+    tie: str  # what separated it from the team above with the same value, or that nothing did; "" otherwise
+
+    @property
+    def counted_names(self) -> str:
+        return ", ".join(m.name for m in self.members if m.counts)
+
+
+@dataclass(frozen=True)
+class TeamTable:
+    """One ranking: the tournament's teams, or its clubs as teams."""
+
+    kind: str  # "teams" or "clubs"
+    measure: str  # rules.Measure values
+    count: int | None  # the best k; None: all count
+    rule: str  # the ranking in a sentence
+    rows: tuple[TeamLine, ...]
+    apart: tuple[TeamLine, ...]  # clubs with fewer than k players who played
+    without_club: tuple[str, ...]  # names
+
+
+@dataclass(frozen=True)
+class TeamStandings:
+    teams: TeamTable | None  # None: the tournament has no teams
+    clubs: TeamTable | None  # None: no club ranking
+
+    @property
+    def any(self) -> bool:
+        return self.teams is not None or self.clubs is not None
+
+
+def measure_of(tournament: Tournament) -> rules.Measure:
+    """Teams sum what ranks the players: table points, else game points (an average too)."""
+    if tournament.ranking == Tournament.Ranking.TABLE_POINTS:
+        return rules.Measure.TABLE_POINTS
+    return rules.Measure.POINTS
+
+
+def has_teams(tournament: Tournament) -> bool:
+    """Whether the standings link to a team page (one query, or none with a club ranking)."""
+    return tournament.club_count is not None or tournament.teams.exists()
+
+
+def team_members(tournament: Tournament) -> dict[str, list[int]]:
+    """Team name -> its members' entry ids, by start number. One query."""
+    members: dict[str, list[int]] = {}
+    for name, entry_id in (TeamMember.objects.filter(team__tournament=tournament)
+                           .order_by("team__name", "entry__start_number").values_list("team__name", "entry_id")):
+        members.setdefault(name, []).append(entry_id)
+    return members
+
+
+def team_pairs(tournament: Tournament) -> list[tuple[int, int]]:
+    """Every pair of members of one team (entry ids): what the draw keeps apart (`teams_apart`)."""
+    return [(a, b) for ids in team_members(tournament).values() for i, a in enumerate(ids) for b in ids[i + 1:]]
+
+
+def team_standings(tournament: Tournament, rows: Sequence[StandingRow]) -> TeamStandings:
+    """The team and club rankings from the standings' `rows` (as a page shows them: after a round, or
+    without hidden rounds). One query (the teams' members) besides the rows."""
+    measure = measure_of(tournament)
+    totals = [rules.MemberTotal(player=str(r.entry_id), points=r.points, rounds=r.rounds_played,
+                                table_points=r.table_points) for r in rows]
+    by_key = {str(r.entry_id): r for r in rows}
+    members = team_members(tournament)
+    teams = None
+    sized = {name: [str(e) for e in ids if str(e) in by_key] for name, ids in members.items()}
+    sized = {name: ids for name, ids in sized.items() if rules.MIN_MEMBERS <= len(ids) <= rules.MAX_MEMBERS}
+    if sized:
+        result = rules.team_standings(teams=sized, totals=totals, count=tournament.team_count, measure=measure)
+        teams = _table("teams", result, by_key)
+    clubs = None
+    if tournament.club_count is not None:
+        count = tournament.club_count or None
+        result = rules.club_standings(clubs={str(r.entry_id): r.club for r in rows}, totals=totals, count=count,
+                                      measure=measure)
+        clubs = _table("clubs", result, by_key)
+    return TeamStandings(teams=teams, clubs=clubs)
+
+
+# ---- in words ------------------------------------------------------------------------------------------
+
+def measure_word(measure: str) -> str:
+    return _("Tischpunkte") if measure == rules.Measure.TABLE_POINTS else _("Spielpunkte")
+
+
+def rule_text(kind: str, measure: str, count: int | None) -> str:
+    what = measure_word(measure)
+    if count is None:
+        text = (_("Ein Team zählt die %(what)s aller Mitglieder.") if kind == "teams"
+                else _("Ein Verein zählt die %(what)s aller seiner Spieler.")) % {"what": what}
+    else:
+        text = (ngettext("Ein Team zählt die %(what)s seines besten Mitglieds.",
+                         "Ein Team zählt die %(what)s seiner besten %(k)s Mitglieder.", count) if kind == "teams"
+                else ngettext("Ein Verein zählt die %(what)s seines besten Spielers.",
+                              "Ein Verein zählt die %(what)s seiner besten %(k)s Spieler.", count)
+                ) % {"what": what, "k": count}
+    text += " " + _("Wer keine Runde gespielt hat, zählt nie.")
+    criteria = [TIE_WORDS[c]() for c in rules.tie_criteria(measure=rules.Measure(measure), count=count)]
+    return text + " " + _("Bei Gleichstand entscheiden: %(criteria)s; dann teilen sie sich den Platz.") % {
+        "criteria": ", ".join(criteria)}
+
+
+TIE_WORDS = {
+    rules.Tie.POINTS: lambda: _("die Spielpunkte der Gezählten"),
+    rules.Tie.ALL_MEMBERS: lambda: _("die Summe aller, die gespielt haben"),
+    rules.Tie.BEST_MEMBER: lambda: _("das beste einzelne Ergebnis"),
+}
+
+WHY_WORDS = {
+    rules.Why.ALL: lambda: _("zählt (alle zählen)"),
+    rules.Why.BEST: lambda: _("zählt (unter den Besten)"),
+    rules.Why.NOT_BEST: lambda: _("zählt nicht (nicht unter den Besten)"),
+    rules.Why.EQUAL_NOT_BEST: lambda: _("zählt nicht (gleich viel wie der Letzte, der zählt; an der Summe ändert "
+                                        "das nichts)"),
+    rules.Why.NOT_PLAYED: lambda: _("zählt nicht (keine Runde gespielt)"),
+}
+
+
+def tie_text(tie: rules.TieBreak | None) -> str:
+    if tie is None:
+        return ""
+    if tie.criterion is None:
+        return _("gleich mit %(above)s in allem: geteilter Platz") % {"above": tie.above}
+    return _("gleich viel wie %(above)s; %(criterion)s: %(ours)s gegen %(theirs)s") % {
+        "above": tie.above, "criterion": TIE_WORDS[tie.criterion](), "ours": tie.ours, "theirs": tie.theirs}
+
+
+def _table(kind: str, result: rules.TeamStandings, by_key: dict[str, StandingRow]) -> TeamTable:
+    def line(row: rules.TeamStanding) -> TeamLine:
+        members = tuple(MemberLine(name=by_key[m.player].name, start_number=by_key[m.player].start_number,
+                                   value=m.value, points=m.points, rounds=m.rounds, counts=m.counts,
+                                   why=WHY_WORDS[m.why]()) for m in row.members)
+        return TeamLine(name=row.team, place=row.place, shared=row.is_shared, value=row.value, points=row.points,
+                        counted=row.counted, members=members, tie=tie_text(row.tie))
+
+    return TeamTable(kind=kind, measure=result.measure, count=result.count,
+                     rule=rule_text(kind, result.measure, result.count),
+                     rows=tuple(line(r) for r in result.rows), apart=tuple(line(r) for r in result.apart),
+                     without_club=tuple(by_key[p].name for p in result.without_club))
+
+
+# ---- the exports (CSV, JSON, `manage.py standings --teams`) ---------------------------------------------
+
+def csv_table(standings: TeamStandings) -> tuple[list[str], list[list]]:
+    """(header, lines): one line per team, then per club (ranked, then those listed apart): the
+    ranking, place, name, value, the counted members' game points, how many counted, every member
+    with their total (✓: counts), and what separated it from the team above."""
+    header = [_("Wertung"), _("Platz"), _("Team"), _("Wert"), _("Spielpunkte der Gezählten"), _("gezählt"),
+              _("Mitglieder (✓ zählt)"), _("Gleichstand")]
+    kinds = {"teams": _("Teams"), "clubs": _("Vereine")}
+    lines = []
+    for table in (standings.teams, standings.clubs):
+        if table is None:
+            continue
+        for line in (*table.rows, *table.apart):
+            members = ", ".join(f"{m.name} {m.value}{' ✓' if m.counts else ''}" for m in line.members)
+            lines.append([kinds[table.kind], "" if line.place is None else line.place, line.name, line.value,
+                          line.points, line.counted, members, line.tie])
+    return header, lines
+
+
+def json_data(standings: TeamStandings) -> dict:
+    """{"teams": …, "clubs": …}, each None or the ranking with its rule and every member's total and
+    why it counts."""
+    def line(row: TeamLine) -> dict:
+        return {"place": row.place, "name": row.name, "shared": row.shared, "value": row.value,
+                "points": row.points, "counted": row.counted, "tie": row.tie,
+                "members": [{"name": m.name, "start_number": m.start_number, "value": m.value, "points": m.points,
+                             "rounds": m.rounds, "counts": m.counts, "why": m.why} for m in row.members]}
+
+    def table(found: TeamTable | None) -> dict | None:
+        if found is None:
+            return None
+        return {"measure": found.measure, "count": found.count, "rule": found.rule,
+                "rows": [line(r) for r in found.rows], "apart": [line(r) for r in found.apart],
+                "without_club": list(found.without_club)}
+
+    return {"teams": table(standings.teams), "clubs": table(standings.clubs)}
