@@ -22,32 +22,8 @@ from simple_history.models import HistoricalRecords
 import scoring
 from seating import dealing
 
+from .model_history import LoggedChange, kept_history  # noqa: F401 (LoggedChange: the migrations' base)
 from .vocabulary import GAME_TYPES
-
-
-class LoggedChange(models.Model):
-    """What every historical record (django-simple-history) holds besides the row itself: the
-    tournament, round and table it belongs to, what was done, by whom and from which device, and
-    the row in the words of the tournament file (player names, not database ids), so that the
-    change log reads the same after a backup is restored into another database. Filled in by
-    `audit.fill_record` from the service that made the change."""
-
-    log_tournament = models.IntegerField(null=True, db_index=True)
-    log_round = models.PositiveSmallIntegerField(null=True)
-    log_table = models.PositiveSmallIntegerField(null=True)
-    log_action = models.CharField(max_length=32, blank=True)
-    log_user = models.CharField(max_length=150, blank=True)
-    log_device = models.CharField(max_length=64, blank=True)
-    log_detail = models.JSONField(default=dict, blank=True)
-
-    class Meta:
-        abstract = True
-
-
-def kept_history(*excluded: str) -> HistoricalRecords:
-    """django-simple-history for a model, with the `LoggedChange` fields; `excluded`: fields not kept
-    (the cache of the engine's output)."""
-    return HistoricalRecords(bases=[LoggedChange], excluded_fields=list(excluded), cascade_delete_history=False)
 
 
 def default_rules():
@@ -137,6 +113,8 @@ class Tournament(models.Model):
     # the series it is an evening of (at most one; docs/series.md)
     series = models.ForeignKey(Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
                                verbose_name=_("Serie"))
+    # its results count for every Rangliste that takes the flagged tournaments (docs/competitions.md)
+    counts_for_rangliste = models.BooleanField(_("zählt für die Rangliste"), default=False)
     class Confirmation(models.TextChoices):
         IMMEDIATE = "immediate", _("sofort, ohne Bestätigung")
         SECOND_PLAYER = "second_player", _("von einem zweiten Spieler des Tisches, auf einem anderen Gerät")
@@ -183,6 +161,8 @@ class Player(models.Model):
 
     name = models.CharField(_("Name"), max_length=120)
     club = models.CharField(_("Verein"), max_length=120, blank=True)
+    # the association's member number: the same number is the same person in every Rangliste
+    member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -479,3 +459,6 @@ class RequestKey(models.Model):
 
     def __str__(self):
         return self.key
+
+
+from .rangliste_models import Rangliste  # noqa: E402,F401  (its own module: models.py stays short)

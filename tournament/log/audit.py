@@ -76,6 +76,9 @@ ACTIONS = {
     "series_left": _("aus der Serie genommen"),
     "players_merged": _("Spieler der Serie zusammengeführt"),
     "players_unmerged": _("Zusammenführung aufgehoben"),
+    "rangliste_created": _("Rangliste angelegt"),
+    "rangliste_changed": _("Rangliste geändert"),
+    "member_number_changed": _("Mitgliedsnummer geändert"),
 }
 
 
