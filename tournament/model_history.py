@@ -1,8 +1,8 @@
 """What every historical record holds (django-simple-history), for the models of `models.py` and
 `rangliste_models.py`."""
 
-from simple_history.models import HistoricalRecords
 from django.db import models
+from simple_history.models import HistoricalRecords
 
 
 class LoggedChange(models.Model):

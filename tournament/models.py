@@ -17,7 +17,6 @@ from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
-from simple_history.models import HistoricalRecords
 
 import scoring
 from seating import dealing

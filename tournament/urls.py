@@ -12,6 +12,7 @@ from .views import (
     players,
     printing,
     public,
+    rangliste,
     round_clock,
     rounds,
     series,
@@ -26,6 +27,7 @@ T = "t/<slug:slug>/"
 ROUND = T + "rounds/<int:round_number>/"
 TABLE = ROUND + "tables/<int:table_number>/"
 SERIES = "s/<slug:slug>/"
+RANGLISTE = "r/<slug:slug>/"
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -84,4 +86,11 @@ urlpatterns = [
          name="series_tournament_remove"),
     path(SERIES + "merges/", series.series_merge, name="series_merge"),
     path(SERIES + "merges/<int:merge_id>/undo/", series.series_unmerge, name="series_unmerge"),
+    # a Rangliste across tournaments (docs/competitions.md, "Rangliste in the app")
+    path("r/new/", rangliste.rangliste_create, name="rangliste_create"),
+    path(RANGLISTE, rangliste.rangliste_page, name="rangliste"),
+    path(RANGLISTE + "edit/", rangliste.rangliste_edit, name="rangliste_edit"),
+    path(RANGLISTE + "spieler/", rangliste.rangliste_player, name="rangliste_player"),
+    path(RANGLISTE + "runden.csv", rangliste.rangliste_csv, name="rangliste_csv"),
+    path(RANGLISTE + "runden.json", rangliste.rangliste_json, name="rangliste_json"),
 ]

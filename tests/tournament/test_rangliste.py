@@ -21,7 +21,7 @@ from tournament.selectors import rangliste as rangliste_selectors
 from tournament.services import penalties, tournaments
 from tournament.services import rangliste as services
 
-from .factories import make_director, message_texts, play_round, seat_ids
+from .factories import make_director, play_round, seat_ids
 from .test_series import JANUARY, MARCH, NORD, WEST, evening, make_series, merge_dieter
 
 pytestmark = pytest.mark.django_db
@@ -184,3 +184,61 @@ def test_a_member_number_is_in_the_tournaments_change_log_and_unique_in_a_tourna
     with pytest.raises(UserError) as error:
         number(january, "Bernd", "1234")
     assert error.value.field == "member_number" and "Anna" in error.value.message
+
+
+# ---- pages and the export --------------------------------------------------------------------------------
+
+def test_the_pages_show_the_ranking_the_players_below_the_minimum_the_cut_line_and_a_history(director):
+    flagged(director, "Januar", datetime.date(2026, 1, 9), JANUARY, slug="januar")
+    flagged(director, "März", datetime.date(2026, 3, 13), MARCH, slug="maerz")
+    rangliste = make_rangliste(director, minimum_rounds=2, cut_lines=((1, "Endrunde"),))
+    client = Client()
+    page = client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    text = page.content.decode()
+    assert page.status_code == 200
+    assert text.index("Anna") < text.index("bis Platz 1: Endrunde") < text.index("Carla") < text.index(
+        "Noch nicht gewertet") < text.index("Dieter")
+    key = rangliste_selectors.player_key(name="Anna", club=NORD, member_number="")
+    history = client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}),
+                         {"p": key, "bis": "2026-06-30"})
+    assert history.status_code == 200 and "Januar" in history.content.decode() and "März" in history.content.decode()
+    assert client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}), {"p": "x"}).status_code == 404
+    rangliste.public = False
+    rangliste.save()
+    assert client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"})).status_code == 404
+
+
+def test_the_export_has_one_plain_line_per_player_and_round_in_csv_and_json(director):
+    january = flagged(director, "Januar", datetime.date(2026, 1, 9), JANUARY, slug="januar")
+    number(january, "Anna", "4711")
+    make_rangliste(director, minimum_rounds=2)
+    client = Client()
+    answer = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    data = json.loads(answer.content)
+    assert data["fields"] == ["player", "member_number", "club", "tournament", "tournament_slug", "date", "round",
+                              "table", "games", "points", "penalties", "pflichtsolo"]
+    assert data["rounds"][0] == {"player": "Anna", "member_number": "4711", "club": NORD, "tournament": "Januar",
+                                 "tournament_slug": "januar", "date": "2026-01-09", "round": 1, "table": 1,
+                                 "games": 8, "points": 30, "penalties": 0, "pflichtsolo": None}
+    answer = client.get(reverse("tournament:rangliste_csv", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig")), delimiter=";"))
+    assert rows[0][:3] == ["Spieler", "Mitgliedsnummer", "Verein"] and len(rows) == 5
+    assert rows[1][:3] == ["Anna", "4711", NORD] and rows[1][9] == "30"
+
+
+def test_an_organiser_creates_a_rangliste_and_a_bad_cut_line_is_named_not_saved(client):
+    director = make_director("orga")
+    client.force_login(director)
+    url = reverse("tournament:rangliste_create")
+    data = {"name": "Rangliste", "slug": "", "source": "flagged", "series": "", "months": "24",
+            "minimum_rounds": "36", "cut_lines": "16 DM\nzwei", "public": "on"}
+    answer = client.post(url, data)
+    assert answer.status_code == 200 and "Zeile 2" in answer.content.decode()
+    assert not Rangliste.objects.exists()
+    answer = client.post(url, {**data, "cut_lines": "16 DM"})
+    rangliste = Rangliste.objects.get()
+    assert answer.status_code == 302 and rangliste.cut_lines == [[16, "DM"]]
+    edit = reverse("tournament:rangliste_edit", kwargs={"slug": rangliste.slug})
+    assert client.post(edit, {**data, "cut_lines": "", "months": "12", "version": "1"}).status_code == 302
+    rangliste.refresh_from_db()
+    assert rangliste.months == 12
