@@ -683,6 +683,21 @@ def test_tournament_create(world, clients, data):
         post(clients[data.draw(roles, label="role")], url, sent, what="tournament create", new_tournament=True)
 
 
+@fuzz(30)
+@given(data=st.data())
+def test_rangliste_create(world, clients, data):
+    """The Rangliste's form (create and edit take the same fields): a clear message or a Rangliste, never a 500."""
+    url = reverse("tournament:rangliste_create")
+    valid = {"name": "Rangliste", "slug": "", "source": "flagged", "series": "", "months": "24",
+             "minimum_rounds": "36", "cut_lines": "16 Deutsche Meisterschaft", "public": "on"}
+    sent = body(data, valid, {
+        "name": value("Rangliste", ""), "slug": value("", "rl", "new", "Groß"), "source": value("flagged", "series"),
+        "series": value("", "1", "999999"), "months": value(24, 0, 121), "minimum_rounds": value(36, 0, 1000),
+        "cut_lines": value("16 DM", "16 DM\n16 RM", "DM 16", "0 DM", "١٦ DM", "48 RM\n16 DM"), "public": texts})
+    with rolled_back():
+        post(clients[data.draw(roles, label="role")], url, sent, what="rangliste create")
+
+
 # ---- tournament files: the restore page and the import itself ------------------------------------------------
 
 def like(value_now, safe: bool) -> st.SearchStrategy:
