@@ -103,7 +103,7 @@ def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person
                 .values_list("entry_id", "round__number", "sum_points", "sum_games", "table_number", "sum_penalties",
                              "totals", "pflichtsoli"))
     merges = {m.alias: m.same_as for m in SeriesMerge.objects.filter(
-        series_id=rangliste.series_id if rangliste.source == Rangliste.Source.SERIES else None).order_by("id")}
+        series_id=(rangliste.series_id or 0) if rangliste.source == Rangliste.Source.SERIES else 0).order_by("id")}
 
     # who each entry is; two entries of one tournament are never one person
     keys: dict[int, str] = {}

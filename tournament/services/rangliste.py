@@ -42,7 +42,7 @@ class Settings:
 
 def parse_cut_lines(text: str) -> tuple[tuple[int, str], ...]:
     """"16 Deutsche Meisterschaft" per line (place, then the label) into (place, label) pairs."""
-    lines = []
+    lines: list[tuple[int, str]] = []
     for number, line in enumerate(text.splitlines(), start=1):
         line = " ".join(line.split())
         if not line:
