@@ -538,7 +538,8 @@ SETTINGS_FIELDS = {
     "rounds_planned": value(1, 3, 30, 31, 0), "games_at_table_of_4": value(1, 2, 3, 8, 99, 100),
     "games_at_table_of_5": value(1, 5, 10, 99), "rule_changes": rule_texts,
     "tie_breakers": st.one_of(st.lists(st.sampled_from(list(TIE_BREAKERS) + ["x"]), max_size=3), junk),
-    **{name: value("on", "") for name in ("public_overview", "public_seating", "public_standings", "public_players")},
+    **{name: value("on", "") for name in ("public_overview", "public_seating", "public_standings", "public_players",
+                                          "counts_for_rangliste")},
 }
 
 

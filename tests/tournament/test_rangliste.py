@@ -242,3 +242,30 @@ def test_an_organiser_creates_a_rangliste_and_a_bad_cut_line_is_named_not_saved(
     assert client.post(edit, {**data, "cut_lines": "", "months": "12", "version": "1"}).status_code == 302
     rangliste.refresh_from_db()
     assert rangliste.months == 12
+
+
+def test_the_player_edit_page_sets_the_member_number_and_a_taken_one_saves_nothing(client, director):
+    january = evening(director, "Januar", datetime.date(2026, 1, 9), JANUARY, slug="januar")
+    client.force_login(director)
+    anna, bernd = (january.entries.get(player__name=name) for name in ("Anna", "Bernd"))
+    url = reverse("tournament:player_edit", kwargs={"slug": "januar", "entry_id": anna.pk})
+    data = {"name": "Anna", "club": NORD, "loaded_name": "Anna", "loaded_club": NORD, "member_number": "4711"}
+    assert client.post(url, data).status_code == 302
+    assert Entry.objects.get(pk=anna.pk).player.member_number == "4711"
+    url = reverse("tournament:player_edit", kwargs={"slug": "januar", "entry_id": bernd.pk})
+    answer = client.post(url, {**data, "name": "Bernd B.", "loaded_name": "Bernd"})
+    assert answer.status_code == 200 and "hat schon Anna" in answer.content.decode()
+    assert Entry.objects.get(pk=bernd.pk).player.name == "Bernd"  # the name is not saved either
+
+
+def test_the_settings_page_flags_a_tournament_for_the_rangliste(client, director):
+    from tournament.forms.tournaments import SettingsForm
+
+    january = evening(director, "Januar", datetime.date(2026, 1, 9), JANUARY, slug="januar")
+    client.force_login(director)
+    form = SettingsForm(tournament=january)
+    data = {name: value for name, value in form.initial.items() if value not in (None, False)}
+    data.update(date="2026-01-09", counts_for_rangliste="on")
+    assert client.post(reverse("tournament:settings", kwargs={"slug": "januar"}), data).status_code == 302
+    january.refresh_from_db()
+    assert january.counts_for_rangliste

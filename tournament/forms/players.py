@@ -16,6 +16,10 @@ class PlayerEditForm(forms.Form):
 
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    member_number = forms.CharField(
+        label=_("Mitgliedsnummer"), max_length=40, required=False,
+        help_text=_("Freiwillig; macht den Spieler in jeder Rangliste eindeutig, unter welchem Namen und Verein er "
+                    "auch spielt."))
     loaded_name = forms.CharField(widget=forms.HiddenInput, max_length=120)
     loaded_club = forms.CharField(widget=forms.HiddenInput, max_length=120, required=False)
 

@@ -144,6 +144,9 @@ class SettingsForm(TournamentForm):
     public_seating = forms.BooleanField(label=_("Tischeinteilung der veröffentlichten Runden"), required=False)
     public_standings = forms.BooleanField(label=_("Rangliste (mit CSV und JSON)"), required=False)
     public_players = forms.BooleanField(label=_("Spielerseiten mit allen Spielen"), required=False)
+    counts_for_rangliste = forms.BooleanField(
+        label=_("zählt für die Rangliste"), required=False,
+        help_text=_("Die Ergebnisse zählen in jeder Rangliste über alle Turniere, die dafür zählen."))
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         preset, changes = split_rules(tournament.rules)
@@ -155,6 +158,7 @@ class SettingsForm(TournamentForm):
             "games_at_table_of_5": tournament.games_at_table_of_5, "tie_breakers": tournament.tie_breakers,
             "round_minutes": tournament.round_minutes, "pflichtsoli": tournament.pflichtsoli,
             "confirmation": tournament.confirmation, "ranking": tournament.ranking,
+            "counts_for_rangliste": tournament.counts_for_rangliste,
             **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)
@@ -207,7 +211,8 @@ class SettingsForm(TournamentForm):
     def plain_fields(self) -> dict:
         """Everything but the ruleset, as model field values."""
         names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
-                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation", "ranking") + PUBLIC_SWITCHES
+                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation", "ranking",
+                 "counts_for_rangliste") + PUBLIC_SWITCHES
         return {name: self.cleaned_data[name] for name in names}
 
 

@@ -14,7 +14,7 @@ from ..errors import Conflict, UserError, language
 from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
 from ..log.audit import Actor
 from ..models import Entry
-from ..services import tournaments
+from ..services import rangliste, tournaments
 from .access import director_required
 
 
@@ -104,7 +104,7 @@ def player_withdraw(request, tournament, entry_id):
 def player_edit(request, tournament, entry_id):
     """Corrects a player's name or club (this tournament only; docs/tournament.md, Players)."""
     entry = _entry(tournament, entry_id)
-    shown = {"name": entry.player.name, "club": entry.player.club,
+    shown = {"name": entry.player.name, "club": entry.player.club, "member_number": entry.player.member_number,
              "loaded_name": entry.player.name, "loaded_club": entry.player.club}
     form = PlayerEditForm(initial=shown)
     conflict = None
@@ -113,9 +113,9 @@ def player_edit(request, tournament, entry_id):
         if form.is_valid():
             data = form.cleaned_data
             try:
-                entry = tournaments.edit_player(entry=entry, name=data["name"], club=data["club"],
-                                                loaded=(data["loaded_name"], data["loaded_club"]),
-                                                by=Actor.of(request))
+                entry = rangliste.edit_player(entry=entry, name=data["name"], club=data["club"],
+                                              member_number=data["member_number"],
+                                              loaded=(data["loaded_name"], data["loaded_club"]), by=Actor.of(request))
             except Conflict as error:
                 conflict = error
                 entry = _entry(tournament, entry_id)
