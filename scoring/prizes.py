@@ -44,7 +44,7 @@ def prize_list(*, standings: Sequence[tuple[str, int]], categories: Mapping[str,
     top = _best([(player, place) for player, place in standings], overall, category=None)
     prized.update(prize.player for prize in top)
     lists = []
-    passed = []
+    passed: list[tuple[str, str]] = []
     for category in order:
         members = [(player, place) for player, place in standings if category in categories.get(player, ())]
         candidates = [(player, place) for player, place in members if player not in prized] if once else members
@@ -67,7 +67,7 @@ def _best(members: list[tuple[str, int]], count: int, *, category: str | None) -
     chosen = members[:count]
     last = chosen[-1][1]
     chosen += [(player, place) for player, place in members[count:] if place == last]
-    prizes = []
+    prizes: list[Prize] = []
     for index, (player, place) in enumerate(chosen):
         rank = prizes[-1].rank if prizes and prizes[-1].place == place else index + 1
         prizes.append(Prize(player=player, place=place, category=category, rank=rank))

@@ -11,6 +11,7 @@ from .views import (
     log,
     players,
     printing,
+    prizes,
     public,
     rangliste,
     round_clock,
@@ -70,6 +71,8 @@ urlpatterns = [
     path(T + "standings.csv", standings.standings_csv, name="standings_csv"),
     path(T + "standings.json", standings.standings_json, name="standings_json"),
     path(T + "players/<int:entry_id>/", public.player_page, name="player"),
+    path(T + "preise/", prizes.prizes_page, name="prizes"),
+    path(T + "preise.pdf", prizes.prizes_pdf, name="prizes_pdf"),
     # printouts (PDF)
     path(TABLE + "sheet.pdf", printing.table_sheet_pdf, name="table_pdf"),
     path(ROUND + "sheets.pdf", printing.round_sheets_pdf, name="round_sheets_pdf"),

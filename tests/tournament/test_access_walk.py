@@ -447,6 +447,8 @@ CASES = [
     Case("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=PUBLIC, post=PUBLIC),
     Case("player", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get="404 404 404 404",
          post="404 404 404 404", label="a player of another tournament"),
+    Case("prizes", T, get=PUBLIC, post=PUBLIC),
+    Case("prizes_pdf", T, get=PUBLIC, post=PUBLIC),
     Case("table_pdf", T1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("round_sheets_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("round_seating_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
@@ -753,7 +755,8 @@ def test_only_organisers_see_the_buttons_to_create_and_restore(world):
 PUBLIC_PAGES = {
     "public_overview": [("overview", T)],
     "public_seating": [("round", R1)],
-    "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T)],
+    "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T), ("prizes", T),
+                         ("prizes_pdf", T)],
     "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}), ("table_public", T1)],
 }
 

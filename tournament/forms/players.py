@@ -20,8 +20,17 @@ class PlayerEditForm(forms.Form):
         label=_("Mitgliedsnummer"), max_length=40, required=False,
         help_text=_("Freiwillig; macht den Spieler in jeder Rangliste eindeutig, unter welchem Namen und Verein er "
                     "auch spielt."))
+    categories = forms.MultipleChoiceField(label=_("Kategorien"), required=False, widget=forms.CheckboxSelectMultiple,
+                                           help_text=_("Für die Preisliste und die Rangliste je Kategorie."))
     loaded_name = forms.CharField(widget=forms.HiddenInput, max_length=120)
     loaded_club = forms.CharField(widget=forms.HiddenInput, max_length=120, required=False)
+
+
+    def __init__(self, *args, categories: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["categories"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        field.choices = list((categories or {}).items())
 
 
 class PlayerListForm(forms.Form):

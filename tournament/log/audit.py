@@ -79,6 +79,7 @@ ACTIONS = {
     "rangliste_created": _("Rangliste angelegt"),
     "rangliste_changed": _("Rangliste geändert"),
     "member_number_changed": _("Mitgliedsnummer geändert"),
+    "categories_changed": _("Kategorien geändert"),
 }
 
 

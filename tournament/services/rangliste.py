@@ -129,15 +129,6 @@ def update_rangliste(*, rangliste: Rangliste, settings: Settings, version: int |
         return rangliste
 
 
-def edit_player(*, entry: Entry, name: str, club: str, member_number: str, loaded: tuple[str, str] | None = None,
-                by: Actor = SYSTEM) -> Entry:
-    """The player edit page: name and club (`tournaments.edit_player`), then the member number of the
-    Player the entry now points at; one transaction, so a refused number saves no name either."""
-    with transaction.atomic():
-        entry = tournaments.edit_player(entry=entry, name=name, club=club, loaded=loaded, by=by)
-        return set_member_number(entry=entry, member_number=member_number, by=by)
-
-
 def set_member_number(*, entry: Entry, member_number: str, by: Actor = SYSTEM) -> Entry:
     """The player's member number (Mitgliedsnummer; empty: none). It belongs to the person (`Player`),
     so every tournament of that Player row shows it; another player of this tournament with the same
