@@ -5,7 +5,7 @@
 - `sheet`: a table's games in order with Nullspiel, Bock, penalties and totals (`score_sheet`)
 - `validate`: what an entry may hold (`parse_game`, `parse_sheet`, `InvalidInput`)
 - `ranking`: table points by placement, the average per round
-- `teams`, `league`, `rangliste`: team and club standings, league match days and team cups, a ranking
+- `teams`, `league`, `rangliste`, `prizes`: team and club standings, league match days and team cups, a ranking
   list across tournaments (docs/competitions.md); `places` shares places between equal keys
 - `python -m scoring`: the command line of ../shared/scoring-contract.md
 """

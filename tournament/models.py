@@ -118,6 +118,10 @@ class Tournament(models.Model):
     # the series it is an evening of (at most one; docs/series.md)
     series = models.ForeignKey(Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
                                verbose_name=_("Serie"))
+    # its results count for every Rangliste that takes the flagged tournaments (docs/competitions.md)
+    counts_for_rangliste = models.BooleanField(_("zählt für die Rangliste"), default=False)
+    # categories of this tournament besides the usual ones (Entry.CATEGORIES), for the prize list
+    categories = models.JSONField(_("weitere Kategorien"), default=list, blank=True)
     class Confirmation(models.TextChoices):
         IMMEDIATE = "immediate", _("sofort, ohne Bestätigung")
         SECOND_PLAYER = "second_player", _("von einem zweiten Spieler des Tisches, auf einem anderen Gerät")
@@ -175,6 +179,10 @@ class Tournament(models.Model):
     def games_at_table(self, size: int) -> int:
         return self.games_at_table_of_5 if size == 5 else self.games_at_table_of_4
 
+    def category_names(self) -> list[str]:
+        """The categories a player of this tournament can have: the usual ones, then its own."""
+        return [*Entry.CATEGORIES, *(name for name in self.categories if name not in Entry.CATEGORIES)]
+
     def list_rule(self, size: int) -> dealing.ListRule | None:
         """The list with Pflichtsoli at a table of `size` (`seating.dealing`), or None without one."""
         if not self.pflichtsoli:
@@ -188,6 +196,8 @@ class Player(models.Model):
 
     name = models.CharField(_("Name"), max_length=120)
     club = models.CharField(_("Verein"), max_length=120, blank=True)
+    # the association's member number: the same number is the same person in every Rangliste
+    member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)
 
     class Meta:
         ordering = ["name"]
@@ -208,7 +218,12 @@ class Entry(models.Model):
     # withdrawn: not seated from this round on; null while active
     withdrawn_from_round = models.PositiveSmallIntegerField(_("zurückgezogen ab Runde"), null=True, blank=True,
                                                             validators=[Between(1, SMALL)])
+    # the player's categories here (prize list, standings by category): of CATEGORIES and the tournament's own
+    categories = models.JSONField(_("Kategorien"), default=list, blank=True)
     history = kept_history()
+
+    # the usual categories: stored in German, shown in the reader's language
+    CATEGORIES = {"Damen": _("Damen"), "Jugend": _("Jugend"), "Senioren": _("Senioren"), "Gast": _("Gast")}
 
     class Meta:
         ordering = ["start_number"]
@@ -500,4 +515,5 @@ class RequestKey(models.Model):
         return self.key
 
 
+from .rangliste_models import Rangliste  # noqa: E402,F401  (its own module: models.py stays short)
 from .team_models import Team, TeamMember  # noqa: E402, F401  (teams: their own module, registered here)

@@ -11,7 +11,9 @@ from .views import (
     log,
     players,
     printing,
+    prizes,
     public,
+    rangliste,
     round_clock,
     rounds,
     series,
@@ -27,6 +29,7 @@ T = "t/<slug:slug>/"
 ROUND = T + "rounds/<int:round_number>/"
 TABLE = ROUND + "tables/<int:table_number>/"
 SERIES = "s/<slug:slug>/"
+RANGLISTE = "r/<slug:slug>/"
 
 urlpatterns = [
     path("", home.home, name="home"),
@@ -76,6 +79,8 @@ urlpatterns = [
     path(T + "team-standings.csv", teams.team_standings_csv, name="team_standings_csv"),
     path(T + "team-standings.json", teams.team_standings_json, name="team_standings_json"),
     path(T + "players/<int:entry_id>/", public.player_page, name="player"),
+    path(T + "preise/", prizes.prizes_page, name="prizes"),
+    path(T + "preise.pdf", prizes.prizes_pdf, name="prizes_pdf"),
     # printouts (PDF)
     path(TABLE + "sheet.pdf", printing.table_sheet_pdf, name="table_pdf"),
     path(ROUND + "sheets.pdf", printing.round_sheets_pdf, name="round_sheets_pdf"),
@@ -92,4 +97,11 @@ urlpatterns = [
          name="series_tournament_remove"),
     path(SERIES + "merges/", series.series_merge, name="series_merge"),
     path(SERIES + "merges/<int:merge_id>/undo/", series.series_unmerge, name="series_unmerge"),
+    # a Rangliste across tournaments (docs/competitions.md, "Rangliste in the app")
+    path("r/new/", rangliste.rangliste_create, name="rangliste_create"),
+    path(RANGLISTE, rangliste.rangliste_page, name="rangliste"),
+    path(RANGLISTE + "edit/", rangliste.rangliste_edit, name="rangliste_edit"),
+    path(RANGLISTE + "spieler/", rangliste.rangliste_player, name="rangliste_player"),
+    path(RANGLISTE + "runden.csv", rangliste.rangliste_csv, name="rangliste_csv"),
+    path(RANGLISTE + "runden.json", rangliste.rangliste_json, name="rangliste_json"),
 ]

@@ -49,6 +49,7 @@ from tournament.models import (
     Game,
     Penalty,
     Player,
+    Rangliste,
     RequestKey,
     Round,
     Score,
@@ -61,6 +62,7 @@ from tournament.models import (
 )
 from tournament.selectors import identity_key
 from tournament.services import penalties, results, seating, sheet_state, tournaments
+from tournament.services import rangliste as rangliste_services
 from tournament.services import series as series_services
 from tournament.services import teams as team_services
 from tournament.services.backups import backup_text
@@ -162,6 +164,10 @@ def build_world() -> World:
         series_services.add_tournament(series=series, tournament=evening, user=users["director"])
     merge = series_services.merge_players(series=series, alias=identity_key("Bernd", "SG West"),
                                           same_as=identity_key("Bernd", "DK Nord"))
+    # a Rangliste ("rl", the director's) of the series' tournaments
+    rangliste_services.create_rangliste(settings=rangliste_services.Settings(
+        name="Rangliste", slug="rl", source=Rangliste.Source.SERIES, series=series, minimum_rounds=1),
+        director=users["director"])
 
     for obj in (tournament, r1, r2, t1, t2, t3, series):
         obj.refresh_from_db()
@@ -248,6 +254,15 @@ def new_tournament(w: World) -> dict:
 
 def S(w):
     return {"slug": "serie"}
+
+
+def RL(w):
+    return {"slug": "rl"}
+
+
+def rangliste_data(w: World) -> dict:
+    return {"name": "Rangliste 2027", "slug": "", "source": "series", "series": str(w.series.pk), "months": "24",
+            "minimum_rounds": "36", "cut_lines": "16 Deutsche Meisterschaft", "public": "on", "version": "1"}
 
 
 def series_data(w: World) -> dict:
@@ -459,6 +474,8 @@ CASES = [
     Case("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=PUBLIC, post=PUBLIC),
     Case("player", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get="404 404 404 404",
          post="404 404 404 404", label="a player of another tournament"),
+    Case("prizes", T, get=PUBLIC, post=PUBLIC),
+    Case("prizes_pdf", T, get=PUBLIC, post=PUBLIC),
     Case("table_pdf", T1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("round_sheets_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("round_seating_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
@@ -482,6 +499,13 @@ CASES = [
          data=lambda w: {"alias": identity_key("Carla", "DK Nord"), "same_as": identity_key("Anna", "DK Nord")}),
     Case("series_unmerge", lambda w: {"slug": "serie", "merge_id": w.merge.pk}, get=DIRECTOR_POST,
          post="login 403 403 302s"),
+    # a Rangliste across tournaments: public pages while it is public; its directors' page; organisers create
+    Case("rangliste_create", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302s", data=rangliste_data),
+    Case("rangliste", RL, get=PUBLIC, post=PUBLIC),
+    Case("rangliste_edit", RL, get=DIRECTOR_PAGE, post="login 403 403 302s", data=rangliste_data),
+    Case("rangliste_player", RL, get="404 404 404 404", post="404 404 404 404", label="no player named"),
+    Case("rangliste_csv", RL, get=PUBLIC, post=PUBLIC),
+    Case("rangliste_json", RL, get=PUBLIC, post=PUBLIC),
 ]
 
 
@@ -519,7 +543,8 @@ def counted_models():
 
     models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey,
               get_user_model(), Tournament.directors.through, Tournament.helpers.through, Series, SeriesMerge,
-              Series.directors.through, Series.history.model, SeriesMerge.history.model]
+              Series.directors.through, Series.history.model, SeriesMerge.history.model, Rangliste,
+              Rangliste.directors.through, Rangliste.history.model]
     return models + [model.history.model for model in KINDS.values()]
 
 
@@ -528,7 +553,7 @@ def state_queries() -> list[tuple[str, str]]:
     models = counted_models()
     counts = "SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in models)
     queries = [("counts", counts)]
-    for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat, Series):  # every field of every row
+    for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat, Series, Rangliste):  # every field of every row
         columns = ", ".join(quote(f.column) for f in model._meta.concrete_fields)
         queries.append((model._meta.label, f"SELECT {columns} FROM {quote(model._meta.db_table)} ORDER BY 1"))
     return queries
@@ -604,7 +629,7 @@ def check(case: Case, method: str, role: str, expected: str, response, changed: 
         if not [c for c in changed if not c.startswith("tournament.DataChange")]:
             return what + "a DataChange row was written, but nothing changed"
     elif expected.endswith("s"):
-        if new_data_changes or not any("Series" in c for c in changed):
+        if new_data_changes or not any("Series" in c or "Rangliste" in c for c in changed):
             return what + f"expected a change of a series only, got {changed}"
     elif expected.endswith("new"):
         if not any(c.startswith("tournament.Tournament:") for c in changed):
@@ -758,7 +783,7 @@ PUBLIC_PAGES = {
     "public_overview": [("overview", T)],
     "public_seating": [("round", R1)],
     "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T), ("team_standings", T),
-                         ("team_standings_csv", T), ("team_standings_json", T)],
+                         ("team_standings_csv", T), ("team_standings_json", T), ("prizes", T), ("prizes_pdf", T)],
     "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}), ("table_public", T1)],
 }
 

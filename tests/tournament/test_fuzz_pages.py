@@ -541,7 +541,9 @@ SETTINGS_FIELDS = {
     "rounds_planned": value(1, 3, 30, 31, 0), "games_at_table_of_4": value(1, 2, 3, 8, 99, 100),
     "games_at_table_of_5": value(1, 5, 10, 99), "rule_changes": rule_texts,
     "tie_breakers": st.one_of(st.lists(st.sampled_from(list(TIE_BREAKERS) + ["x"]), max_size=3), junk),
-    **{name: value("on", "") for name in ("public_overview", "public_seating", "public_standings", "public_players")},
+    "categories": st.one_of(value("", "Ü70, Vereinsmeister", "Damen", ",,,", "x" * 31, ",".join("abcdefghijk")), texts),
+    **{name: value("on", "") for name in ("public_overview", "public_seating", "public_standings", "public_players",
+                                          "counts_for_rangliste")},
 }
 
 
@@ -584,6 +586,22 @@ def test_players(world, clients, data):
         sent = body(data, {"confirm": "yes"}, {"confirm": value("yes", "no")})
         post(clients["director"], reverse(f"tournament:{name}", kwargs={"slug": world.slug, "entry_id": entry}), sent,
              what="withdraw/return")
+
+
+@fuzz(30)
+@given(data=st.data())
+def test_player_edit(world, clients, data):
+    """The player edit page: name, club, member number and categories (docs/competitions.md)."""
+    entry = Entry.objects.select_related("player").get(pk=world.entry_ids[0])
+    url = reverse("tournament:player_edit", kwargs={"slug": world.slug, "entry_id": entry.pk})
+    valid = {"name": entry.player.name, "club": entry.player.club, "loaded_name": entry.player.name,
+             "loaded_club": entry.player.club, "member_number": "4711", "categories": ["Damen"]}
+    sent = body(data, valid, {
+        "name": value(entry.player.name, "Neuer Name", ""), "club": texts, "member_number": texts,
+        "categories": st.one_of(st.lists(st.sampled_from(["Damen", "Jugend", "Senioren", "Gast", "Profis", ""]),
+                                         max_size=3), junk)})
+    with rolled_back():
+        post(clients["director"], url, sent, what="player edit")
 
 
 def valid_seating(w: World, name: str, number: int, key: str, action: str = "publish") -> dict:
@@ -718,6 +736,21 @@ def test_tournament_create(world, clients, data):
         "games_at_table_of_5": value(10, 0, 100)})
     with rolled_back():
         post(clients[data.draw(roles, label="role")], url, sent, what="tournament create", new_tournament=True)
+
+
+@fuzz(30)
+@given(data=st.data())
+def test_rangliste_create(world, clients, data):
+    """The Rangliste's form (create and edit take the same fields): a clear message or a Rangliste, never a 500."""
+    url = reverse("tournament:rangliste_create")
+    valid = {"name": "Rangliste", "slug": "", "source": "flagged", "series": "", "months": "24",
+             "minimum_rounds": "36", "cut_lines": "16 Deutsche Meisterschaft", "public": "on"}
+    sent = body(data, valid, {
+        "name": value("Rangliste", ""), "slug": value("", "rl", "new", "Groß"), "source": value("flagged", "series"),
+        "series": value("", "1", "999999"), "months": value(24, 0, 121), "minimum_rounds": value(36, 0, 1000),
+        "cut_lines": value("16 DM", "16 DM\n16 RM", "DM 16", "0 DM", "١٦ DM", "48 RM\n16 DM"), "public": texts})
+    with rolled_back():
+        post(clients[data.draw(roles, label="role")], url, sent, what="rangliste create")
 
 
 # ---- tournament files: the restore page and the import itself ------------------------------------------------

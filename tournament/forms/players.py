@@ -16,8 +16,21 @@ class PlayerEditForm(forms.Form):
 
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    member_number = forms.CharField(
+        label=_("Mitgliedsnummer"), max_length=40, required=False,
+        help_text=_("Freiwillig; macht den Spieler in jeder Rangliste eindeutig, unter welchem Namen und Verein er "
+                    "auch spielt."))
+    categories = forms.MultipleChoiceField(label=_("Kategorien"), required=False, widget=forms.CheckboxSelectMultiple,
+                                           help_text=_("Für die Preisliste und die Rangliste je Kategorie."))
     loaded_name = forms.CharField(widget=forms.HiddenInput, max_length=120)
     loaded_club = forms.CharField(widget=forms.HiddenInput, max_length=120, required=False)
+
+
+    def __init__(self, *args, categories: dict[str, str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        field = self.fields["categories"]
+        assert isinstance(field, forms.MultipleChoiceField)
+        field.choices = list((categories or {}).items())
 
 
 class PlayerListForm(forms.Form):

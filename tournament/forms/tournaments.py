@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 
-from .. import vocabulary
-from ..models import Tournament
+from .. import names, vocabulary
+from ..models import Entry, Tournament
 from ..ranking import TIE_BREAKERS
 from .common import VersionField, choice_field
 
@@ -21,6 +21,7 @@ RESERVED_SLUGS = {"new"}
 # games at a table of 4 (30 at a table of 5), each with one Pflichtsolo per player (docs/pflichtsolo.md)
 PFLICHTSOLI_BY_PRESET = {"ddv": Tournament.Pflichtsoli.SAME_DEALER}
 LIST_GAMES = {4: 24, 5: 30}
+MOST_CATEGORIES = 10  # a tournament's own categories
 
 
 def preset_choices():
@@ -144,6 +145,13 @@ class SettingsForm(TournamentForm):
     public_seating = forms.BooleanField(label=_("Tischeinteilung der veröffentlichten Runden"), required=False)
     public_standings = forms.BooleanField(label=_("Rangliste (mit CSV und JSON)"), required=False)
     public_players = forms.BooleanField(label=_("Spielerseiten mit allen Spielen"), required=False)
+    counts_for_rangliste = forms.BooleanField(
+        label=_("zählt für die Rangliste"), required=False,
+        help_text=_("Die Ergebnisse zählen in jeder Rangliste über alle Turniere, die dafür zählen."))
+
+    categories = forms.CharField(
+        label=_("Eigene Kategorien"), required=False, max_length=500,
+        help_text=_("Neben Damen, Jugend, Senioren und Gast, durch Kommas getrennt, z. B. „Ü70, Vereinsmeister“."))
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
         preset, changes = split_rules(tournament.rules)
@@ -155,6 +163,7 @@ class SettingsForm(TournamentForm):
             "games_at_table_of_5": tournament.games_at_table_of_5, "tie_breakers": tournament.tie_breakers,
             "round_minutes": tournament.round_minutes, "pflichtsoli": tournament.pflichtsoli,
             "confirmation": tournament.confirmation, "ranking": tournament.ranking,
+            "counts_for_rangliste": tournament.counts_for_rangliste, "categories": ", ".join(tournament.categories),
             **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)
@@ -180,6 +189,22 @@ class SettingsForm(TournamentForm):
                                           '{"penalty_points": 3}.'))
         changes.pop("preset", None)  # the preset is chosen above
         return changes
+
+    def clean_categories(self):
+        """The tournament's own categories from "Ü70, Vereinsmeister" (commas or lines): cleaned, each
+        once, the usual ones left out (they are always there)."""
+        result: list[str] = []
+        for part in self.cleaned_data["categories"].replace("\n", ",").split(","):
+            name = names.clean(part)
+            if not name or name in Entry.CATEGORIES or name in result:
+                continue
+            if len(name) > 30:
+                raise forms.ValidationError(_("Eine Kategorie hat höchstens 30 Zeichen: „%(name)s“."),
+                                            params={"name": name[:30]})
+            result.append(name)
+        if len(result) > MOST_CATEGORIES:
+            raise forms.ValidationError(_("Höchstens %(n)s eigene Kategorien."), params={"n": MOST_CATEGORIES})
+        return result
 
     def clean_pflichtsoli(self):
         """Not sent (an older page): as it was."""
@@ -207,7 +232,8 @@ class SettingsForm(TournamentForm):
     def plain_fields(self) -> dict:
         """Everything but the ruleset, as model field values."""
         names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
-                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation", "ranking") + PUBLIC_SWITCHES
+                 "round_minutes", "pflichtsoli", "tie_breakers", "confirmation", "ranking",
+                 "counts_for_rangliste", "categories") + PUBLIC_SWITCHES
         return {name: self.cleaned_data[name] for name in names}
 
 

@@ -93,6 +93,10 @@ ACTIONS = {
     "team_changed": _("Team geändert"),
     "team_deleted": _("Team gelöscht"),
     "team_options_changed": _("Team- und Vereinswertung geändert"),
+    "rangliste_created": _("Rangliste angelegt"),
+    "rangliste_changed": _("Rangliste geändert"),
+    "member_number_changed": _("Mitgliedsnummer geändert"),
+    "categories_changed": _("Kategorien geändert"),
 }
 
 

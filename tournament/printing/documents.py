@@ -444,3 +444,13 @@ def series_html(standings: selectors.SeriesStandings, *, mode_text: str, value_l
         "series": series, "standings": standings, "mode_text": mode_text, "value_label": value_label,
         "landscape": len(standings.evenings) > 6, "notes": notes or [],
     })
+
+
+def prizes_html(prizes) -> str:
+    """The prize list (`selectors.prizes.prize_list`): overall, then each category."""
+    tournament = prizes.tournament
+    title = _("Preisliste")
+    return render_to_string("print/prizes.html", {
+        "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
+        "tournament": tournament, "prizes": prizes,
+    })

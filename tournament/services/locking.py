@@ -19,7 +19,7 @@ from typing import TypeVar
 from django.db import connection
 from django.db.models import Model, QuerySet
 
-from ..models import Round, Series, Table, Tournament
+from ..models import Rangliste, Round, Series, Table, Tournament
 
 M = TypeVar("M", bound=Model)
 
@@ -72,3 +72,9 @@ def lock_series(series: Series | int) -> Series:
     """A series, locked; taken before the locks of its tournaments (series, tournament, round, table)."""
     pk = series.pk if isinstance(series, Series) else series
     return lock_one(Series.objects.filter(pk=pk))
+
+
+def lock_rangliste(rangliste: Rangliste | int) -> Rangliste:
+    """A Rangliste, locked; it changes no tournament, so nothing is locked after it."""
+    pk = rangliste.pk if isinstance(rangliste, Rangliste) else rangliste
+    return lock_one(Rangliste.objects.filter(pk=pk))

@@ -14,7 +14,7 @@ from ..errors import Conflict, UserError, language
 from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
 from ..log.audit import Actor
 from ..models import Entry
-from ..services import tournaments
+from ..services import player_details, tournaments
 from .access import director_required
 
 
@@ -104,24 +104,28 @@ def player_withdraw(request, tournament, entry_id):
 def player_edit(request, tournament, entry_id):
     """Corrects a player's name or club (this tournament only; docs/tournament.md, Players)."""
     entry = _entry(tournament, entry_id)
-    shown = {"name": entry.player.name, "club": entry.player.club,
+    categories = category_choices(tournament)
+    shown = {"name": entry.player.name, "club": entry.player.club, "member_number": entry.player.member_number,
+             "categories": entry.categories,
              "loaded_name": entry.player.name, "loaded_club": entry.player.club}
-    form = PlayerEditForm(initial=shown)
+    form = PlayerEditForm(initial=shown, categories=categories)
     conflict = None
     if request.method == "POST":
-        form = PlayerEditForm(request.POST)
+        form = PlayerEditForm(request.POST, categories=categories)
         if form.is_valid():
             data = form.cleaned_data
             try:
-                entry = tournaments.edit_player(entry=entry, name=data["name"], club=data["club"],
-                                                loaded=(data["loaded_name"], data["loaded_club"]),
-                                                by=Actor.of(request))
+                entry = player_details.edit_player(entry=entry, name=data["name"], club=data["club"],
+                                                   member_number=data["member_number"],
+                                                   categories=data["categories"],
+                                                   loaded=(data["loaded_name"], data["loaded_club"]),
+                                                   by=Actor.of(request))
             except Conflict as error:
                 conflict = error
                 entry = _entry(tournament, entry_id)
                 posted = request.POST.copy()  # saving again saves this input over the other change
                 posted["loaded_name"], posted["loaded_club"] = entry.player.name, entry.player.club
-                form = PlayerEditForm(posted)
+                form = PlayerEditForm(posted, categories=categories)
             except UserError as error:
                 form.add_error(error.field if error.field in form.fields else None, error.message)
             else:
@@ -131,6 +135,11 @@ def player_edit(request, tournament, entry_id):
     return render(request, "tournament/player_edit.html", {
         "tournament": tournament, "is_director": True, "entry": entry, "form": form, "conflict": conflict},
         status=409 if conflict else 200)
+
+
+def category_choices(tournament) -> dict[str, str]:
+    """The tournament's categories, each stored name with what the reader sees."""
+    return {name: str(Entry.CATEGORIES.get(name, name)) for name in tournament.category_names()}
 
 
 @require_POST

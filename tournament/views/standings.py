@@ -31,6 +31,7 @@ from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
 
 from .. import ranking, selectors
 from ..models import Tournament
+from ..selectors import prizes as prize_selectors
 from ..selectors.teams import has_teams
 from ..web import caching
 from ..web.charts import Series, progression_html
@@ -210,7 +211,7 @@ def player_link(tournament, show: bool):
 
 def shown_query(request) -> dict[str, str]:
     """The parts of the query that change what the table shows (not `partial` or `me`)."""
-    return {name: request.GET[name] for name in ("round", "sort", "all") if request.GET.get(name)}
+    return {name: request.GET[name] for name in ("round", "sort", "all", "kategorie") if request.GET.get(name)}
 
 
 def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> dict:
@@ -224,6 +225,10 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         history = visible_history(request, tournament, counter)
         after_round = chosen_round(request, history)
         rows, rounds = rows_after(history, after_round)
+        total = sum(r.points for r in rows)
+        if query.get("kategorie"):  # the players of one category, with their places overall
+            categories = prize_selectors.categories_of(tournament)
+            rows = [row for row in rows if query["kategorie"] in (categories.get(row.entry_id) or ())]
         links = player_link(tournament, tournament.public_players or director)
         show_all = bool(query.get("all"))
         table = StandingsTable(rows, player_url=links, limit=None if show_all else settings.STANDINGS_TOP,
@@ -233,7 +238,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         shown.GET = QueryDict(urlencode(query))
         tables.RequestConfig(shown, paginate=False).configure(table)
         html = render_to_string("tournament/_standings_live.html", {
-            "table": table, "any_totals_only": any(r.totals_only for r in rows), "sum": sum(r.points for r in rows),
+            "table": table, "any_totals_only": any(r.totals_only for r in rows), "sum": total,
             "chart": top_chart(history, rounds, rows, tournament.ranking), "count": len(rows),
             "table_points_chart": tournament.ranking == Ranking.TABLE_POINTS,
             "now": mark_safe(f'<span class="now">{NOW_MARK}</span>'),
@@ -308,6 +313,7 @@ def standings_page(request, tournament):
             "ranking_sentence": ranking.sentence(tournament),
             "hidden_rounds": hidden, "is_director": request.is_director,
             "has_teams": fragment.get("has_teams", False),
+            "category": prize_selectors.category_label(query["kategorie"]) if query.get("kategorie") else "",
             "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
         })
 

@@ -1,0 +1,97 @@
+"""Categories and the prize list (docs/competitions.md, "Categories and the prize list"): a player's
+categories on the edit page, the tournament's own on the settings page, the standings of one
+category, the prize list as a page and as PDF."""
+
+from __future__ import annotations
+
+import datetime
+from io import BytesIO
+
+import pytest
+from django.urls import reverse
+from pypdf import PdfReader
+
+from tournament.errors import UserError
+from tournament.models import Entry
+from tournament.selectors import prizes as selectors
+from tournament.services import player_details
+
+from .test_series import evening
+
+pytestmark = pytest.mark.django_db
+
+NORD = "DK Nord"
+# one round, two tables of four, entered as totals: the places are 1 Anna … 8 Hanna
+PLAYERS = [("Anna", NORD, 40), ("Bernd", NORD, 30), ("Carla", NORD, 20), ("Dieter", NORD, -90),
+           ("Emil", NORD, 15), ("Frieda", NORD, 10), ("Gustav", NORD, 5), ("Hanna", NORD, -30)]
+
+
+@pytest.fixture(autouse=True)
+def pdf_cache(settings, tmp_path):
+    settings.PDF_CACHE_DIR = tmp_path / "pdf-cache"
+    settings.PDF_WORKERS = 1
+
+
+@pytest.fixture
+def tournament(director):
+    tournament = evening(director, "Preisturnier", datetime.date(2026, 5, 2), PLAYERS, slug="preise")
+    tournament.categories = ["Ü70"]
+    tournament.save()
+    for name, categories in {"Anna": ["Damen"], "Carla": ["Damen", "Senioren"], "Frieda": ["Damen"],
+                             "Gustav": ["Ü70"], "Hanna": ["Jugend"]}.items():
+        player_details.set_categories(entry=tournament.entries.get(player__name=name), categories=categories)
+    return tournament
+
+
+def groups(prizes):
+    return [(g.category, [line.row.name for line in g.lines], [row.name for row in g.passed_over])
+            for g in prizes.groups]
+
+
+def test_the_prize_list_gives_one_prize_per_player_by_default(tournament):
+    prizes = selectors.prize_list(tournament, include_hidden=False)
+    assert groups(prizes) == [(None, ["Anna", "Bernd", "Carla"], []), ("Damen", ["Frieda"], ["Anna", "Carla"]),
+                              ("Jugend", ["Hanna"], []), ("Senioren", [], ["Carla"]), ("Gast", [], []),
+                              ("Ü70", ["Gustav"], [])]
+    several = selectors.prize_list(tournament, include_hidden=False, overall=1, once=False)
+    assert groups(several)[:2] == [(None, ["Anna"], []), ("Damen", ["Anna"], [])]
+
+
+def test_a_category_the_tournament_does_not_offer_is_refused(tournament):
+    with pytest.raises(UserError) as error:
+        player_details.set_categories(entry=tournament.entries.first(), categories=["Profis"])
+    assert error.value.field == "categories"
+    assert Entry.history.filter(log_tournament=tournament.pk, log_action="categories_changed").count() == 5
+
+
+def test_the_pages_the_pdf_and_the_standings_of_one_category(client, tournament):
+    page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"}))
+    text = page.content.decode()
+    assert page.status_code == 200 and text.index("Frieda") < text.index("Hanna") < text.index("Gustav")
+    pdf = client.get(reverse("tournament:prizes_pdf", kwargs={"slug": "preise"}), {"plaetze": "2"})
+    assert pdf.status_code == 200
+    content = b"".join(pdf.streaming_content)
+    words = "".join(p.extract_text() for p in PdfReader(BytesIO(content)).pages)
+    assert "Preisliste" in words and "Carla" in words and "Frieda" not in words  # Carla: Damen, not 3rd overall
+    standings = client.get(reverse("tournament:standings", kwargs={"slug": "preise"}), {"kategorie": "Damen"})
+    text = standings.content.decode()
+    assert "Frieda" in text and "Anna" in text and "Bernd" not in text
+
+
+def test_the_director_sets_categories_on_the_edit_page_and_own_ones_in_the_settings(client, director, tournament):
+    from tournament.forms.tournaments import SettingsForm
+
+    client.force_login(director)
+    bernd = tournament.entries.get(player__name="Bernd")
+    url = reverse("tournament:player_edit", kwargs={"slug": "preise", "entry_id": bernd.pk})
+    data = {"name": "Bernd", "club": NORD, "loaded_name": "Bernd", "loaded_club": NORD, "member_number": "",
+            "categories": ["Senioren", "Ü70"]}
+    assert client.post(url, data).status_code == 302
+    assert Entry.objects.get(pk=bernd.pk).categories == ["Senioren", "Ü70"]
+    assert client.post(url, {**data, "categories": ["Profis"]}).status_code == 200  # not offered: a form error
+    form = SettingsForm(tournament=tournament)
+    settings = {name: value for name, value in form.initial.items() if value not in (None, False)}
+    settings.update(date="2026-05-02", categories="Ü70, Vereinsmeister, Damen, Ü70")
+    assert client.post(reverse("tournament:settings", kwargs={"slug": "preise"}), settings).status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.categories == ["Ü70", "Vereinsmeister"]

@@ -1,0 +1,68 @@
+"""A tournament's prize list and its players' categories (docs/competitions.md, "Categories and the
+prize list"): the standings handed to `scoring.prizes`.
+
+Reads only: the standings (`standings`: a fixed number of queries) and one query of the categories."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from scoring import prizes as rules
+
+from ..models import Entry, Tournament
+from .standings import StandingRow, standings
+
+
+@dataclass(frozen=True)
+class PrizeLine:
+    rank: int  # within its list
+    row: StandingRow
+
+
+@dataclass(frozen=True)
+class PrizeGroup:
+    category: str | None  # None: overall
+    label: str
+    lines: list[PrizeLine]
+    passed_over: list[StandingRow]  # of the category, better placed, but with a prize already
+
+
+@dataclass(frozen=True)
+class PrizeList:
+    tournament: Tournament
+    groups: list[PrizeGroup]  # overall first, then each category in the tournament's order
+    overall: int
+    per_category: int
+    once: bool
+
+
+def categories_of(tournament: Tournament) -> dict[int, list[str]]:
+    """entry id -> its categories. One query."""
+    return dict(Entry.objects.filter(tournament=tournament).values_list("id", "categories"))
+
+
+def category_label(name: str) -> str:
+    return str(Entry.CATEGORIES.get(name, name))
+
+
+def prize_list(tournament: Tournament, *, include_hidden: bool, overall: int = 3, per_category: int = 1,
+               once: bool = True) -> PrizeList:
+    """The prizes after all rounds shown to this reader (`include_hidden`: the director's view)."""
+    rows = [row for row in standings(tournament, include_hidden=include_hidden) if row.games or row.points]
+    by_id = {str(row.entry_id): row for row in rows}
+    categories = categories_of(tournament)
+    order = tournament.category_names()
+    result = rules.prize_list(
+        standings=[(str(row.entry_id), row.rank) for row in rows],
+        categories={key: set(categories.get(row.entry_id) or ()) for key, row in by_id.items()},
+        order=order, overall=overall, per_category=per_category, once=once)
+    groups = [PrizeGroup(category=None, label="", passed_over=[],
+                         lines=[PrizeLine(rank=p.rank, row=by_id[p.player]) for p in result.overall])]
+    passed: dict[str, list[StandingRow]] = {}
+    for category, player in result.passed_over:
+        passed.setdefault(category, []).append(by_id[player])
+    for category, prizes in result.categories:
+        groups.append(PrizeGroup(category=category, label=category_label(category),
+                                 passed_over=passed.get(category, []),
+                                 lines=[PrizeLine(rank=p.rank, row=by_id[p.player]) for p in prizes]))
+    return PrizeList(tournament=tournament, groups=groups, overall=overall, per_category=per_category, once=once)

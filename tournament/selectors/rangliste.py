@@ -1,0 +1,193 @@
+"""A Rangliste across tournaments: each player's rounds, recognised across the tournaments, handed
+to `scoring.rangliste` (docs/competitions.md, "Rangliste in the app").
+
+Reads only, in four queries whatever the number of tournaments, players and rounds: the
+tournaments, their entries, one aggregate of the scores per player and round, the series' merges."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Count, Max, Q, Sum
+
+from scoring import rangliste as rules
+
+from .. import names
+from ..collation import name_key
+from ..models import Entry, Rangliste, Score, SeriesMerge, Tournament
+from .series import resolve
+
+
+def member_key(number: str) -> str:
+    """Who a player with a member number is, in every tournament: the number, spaces dropped, case folded."""
+    return "#" + "".join(number.split()).casefold()
+
+
+def player_key(*, name: str, club: str, member_number: str) -> str:
+    """The member number when there is one, else the name and club as in series (`names.identity`)."""
+    return member_key(member_number) if member_number.strip() else names.identity(name, club)
+
+
+@dataclass(frozen=True)
+class RoundLine:
+    """One player's round of one tournament: a line of the export, a record of the Rangliste."""
+
+    key: str
+    name: str
+    member_number: str
+    club: str
+    tournament: str
+    tournament_slug: str
+    date: datetime.date
+    round: int
+    table: int
+    games: int
+    points: int  # penalties included
+    penalties: int  # the part of `points` that are penalties (negative for the offender)
+    pflichtsolo: bool | None  # None: no list with Pflichtsoli, or a table entered as totals only
+
+
+@dataclass(frozen=True)
+class Person:
+    key: str
+    name: str  # as written at their latest tournament
+    club: str
+    member_number: str
+
+
+@dataclass(frozen=True)
+class RanglisteRow:
+    person: Person
+    row: rules.RanglisteRow
+
+    @property
+    def average(self):
+        return rules.rounded(self.row.average)
+
+
+@dataclass(frozen=True)
+class RanglisteView:
+    rangliste: Rangliste
+    until: datetime.date
+    tournaments: int  # tournaments that feed it
+    result: rules.Rangliste
+    rows: list[RanglisteRow]  # ranked
+    below: list[RanglisteRow]  # below the minimum of rounds
+    lines: list[RoundLine]  # every round in the window (the export)
+    cut_after: dict[int, list[rules.CutLine]]  # index of the ranked row a cut line follows -> its lines
+    people: dict[str, Person]
+
+
+def _tournaments(rangliste: Rangliste):
+    tournaments = Tournament.objects.filter(public_standings=True)
+    if rangliste.source == Rangliste.Source.SERIES:
+        return tournaments.filter(series_id=rangliste.series_id) if rangliste.series_id else tournaments.none()
+    return tournaments.filter(counts_for_rangliste=True)
+
+
+def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person], int]:
+    """Every round a player played in the Rangliste's tournaments, with who they are across them.
+    Counted: the tournaments whose standings are public, their rounds whose results are not hidden
+    (what the public sees anyway). Four queries."""
+    tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli")}
+    entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
+                   .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number"))
+    sums = list(Score.objects.filter(round__tournament_id__in=list(tournaments), round__results_hidden=False)
+                .order_by().values("entry_id", "round__number")
+                .annotate(sum_points=Sum("points"), sum_games=Sum("games"), table_number=Max("table__number"),
+                          sum_penalties=Sum("points", filter=Q(kind=Score.Kind.PENALTY)),
+                          totals=Count("id", filter=Q(kind=Score.Kind.TOTAL)),
+                          pflichtsoli=Count("id", filter=Q(kind=Score.Kind.GAME, solo=True, game__pflichtsolo=True)))
+                .values_list("entry_id", "round__number", "sum_points", "sum_games", "table_number", "sum_penalties",
+                             "totals", "pflichtsoli"))
+    merges = {m.alias: m.same_as for m in SeriesMerge.objects.filter(
+        series_id=(rangliste.series_id or 0) if rangliste.source == Rangliste.Source.SERIES else 0).order_by("id")}
+
+    # who each entry is; two entries of one tournament are never one person
+    keys: dict[int, str] = {}
+    seen: set[tuple[str, int]] = set()
+    latest: dict[str, tuple[datetime.date, int, str, str, str]] = {}
+    by_entry = {}
+    for entry_id, tournament_id, name, club, number in sorted(entries, key=lambda e: (e[1], e[0])):
+        key = player_key(name=name, club=club, member_number=number)
+        if not number.strip():
+            key = resolve(merges, key)
+        if (key, tournament_id) in seen:
+            key = f"{key}\n#{entry_id}"
+        seen.add((key, tournament_id))
+        keys[entry_id] = key
+        by_entry[entry_id] = (tournament_id, name, club, number)
+        day = tournaments[tournament_id].date
+        if key not in latest or latest[key][:2] <= (day, entry_id):
+            latest[key] = (day, entry_id, name, club, number)
+    people = {key: Person(key=key, name=name, club=club, member_number=number.strip())
+              for key, (_day, _id, name, club, number) in latest.items()}
+    lines = []
+    for entry_id, round_number, points, games, table, penalties, totals, pflichtsoli in sums:
+        tournament_id, name, club, number = by_entry[entry_id]
+        tournament = tournaments[tournament_id]
+        lines.append(RoundLine(
+            key=keys[entry_id], name=name, member_number=number.strip(), club=club, tournament=tournament.name,
+            tournament_slug=tournament.slug, date=tournament.date, round=round_number, table=table or 0,
+            games=games or 0, points=points or 0, penalties=penalties or 0,
+            pflichtsolo=None if not tournament.pflichtsoli or totals else pflichtsoli > 0))
+    lines.sort(key=lambda line: (name_key(line.name), line.key, line.date, line.tournament_slug, line.round))
+    return lines, people, len(tournaments)
+
+
+def records(lines: list[RoundLine]) -> list[rules.RoundRecord]:
+    return [rules.RoundRecord(player=line.key, day=line.date, tournament=line.tournament_slug, round=line.round,
+                              points=line.points) for line in lines]
+
+
+def rangliste_view(rangliste: Rangliste, *, until: datetime.date) -> RanglisteView:
+    """The Rangliste on `until`: ranked, below the minimum, the cut lines; and every round in the window."""
+    return _view(rangliste, until, *round_lines(rangliste))
+
+
+def _view(rangliste: Rangliste, until: datetime.date, lines: list[RoundLine], people: dict[str, Person],
+          count: int) -> RanglisteView:
+    result = rules.rangliste(records=records(lines), until=until, months=rangliste.months,
+                             minimum_rounds=rangliste.minimum_rounds, cut_lines=rangliste.cut_line_pairs())
+    rows = [RanglisteRow(person=people[row.player], row=row) for row in result.rows]
+    below = [RanglisteRow(person=people[row.player], row=row) for row in result.below_minimum]
+    cut_after: dict[int, list[rules.CutLine]] = {}
+    for line in result.cut_lines:
+        if line.rows_above:
+            cut_after.setdefault(line.rows_above - 1, []).append(line)
+    window_lines = [line for line in lines if line.date in result.window]
+    return RanglisteView(rangliste=rangliste, until=until, tournaments=count, result=result, rows=rows, below=below,
+                         lines=window_lines, cut_after=cut_after, people=people)
+
+
+@dataclass(frozen=True)
+class PlayerHistory:
+    rangliste: Rangliste
+    person: Person
+    history: rules.History
+    lines: list[RoundLine]  # every round up to `until`
+    names: dict[str, tuple[str, datetime.date]]  # tournament slug -> name, date
+    row: rules.RanglisteRow | None  # the player's row of the Rangliste (None: no round in the window)
+
+    @property
+    def average(self):
+        average = self.history.average
+        return None if average is None else rules.rounded(average)
+
+    def tournament_average(self, line: rules.TournamentLine):
+        return rules.rounded(Fraction(line.points, line.rounds))
+
+
+def player_history(rangliste: Rangliste, *, key: str, until: datetime.date) -> PlayerHistory | None:
+    """A player's tournaments in the Rangliste (None: nobody with this key)."""
+    lines, people, count = round_lines(rangliste)
+    view = _view(rangliste, until, lines, people, count)
+    if key not in people:
+        return None
+    own = [line for line in lines if line.key == key and line.date <= until]
+    history = rules.history(records=records(own), player=key, until=until, months=rangliste.months)
+    row = next((r.row for r in [*view.rows, *view.below] if r.person.key == key), None)
+    return PlayerHistory(rangliste=rangliste, person=people[key], history=history, lines=own,
+                         names={line.tournament_slug: (line.tournament, line.date) for line in own}, row=row)

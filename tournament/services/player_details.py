@@ -1,0 +1,55 @@
+"""What the player edit page saves besides name and club: the member number (for a Rangliste) and the
+player's categories (Damen, Jugend, Senioren, Gast and the tournament's own; the prize list). One
+transaction and one change of the tournament (its change log has a record per part that changed)."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from ..errors import UserError
+from ..log import audit
+from ..log.audit import SYSTEM, Actor
+from ..models import Entry
+from . import rangliste, tournaments
+from .locking import lock_tournament
+
+
+def edit_player(*, entry: Entry, name: str, club: str, member_number: str, categories: list[str] | None = None,
+                loaded: tuple[str, str] | None = None, by: Actor = SYSTEM) -> Entry:
+    """Name and club (`tournaments.edit_player`), the member number of the Player the entry then points
+    at, and the categories (None: unchanged). A refused part saves none of them."""
+    with transaction.atomic():
+        tournament = lock_tournament(entry.tournament_id)
+        current = tournament.entries.select_related("player").get(pk=entry.pk)
+        same_name = (loaded is None or tuple(loaded) == (current.player.name, current.player.club)) and \
+            tournaments.clean_name(name, club) == (current.player.name, current.player.club)
+        if same_name and "".join(member_number.split()) == current.player.member_number and (
+                categories is None or [c for c in tournament.category_names() if c in categories] == current.categories
+                and set(categories) <= set(tournament.category_names())):
+            return current  # nothing to save: no change of the tournament either
+        with audit.recording("player_changed", by=by, tournament=tournament):
+            entry = tournaments.edit_player(entry=entry, name=name, club=club, loaded=loaded, by=by)
+            entry = rangliste.set_member_number(entry=entry, member_number=member_number, by=by)
+            if categories is not None:
+                entry = set_categories(entry=entry, categories=categories, by=by)
+        return entry
+
+
+def set_categories(*, entry: Entry, categories: list[str], by: Actor = SYSTEM) -> Entry:
+    """The player's categories in this tournament, each one the tournament offers."""
+    with transaction.atomic():
+        tournament = lock_tournament(entry.tournament_id)
+        entry = tournament.entries.select_related("player").get(pk=entry.pk)
+        offered = tournament.category_names()
+        unknown = [name for name in categories if name not in offered]
+        if unknown:
+            raise UserError(_("Die Kategorie „%(name)s“ gibt es in diesem Turnier nicht.") % {"name": unknown[0]},
+                            field="categories")
+        chosen = [name for name in offered if name in categories]
+        if chosen == entry.categories:
+            return entry
+        with audit.recording("categories_changed", by=by, tournament=tournament):
+            entry.categories = chosen
+            entry.save(update_fields=["categories"])
+        return entry
