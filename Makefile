@@ -128,7 +128,7 @@ cluster-check: setup venv-load
 
 test: setup
 	@rc_lint=0; rc_sqlite=0; rc_pg=0; \
-	echo "==== lint: ruff, mypy and the import contracts ===="; \
+	echo "==== lint: ruff, mypy, the import contracts and the module sizes ===="; \
 	$(MAKE) --no-print-directory lint || rc_lint=$$?; \
 	echo "==== pass 1/2: SQLite ===="; \
 	env -u DATABASE_URL $(PYTEST) $(ARGS) || rc_sqlite=$$?; \
@@ -141,6 +141,7 @@ lint: venv
 	$(PY) -m ruff check .
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
+	$(PY) scripts/module_sizes.py
 
 test-sqlite: setup
 	env -u DATABASE_URL $(PYTEST) $(ARGS)

@@ -8,7 +8,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Tournament
-from ..team_models import MAX_MEMBERS
+from ..models.teams import MAX_MEMBERS
 from .common import VersionField
 
 

@@ -22,7 +22,7 @@ from ..errors import Conflict, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Team, TeamMember, Tournament
-from ..team_models import MAX_MEMBERS, MIN_MEMBERS
+from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
 from .locking import lock_tournament
 
 

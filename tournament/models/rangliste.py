@@ -1,5 +1,5 @@
 """A ranking list across tournaments (Rangliste, docs/competitions.md): which tournaments feed it,
-its window, its minimum of rounds and its cut lines. Imported by `models.py`; the rules are in
+its window, its minimum of rounds and its cut lines. The rules are in
 `scoring/rangliste.py`, the reading in `selectors/rangliste.py`."""
 
 from django.conf import settings
@@ -8,7 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import rangliste as rules
 
-from .model_history import kept_history
+from .changes import kept_history
 
 
 class Rangliste(models.Model):

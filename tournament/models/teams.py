@@ -2,8 +2,7 @@
 them count (all, or the best k) is the tournament's (`Tournament.team_count`, the same k for every
 team, as `scoring.teams` ranks them). The standings are `scoring.teams` fed by `selectors.teams`.
 
-Kept apart from `models.py` (which registers them by importing this module) so that neither grows
-past the house's 500 lines; the models it refers to are named by their labels."""
+The models it refers to are named by their labels."""
 
 from django.core.exceptions import ValidationError
 from django.db import models
@@ -11,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.teams import MAX_MEMBERS, MIN_MEMBERS
 
-from .history import kept_history
+from .changes import kept_history
 
 
 class Team(models.Model):

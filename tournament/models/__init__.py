@@ -1,0 +1,44 @@
+"""The tournament's data: who plays, where they sit, what they played, what it scored.
+
+Scores are a cache of the scoring engine's output (`scoring/`): `services.results` recomputes a
+table's `Score` rows in the same transaction whenever one of its games or penalties changes, and
+every table of a tournament when its ruleset changes (`manage.py recompute_scores` rebuilds all).
+
+What a person enters carries a `version` (games, tables, rounds, the tournament's settings): a form
+sends the version it was loaded from, and a service that finds another version saves nothing
+(`errors.Conflict`). Every change of the models with `history = HistoricalRecords(...)` is kept by
+django-simple-history; `LoggedChange` adds where it happened and who did it (see `audit.py`).
+
+One module per family: `changes`, `tournaments`, `players`, `rounds`, `games`, `teams`, `rangliste`;
+import from the package (`from tournament.models import Game`)."""
+
+from .changes import DataChange, LoggedChange, RequestKey, kept_history
+from .games import DraftGame, Game, Penalty, Score
+from .players import Entry, Player
+from .rangliste import Rangliste
+from .rounds import Round, Seat, Table
+from .teams import Team, TeamMember
+from .tournaments import Series, SeriesMerge, Tournament, default_rules
+
+__all__ = [
+    "Rangliste",
+    "Team",
+    "TeamMember",
+    "DataChange",
+    "DraftGame",
+    "Entry",
+    "Game",
+    "LoggedChange",
+    "Penalty",
+    "Player",
+    "RequestKey",
+    "Round",
+    "Score",
+    "Seat",
+    "Series",
+    "SeriesMerge",
+    "Table",
+    "Tournament",
+    "default_rules",
+    "kept_history",
+]

@@ -1,0 +1,68 @@
+"""Who changed what: the change log's records (django-simple-history), the change counter, one-time keys."""
+
+
+from django.db import models
+from django.db.models import Q
+from simple_history.models import HistoricalRecords
+
+
+class LoggedChange(models.Model):
+    """What every historical record (django-simple-history) holds besides the row itself: the
+    tournament, round and table it belongs to, what was done, by whom and from which device, and
+    the row in the words of the tournament file (player names, not database ids), so that the
+    change log reads the same after a backup is restored into another database. Filled in by
+    `audit.fill_record` from the service that made the change."""
+
+    log_tournament = models.IntegerField(null=True, db_index=True)
+    log_round = models.PositiveSmallIntegerField(null=True)
+    log_table = models.PositiveSmallIntegerField(null=True)
+    log_action = models.CharField(max_length=32, blank=True)
+    log_user = models.CharField(max_length=150, blank=True)
+    log_device = models.CharField(max_length=64, blank=True)
+    log_detail = models.JSONField(default=dict, blank=True)
+
+    class Meta:
+        abstract = True
+
+
+def kept_history(*excluded: str) -> HistoricalRecords:
+    """django-simple-history for a model, with the `LoggedChange` fields; `excluded`: fields not kept
+    (the cache of the engine's output)."""
+    return HistoricalRecords(bases=[LoggedChange], excluded_fields=list(excluded), cascade_delete_history=False)
+
+
+class DataChange(models.Model):
+    """One row per write to a tournament (appended by `audit.recording`): the newest id is the
+    tournament's change counter, which tells a poll in one indexed query whether anything changed.
+    Appending instead of counting up a column keeps concurrent writers from waiting on one row."""
+
+    tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE, related_name="+")
+    # the one table whose sheet the change touched (`audit.recording(table=...)`); null: a wider change
+    # (seating, players, settings, rounds). Pages that depend on the setup or on some tables only read
+    # the newest change of those (`web/caching.py`), so a game saved at table 12 leaves them cached.
+    table_id = models.PositiveIntegerField(null=True, blank=True)
+    at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["tournament", "id"], name="datachange_tournament_id"),
+                   models.Index(fields=["tournament", "id"], condition=Q(table_id__isnull=True),
+                                name="datachange_setup"),
+                   models.Index(fields=["table_id", "id"], name="datachange_table_id")]
+
+    def __str__(self):
+        return f"{self.tournament_id}#{self.pk}"
+
+
+class RequestKey(models.Model):
+    """A form's or a phone's one-time key: a request sent twice (double click, a retry after the
+    Wi-Fi dropped) finds its key here and is answered with the first result instead of being
+    carried out again."""
+
+    key = models.CharField(max_length=64, unique=True)
+    tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE, related_name="+")
+    result = models.JSONField(default=dict, blank=True)  # what the first request made, e.g. {"game": 3}
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    def __str__(self):
+        return self.key
+

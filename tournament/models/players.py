@@ -1,0 +1,72 @@
+"""People and their part in a tournament."""
+
+
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import pgettext_lazy
+
+from ..validators import MOST_START_NUMBER, SMALL, Between
+from .changes import kept_history
+from .tournaments import CATEGORIES, Tournament
+
+
+class Player(models.Model):
+    """A person; takes part in tournaments through an Entry."""
+
+    name = models.CharField(_("Name"), max_length=120)
+    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    # the association's member number: the same number is the same person in every Rangliste
+    member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = pgettext_lazy("one player", "Spieler")
+        verbose_name_plural = _("Spieler")
+
+    def __str__(self):
+        return f"{self.name} ({self.club})" if self.club else self.name
+
+
+class Entry(models.Model):
+    """A player's entry in one tournament: start number, and from which round they play."""
+
+    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
+    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
+    start_number = models.PositiveIntegerField(_("Startnummer"), validators=[Between(1, MOST_START_NUMBER)])
+    joined_round = models.PositiveSmallIntegerField(_("dabei ab Runde"), default=1, validators=[Between(1, SMALL)])
+    # withdrawn: not seated from this round on; null while active
+    withdrawn_from_round = models.PositiveSmallIntegerField(_("zurückgezogen ab Runde"), null=True, blank=True,
+                                                            validators=[Between(1, SMALL)])
+    # the player's categories here (prize list, standings by category): of CATEGORIES and the tournament's own
+    categories = models.JSONField(_("Kategorien"), default=list, blank=True)
+    history = kept_history()
+
+    CATEGORIES = CATEGORIES  # the usual categories (models/tournaments.py)
+
+    class Meta:
+        ordering = ["start_number"]
+        verbose_name = _("Teilnahme")
+        verbose_name_plural = _("Teilnahmen")
+        constraints = [
+            models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_tournament"),
+            models.UniqueConstraint(fields=["tournament", "start_number"], name="entry_unique_start_number"),
+        ]
+
+    def __str__(self):
+        return f"{self.start_number}. {self.player.name}"
+
+    @property
+    def name(self) -> str:
+        return self.player.name
+
+    def clean(self):
+        """Withdrawn before playing is allowed (in the round they joined), not before joining."""
+        if self.withdrawn_from_round is not None and self.withdrawn_from_round < self.joined_round:
+            raise ValidationError({"withdrawn_from_round": _("darf nicht vor joined_round (%(joined)s) liegen")
+                                   % {"joined": self.joined_round}})
+
+    def plays_in(self, round_number: int) -> bool:
+        return self.joined_round <= round_number and (
+            self.withdrawn_from_round is None or round_number < self.withdrawn_from_round)
+

@@ -1,0 +1,182 @@
+"""A tournament with its settings and rules, and a series of tournaments."""
+
+
+from django.conf import settings
+from django.core.exceptions import ValidationError
+from django.db import models
+from django.db.models import Q
+from django.utils.translation import gettext_lazy as _
+
+import scoring
+from seating import dealing
+
+from ..validators import SMALL, Between
+from .changes import kept_history
+
+# the usual categories of a player (Entry.categories): stored in German, shown in the reader's language
+CATEGORIES = {"Damen": _("Damen"), "Jugend": _("Jugend"), "Senioren": _("Senioren"), "Gast": _("Gast")}
+
+
+def default_rules():
+    return scoring.DEFAULT_PRESET
+
+
+class Series(models.Model):
+    """Tournaments that belong together (a club's monthly evenings), with standings over all of them
+    (`selectors.series_standings`, docs/series.md). Not part of a tournament's file."""
+
+    class Mode(models.TextChoices):
+        SUM = "sum", _("Summe aller Abende")
+        BEST = "best", _("Summe der besten Abende")
+        AVERAGE = "average", _("Durchschnitt je gespieltem Abend")
+
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
+    mode = models.CharField(_("Wertung"), max_length=8, choices=Mode.choices, default=Mode.SUM)
+    # with Mode.BEST: how many evenings count (the best k of the n a player played)
+    best_of = models.PositiveSmallIntegerField(_("beste Abende, die zählen"), default=0)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_series", blank=True)
+    public = models.BooleanField(_("Serienwertung öffentlich"), default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)
+    history = kept_history("created_at")
+
+    class Meta:
+        ordering = ["name"]
+        verbose_name = _("Serie")
+        verbose_name_plural = _("Serien")
+
+    def __str__(self):
+        return self.name
+
+
+class SeriesMerge(models.Model):
+    """The director's word that two players of a series are the same person, although their names
+    or clubs differ (a typo, a change of club): `alias` counts as `same_as`. Both are identities as
+    `selectors.identity_key` makes them from name and club; undone by deleting the row."""
+
+    series = models.ForeignKey(Series, on_delete=models.CASCADE, related_name="merges")
+    alias = models.CharField(max_length=250)
+    same_as = models.CharField(max_length=250)
+    history = kept_history()
+
+    class Meta:
+        ordering = ["series", "id"]
+        constraints = [models.UniqueConstraint(fields=["series", "alias"], name="series_merge_alias_once")]
+
+    def __str__(self):
+        return f"{self.alias} = {self.same_as}"
+
+
+class Tournament(models.Model):
+    name = models.CharField(_("Name"), max_length=200)
+    slug = models.SlugField(_("Kurzname"), max_length=80, unique=True, error_messages={
+        "invalid": _('"%(value)s" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)')})
+    date = models.DateField(_("Datum"))
+    place = models.CharField(_("Ort"), max_length=200, blank=True)
+    # a preset id ("turnier") or {"preset": id, option: value, …} with the changed options
+    rules = models.JSONField(_("Regelwerk"), default=default_rules)
+    rounds_planned = models.PositiveSmallIntegerField(_("Runden"), default=3, validators=[Between(1, SMALL)])
+    games_at_table_of_4 = models.PositiveSmallIntegerField(_("Spiele am 4er-Tisch"), default=8,
+                                                           validators=[Between(1, SMALL)])
+    games_at_table_of_5 = models.PositiveSmallIntegerField(_("Spiele am 5er-Tisch"), default=10,
+                                                           validators=[Between(1, SMALL)])
+    # the round timer: how long a round lasts; 0: no timer
+    round_minutes = models.PositiveSmallIntegerField(_("Spielzeit je Runde (Minuten)"), default=100,
+                                                     validators=[Between(0, 600)])
+    class Pflichtsoli(models.TextChoices):
+        NONE = "", _("ohne Pflichtsoli")
+        SAME_DEALER = "same_dealer", _("mit Pflichtsoli; nach einem gibt derselbe Geber noch einmal (DDV)")
+        NEXT_DEALER = "next_dealer", _("mit Pflichtsoli; nach einem gibt der Nächste")
+
+    # each round a list with one Pflichtsolo per player, and who deals after one (dealing.py,
+    # docs/pflichtsolo.md); "": no Pflichtsoli
+    pflichtsoli = models.CharField(_("Pflichtsoli"), max_length=12, choices=Pflichtsoli.choices, blank=True,
+                                   default=Pflichtsoli.NONE)
+    class Ranking(models.TextChoices):
+        POINTS = "points", _("Summe der Spielpunkte")
+        TABLE_POINTS = "table_points", _("Tischpunkte nach Platz am Tisch, dann Spielpunkte")
+        AVERAGE = "average", _("Durchschnitt der Spielpunkte je gespielter Runde")
+
+    # how the standings rank the players (tournament/ranking.py, scoring/ranking.py, docs/tournament.md)
+    ranking = models.CharField(_("Wertung"), max_length=12, choices=Ranking.choices, default=Ranking.POINTS)
+    # secondary ordering of the standings, in order, from selectors.TIE_BREAKERS; ties left share a rank
+    tie_breakers = models.JSONField(_("Gleichstand-Regeln"), default=list, blank=True)
+    directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_tournaments", blank=True)
+    # "Turnierhelfer": enter and correct games, penalties and totals, nothing else
+    helpers = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="helped_tournaments", blank=True)
+    # the series it is an evening of (at most one; docs/series.md)
+    series = models.ForeignKey(Series, on_delete=models.SET_NULL, null=True, blank=True, related_name="tournaments",
+                               verbose_name=_("Serie"))
+    # its results count for every Rangliste that takes the flagged tournaments (docs/competitions.md)
+    counts_for_rangliste = models.BooleanField(_("zählt für die Rangliste"), default=False)
+    # categories of this tournament besides the usual ones (CATEGORIES), for the prize list
+    categories = models.JSONField(_("weitere Kategorien"), default=list, blank=True)
+    class Confirmation(models.TextChoices):
+        IMMEDIATE = "immediate", _("sofort, ohne Bestätigung")
+        SECOND_PLAYER = "second_player", _("von einem zweiten Spieler des Tisches, auf einem anderen Gerät")
+        DIRECTOR = "director", _("von der Turnierleitung")
+
+    # how a game entered at the table through its link becomes a game (see services/table_links.py)
+    confirmation = models.CharField(_("Eingaben vom Tisch bestätigt"), max_length=16, choices=Confirmation.choices,
+                                    default=Confirmation.SECOND_PLAYER)
+    # which pages the public (players on their phones) may see without logging in
+    public_overview = models.BooleanField(_("Übersicht öffentlich"), default=True)
+    public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
+    public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
+    public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
+    # teams and clubs (docs/competitions.md, "In the app"): how many of a team's members count (null:
+    # all; k: the best k, the same for every team), the clubs ranked as teams (null: no club ranking;
+    # 0: all players count; k: the best k), and members of a team kept apart in the draw
+    team_count = models.PositiveSmallIntegerField(_("Es zählen die besten"), null=True, blank=True)
+    club_count = models.PositiveSmallIntegerField(_("Vereinswertung"), null=True, blank=True)
+    teams_apart = models.BooleanField(_("Mitglieder eines Teams bei der Auslosung trennen"), default=False)
+    created_at = models.DateTimeField(auto_now_add=True)
+    version = models.PositiveIntegerField(default=1)  # of the settings
+    history = kept_history("created_at")
+
+    class Meta:
+        ordering = ["-date", "name"]
+        verbose_name = _("Turnier")
+        verbose_name_plural = _("Turniere")
+        # "organiser": the site's administrator grants it (docs/security.md); directing a tournament does not
+        permissions = [("organise", "Veranstalter: darf Turniere und Serien anlegen und Sicherungen einspielen")]
+        constraints = [models.CheckConstraint(
+            condition=Q(team_count__isnull=True) | Q(team_count__gte=1, team_count__lte=6),
+            name="tournament_team_count_1_to_6")]
+
+    def __str__(self):
+        return f"{self.name} ({self.date:%d.%m.%Y})"
+
+    def clean(self):
+        """A list with Pflichtsoli has at least one game per player: their Pflichtsoli (docs/pflichtsolo.md)."""
+        if self.pflichtsoli:
+            errors = {f"games_at_table_of_{size}": _("Eine Liste mit Pflichtsoli hat am %(size)ser-Tisch mindestens "
+                                                     "%(size)s Spiele, eines je Pflichtsolo.") % {"size": size}
+                      for size in (4, 5) if self.games_at_table(size) < size}
+            if errors:
+                raise ValidationError(errors)
+
+    def unique_error_message(self, model_class, unique_check):
+        if tuple(unique_check) == ("slug",):
+            return ValidationError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier."), code="unique",
+                                   params={"slug": self.slug})
+        return super().unique_error_message(model_class, unique_check)
+
+    def scoring_rules(self) -> scoring.Rules:
+        return scoring.rules_from(self.rules)
+
+    def games_at_table(self, size: int) -> int:
+        return self.games_at_table_of_5 if size == 5 else self.games_at_table_of_4
+
+    def category_names(self) -> list[str]:
+        """The categories a player of this tournament can have: the usual ones, then its own."""
+        return [*CATEGORIES, *(name for name in self.categories if name not in CATEGORIES)]
+
+    def list_rule(self, size: int) -> dealing.ListRule | None:
+        """The list with Pflichtsoli at a table of `size` (`seating.dealing`), or None without one."""
+        if not self.pflichtsoli:
+            return None
+        return dealing.ListRule(games=self.games_at_table(size),
+                                same_dealer=self.pflichtsoli == self.Pflichtsoli.SAME_DEALER)
+
