@@ -25,7 +25,7 @@ from django.utils.translation import gettext_lazy as _
 from simple_history.signals import pre_create_historical_record
 
 from .. import fileformat, names
-from ..models import DataChange, DraftGame, Entry, Game, Penalty, Round, Seat, Series, Table, Tournament
+from ..models import DataChange, DraftGame, Entry, Game, Penalty, Registration, Round, Seat, Series, Table, Tournament
 
 # What a change did, as the change log says it. The code is stored with each record.
 ACTIONS = {
@@ -36,6 +36,14 @@ ACTIONS = {
     "player_withdrawn": _("Spieler zurückgezogen"),
     "player_changed": _("Name oder Verein geändert"),
     "player_returned": _("Spieler spielt wieder mit"),
+    "registration_received": _("Anmeldung eingegangen"),
+    "registration_changed": _("Anmeldung geändert"),
+    "registration_withdrawn": _("Anmeldung zurückgezogen"),
+    "registration_moved_up": _("von der Warteliste nachgerückt"),
+    "registration_settings": _("Anmeldung geöffnet, geschlossen oder Plätze geändert"),
+    "checked_in": _("als anwesend markiert"),
+    "checked_out": _("nicht mehr als anwesend markiert"),
+    "walk_in": _("Spieler an der Tür angemeldet"),
     "round_created": _("Runde angelegt"),
     "round_drawn": _("Tische ausgelost"),
     "round_seated": _("Tische eingeteilt"),
@@ -181,7 +189,7 @@ def place_of(instance, rec: Recording) -> tuple[int | None, int | None, int | No
     """(tournament id, round number, table number) a changed object belongs to."""
     if isinstance(instance, Tournament):
         return instance.pk, None, None
-    if isinstance(instance, Entry):
+    if isinstance(instance, (Entry, Registration)):
         return instance.tournament_id, None, None
     if isinstance(instance, Round):
         return instance.tournament_id, instance.number, None
@@ -223,13 +231,18 @@ def snapshot(instance, rec: Recording) -> dict:
             tables.setdefault(table_number, []).append(rec.name(entry_id))
         return {**fileformat.round_item(instance), "tables": [{"number": n, "players": p} for n, p in tables.items()]}
     if isinstance(instance, Entry):
-        return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
+        present = {"present": True} if instance.present else {}
+        return {**fileformat.player_item(instance, 0), "start_number": instance.start_number, **present}
+    if isinstance(instance, Registration):  # the contact is not logged: the log is read by helpers too
+        return {"name": instance.name, "club": instance.club, "category": instance.category,
+                "status": instance.status}
     if isinstance(instance, Tournament):
         series = (Series.objects.filter(pk=instance.series_id).values_list("name", flat=True).first()
                   if instance.series_id else None)
         return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
-                "helpers": sorted(u.get_username() for u in instance.helpers.all())}
+                "helpers": sorted(u.get_username() for u in instance.helpers.all()),
+                "registration_open": instance.registration_open, "registration_limit": instance.registration_limit}
     return {}
 
 

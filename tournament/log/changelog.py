@@ -14,12 +14,12 @@ from typing import Any
 from django.utils.translation import gettext as _
 
 from .. import vocabulary
-from ..models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
+from ..models import DraftGame, Entry, Game, Penalty, Registration, Round, Table, Tournament
 from .audit import ACTIONS
 
 # the tracked models, by the name the log and the export use for them
 KINDS: dict[str, Any] = {"tournament": Tournament, "player": Entry, "round": Round, "table": Table, "game": Game,
-                         "penalty": Penalty, "draft": DraftGame}
+                         "penalty": Penalty, "draft": DraftGame, "registration": Registration}
 TABLE_KINDS = ("table", "game", "penalty", "draft")  # the records that belong to one table
 
 
@@ -94,7 +94,7 @@ class LogEntry:
             return _("Tisch %(table)s") % {"table": self.record.log_table}
         if self.kind == "round":
             return _("Runde %(round)s") % {"round": self.record.log_round}
-        if self.kind == "player":
+        if self.kind in ("player", "registration"):
             return detail.get("name", "")
         return _("Einstellungen")
 
@@ -249,7 +249,8 @@ def describe(kind: str, detail: dict, other: dict | None) -> str:
         return table_text(detail)
     if kind == "round":
         return round_text(detail, other)
-    return fields_text(detail, other, PLAYER_LABELS if kind == "player" else SETTINGS_LABELS)
+    labels = {"player": PLAYER_LABELS, "registration": REGISTRATION_LABELS}.get(kind, SETTINGS_LABELS)
+    return fields_text(detail, other, labels)
 
 
 def game_text(row: dict) -> str:
@@ -336,7 +337,9 @@ def round_text(detail: dict, other: dict | None) -> str:
 
 
 PLAYER_LABELS = {"name": _("Name"), "club": _("Verein"), "start_number": _("Startnummer"),
-                 "joined_round": _("dabei ab Runde"), "withdrawn_from_round": _("zurückgezogen ab Runde")}
+                 "joined_round": _("dabei ab Runde"), "withdrawn_from_round": _("zurückgezogen ab Runde"),
+                 "present": _("anwesend")}
+REGISTRATION_LABELS = {"name": _("Name"), "club": _("Verein"), "category": _("Kategorie"), "status": _("Stand")}
 SETTINGS_LABELS = {"name": _("Name"), "slug": _("Kurzname"), "date": _("Datum"), "place": _("Ort"),
                    "rules": _("Regelwerk"), "rounds_planned": _("Runden"),
                    "games_at_table_of_4": _("Spiele am 4er-Tisch"),
@@ -346,11 +349,13 @@ SETTINGS_LABELS = {"name": _("Name"), "slug": _("Kurzname"), "date": _("Datum"),
                    "public_overview": _("Übersicht öffentlich"), "public_standings": _("Rangliste öffentlich"),
                    "public_seating": _("Tischeinteilung öffentlich"), "public_players": _("Spielerseiten öffentlich"),
                    "directors": _("Turnierleitung"), "helpers": _("Turnierhelfer"),
-                   "series": _("Serie")}
+                   "series": _("Serie"), "registration_open": _("Anmeldung online offen"),
+                   "registration_limit": _("Plätze (0: unbegrenzt)")}
 
 
 # fields whose values are codes, worded by their choices
-CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices)}
+CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices),
+                 "status": dict(Registration.Status.choices)}
 # what a choice is when the record leaves it out (the tournament file leaves out defaults)
 CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value}
 

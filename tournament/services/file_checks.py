@@ -48,7 +48,7 @@ PENALTY_DETAIL_KEYS = ("game", "note")
 SIGNED_KEYS = ("at", "note")
 ENDED_KEYS = ("after", "note")
 LOG_KEYS = ("at", "kind", "type", "action", "user", "device", "round", "table", "number", "id", "detail")
-LOG_KINDS = ("tournament", "player", "round", "table", "game", "penalty", "draft")
+LOG_KINDS = ("tournament", "player", "round", "table", "game", "penalty", "draft", "registration")
 
 
 class ImportProblems(UserError):

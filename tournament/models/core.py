@@ -22,7 +22,7 @@ from simple_history.models import HistoricalRecords
 import scoring
 from seating import dealing
 
-from .vocabulary import GAME_TYPES
+from ..vocabulary import GAME_TYPES
 
 
 class LoggedChange(models.Model):
@@ -150,6 +150,9 @@ class Tournament(models.Model):
     public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
     public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
+    # the public registration page (models/registration.py); 0 places: no limit
+    registration_open = models.BooleanField(_("Anmeldung online offen"), default=False)
+    registration_limit = models.PositiveSmallIntegerField(_("Plätze (0: unbegrenzt)"), default=0)
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)  # of the settings
     history = kept_history("created_at")
@@ -202,6 +205,8 @@ class Entry(models.Model):
     joined_round = models.PositiveSmallIntegerField(_("dabei ab Runde"), default=1)
     # withdrawn: not seated from this round on; null while active
     withdrawn_from_round = models.PositiveSmallIntegerField(_("zurückgezogen ab Runde"), null=True, blank=True)
+    # checked in at the door; once anyone is, a draw seats only those present (services/checkin.py)
+    present = models.BooleanField(_("anwesend"), default=False)
     history = kept_history()
 
     class Meta:
