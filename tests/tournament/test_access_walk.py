@@ -354,6 +354,8 @@ CASES = [
          post="login 403 403 302+", data=lambda w: {"present": "1"}),
     Case("checkin_mark", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get=DIRECTOR_POST,
          post="login 403 403 404", data=lambda w: {"present": "1"}, label="a player of another tournament"),
+    # the projector page (issue 17.6): public with the seating
+    Case("projector", T, get=PUBLIC, post=PUBLIC),
     # round 2 is a draft: no round 3 yet, the director is told so
     Case("round_create", T, get=DIRECTOR_POST, post="login 403 403 302", data=lambda w: {"number": "3"}),
     Case("round", R1, get=PUBLIC, post=PUBLIC, label="published"),
@@ -748,7 +750,7 @@ def test_only_organisers_see_the_buttons_to_create_and_restore(world):
 
 PUBLIC_PAGES = {
     "public_overview": [("overview", T)],
-    "public_seating": [("round", R1)],
+    "public_seating": [("round", R1), ("projector", T)],
     "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T)],
     "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}), ("table_public", T1)],
 }

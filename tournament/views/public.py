@@ -16,6 +16,8 @@ from ..models import Entry, Table
 from ..web import caching
 from ..web.charts import Series, progression_svg
 from .access import public_or_director
+from .seat_notice import seat_notice
+from .standings import entry_param
 
 
 def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
@@ -68,7 +70,8 @@ def player_page(request, tournament, entry_id):
         return not_modified
     fragment = player_fragment(request, tournament, entry_id, poll.counter)
     if partial:
-        return caching.compressed(request, poll.finish(HttpResponse(fragment["html"])))
+        notice = seat_notice(request, tournament, entry_param(request))
+        return caching.compressed(request, poll.finish(HttpResponse(notice + fragment["html"])))
     return poll.finish(render(request, "tournament/player.html", {
         "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
         "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),

@@ -34,6 +34,7 @@ from ..models import Tournament
 from ..web import caching
 from ..web.charts import Series, progression_svg
 from .access import public_or_director
+from .seat_notice import seat_notice
 from .spreadsheet import csv_response, spreadsheet_safe
 
 Ranking = Tournament.Ranking
@@ -292,7 +293,7 @@ def standings_page(request, tournament):
     fragment = live_fragment(request, tournament, poll.counter, query)
     html = compose(fragment, tournament, me)
     if partial:
-        response = HttpResponse(html)
+        response = HttpResponse(seat_notice(request, tournament, me) + html)
         return caching.compressed(request, poll.finish(response))
     hidden = [n for n in tournament.rounds.filter(results_hidden=True).values_list("number", flat=True)
               ] if request.is_director else []
