@@ -50,7 +50,9 @@ def _clean_extra(category: str, contact: str) -> tuple[str, str]:
 def _check_waiting(tournament: Tournament, name: str, club: str, *, other_than: int | None = None) -> None:
     """Refuses a second registration of a person on the waiting list (the entries refuse theirs)."""
     identity = names.identity(name, club)
-    waiting = tournament.registrations.filter(status=Registration.Status.WAITING).exclude(pk=other_than)
+    waiting = tournament.registrations.filter(status=Registration.Status.WAITING)
+    if other_than is not None:
+        waiting = waiting.exclude(pk=other_than)
     for waiting_name, waiting_club in waiting.values_list("name", "club"):
         if names.identity(waiting_name, waiting_club) == identity:
             raise UserError(_("%(name)s steht schon auf der Warteliste.")
@@ -112,7 +114,8 @@ def withdraw_registration(*, registration: Registration, by: Actor = SYSTEM) -> 
         if registration.status == Registration.Status.WITHDRAWN:
             return registration
         with audit.recording("registration_withdrawn", by=by, tournament=tournament):
-            entry = Entry.objects.filter(pk=registration.entry_id).first()
+            entry = (Entry.objects.filter(pk=registration.entry_id).first()
+                     if registration.entry_id is not None else None)
             if entry is not None and entry.seats.exists():
                 tournaments.withdraw_player(entry=entry, by=by)
             elif entry is not None:
