@@ -51,7 +51,7 @@ def test_registration_checkin_and_draw(live_server, page, browser):
     page.goto(f"{live_server.url}/t/offen/anmeldungen/")
     expect(page.locator("table.registrations")).to_contain_text("spieler0@example.org")  # the director's list
     shoot(page, "registrations")
-    page.locator("tr", has_text="Bernd Bach").get_by_role("button", name="Abmelden").click()
+    page.locator("tr", has_text="Bernd Bach").get_by_role("button", name="Anmeldung streichen").click()
     expect(page.get_by_text("Jan Jäger rückt von der Warteliste nach.")).to_be_visible()
 
     # the evening: six of nine come, two walk in -> eight at two tables

@@ -339,7 +339,7 @@ def round_text(detail: dict, other: dict | None) -> str:
 PLAYER_LABELS = {"name": _("Name"), "club": _("Verein"), "start_number": _("Startnummer"),
                  "joined_round": _("dabei ab Runde"), "withdrawn_from_round": _("zurückgezogen ab Runde"),
                  "present": _("anwesend")}
-REGISTRATION_LABELS = {"name": _("Name"), "club": _("Verein"), "category": _("Kategorie"), "status": _("Stand")}
+REGISTRATION_LABELS = {"name": _("Name"), "club": _("Verein"), "category": _("Kategorie"), "status": _("Status")}
 SETTINGS_LABELS = {"name": _("Name"), "slug": _("Kurzname"), "date": _("Datum"), "place": _("Ort"),
                    "rules": _("Regelwerk"), "rounds_planned": _("Runden"),
                    "games_at_table_of_4": _("Spiele am 4er-Tisch"),
