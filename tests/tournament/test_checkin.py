@@ -163,3 +163,21 @@ def test_round_page_counts_only_present_players(tournament, director):
     for entry in entries[:4]:
         checkin.set_present(entry=entry, present=True)
     assert len(seating.playing_entries(tournament, 1)) == 4
+
+
+@pytest.mark.parametrize("players", [4, 30])
+def test_the_pages_run_a_fixed_number_of_queries(director, players, django_assert_num_queries):
+    tournament = make_tournament(players=players, director=director, slug=f"t{players}")
+    checkin.set_registration(tournament=tournament, open=True, limit=players)
+    for n in range(3):
+        checkin.register(tournament=tournament, name=f"Wartend {n}", contact="x@example.org")
+    for entry in tournament.entries.all()[:2]:
+        checkin.set_present(entry=entry, present=True)
+    director_client = Client()
+    director_client.force_login(director)
+    with django_assert_num_queries(4):  # the tournament, the list, the places taken, the rounds of the menu
+        assert Client().get(reverse("tournament:registration", args=[tournament.slug])).status_code == 200
+    with django_assert_num_queries(6):  # session, user, tournament, role, the list, the rounds of the menu
+        assert director_client.get(reverse("tournament:checkin", args=[tournament.slug])).status_code == 200
+    with django_assert_num_queries(7):  # session, user, tournament, role, the list, the places taken, the menu
+        assert director_client.get(reverse("tournament:registrations", args=[tournament.slug])).status_code == 200
