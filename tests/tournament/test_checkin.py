@@ -10,6 +10,8 @@ from tournament.errors import UserError
 from tournament.log import changelog
 from tournament.models import DataChange, Entry, Registration, Seat
 from tournament.services import checkin, seating, tournaments
+from tournament.services.exporting import export_tournament
+from tournament.services.importing import import_tournament
 
 from .factories import make_tournament, play_round, seated_round
 
@@ -181,3 +183,13 @@ def test_the_pages_run_a_fixed_number_of_queries(director, players, django_asser
         assert director_client.get(reverse("tournament:checkin", args=[tournament.slug])).status_code == 200
     with django_assert_num_queries(7):  # session, user, tournament, role, the list, the places taken, the menu
         assert director_client.get(reverse("tournament:registrations", args=[tournament.slug])).status_code == 200
+
+
+def test_who_is_present_is_kept_in_the_tournament_file(tournament):
+    for entry in tournament.entries.order_by("start_number")[:4]:
+        checkin.set_present(entry=entry, present=True)
+    data = export_tournament(tournament)
+    assert [p.get("present", False) for p in data["players"]] == [True] * 4 + [False] * 4
+    copy = import_tournament(data, slug="kopie")
+    assert sorted(copy.entries.filter(present=True).values_list("start_number", flat=True)) == [1, 2, 3, 4]
+    assert len(seating.playing_entries(copy, 1)) == 4

@@ -231,8 +231,7 @@ def snapshot(instance, rec: Recording) -> dict:
             tables.setdefault(table_number, []).append(rec.name(entry_id))
         return {**fileformat.round_item(instance), "tables": [{"number": n, "players": p} for n, p in tables.items()]}
     if isinstance(instance, Entry):
-        present = {"present": True} if instance.present else {}
-        return {**fileformat.player_item(instance, 0), "start_number": instance.start_number, **present}
+        return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
     if isinstance(instance, Registration):  # the contact is not logged: the log is read by helpers too
         return {"name": instance.name, "club": instance.club, "category": instance.category,
                 "status": instance.status}

@@ -37,7 +37,7 @@ from .tournaments import MOST_START_NUMBER
 
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
 TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "rounds", "log", *TOURNAMENT_DEFAULTS)
-PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round")
+PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present")
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
 TABLE_KEYS = ("number", "players", "rows", "totals", "game_numbers", "penalty_details", "ended", "signed", "approved",
               "drafts", "link")
@@ -102,6 +102,7 @@ class PlannedPlayer:
     start_number: int
     joined_round: int
     withdrawn_from_round: int | None
+    present: bool = False
     ref: str = ""  # how the rest of the file names the player (names.references): the name, or "Name (Verein)"
 
 
@@ -366,6 +367,7 @@ def _check_players(c: _Checker, data: dict, plan: Plan):
         start_number = c.number(where, item, "start_number", default=index, high=MOST_START_NUMBER)
         joined = c.number(where, item, "joined_round", default=1)
         withdrawn = c.number(where, item, "withdrawn_from_round")
+        present = c.flag(where, item, "present", False)
         if joined is not None and withdrawn is not None and withdrawn < joined:
             c.add(where, "withdrawn_from_round: " + _("darf nicht vor joined_round (%(joined)s) liegen")
                   % {"joined": joined})
@@ -381,7 +383,7 @@ def _check_players(c: _Checker, data: dict, plan: Plan):
                 c.add(where, _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number})
             numbers.add(start_number)
         if name is not None:  # known for the tables even when another field has a problem
-            plan.players.append(PlannedPlayer(name, club or "", start_number, joined, withdrawn))
+            plan.players.append(PlannedPlayer(name, club or "", start_number, joined, withdrawn, bool(present)))
             wheres.append(where)
     # the rest of the file names a player by the name as the list writes it, "Name (Verein)" where two
     # players share a name (with other clubs)

@@ -48,8 +48,8 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
         public={key: spec[key] for key in PUBLIC_KEYS}, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
-        players=[tournaments.NewPlayer(p.name, p.club, p.start_number, p.joined_round, p.withdrawn_from_round)
-                 for p in plan.players])
+        players=[tournaments.NewPlayer(p.name, p.club, p.start_number, p.joined_round, p.withdrawn_from_round,
+                                       present=p.present) for p in plan.players])
     # the file names players by their reference, as written there (the stored names are cleaned)
     entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}
 
