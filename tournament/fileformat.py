@@ -46,6 +46,8 @@ def player_item(entry: Entry, index: int) -> dict:
         item["joined_round"] = entry.joined_round
     if entry.withdrawn_from_round is not None:
         item["withdrawn_from_round"] = entry.withdrawn_from_round
+    if entry.present:  # checked in: a draw seats only those present (docs/tournament.md)
+        item["present"] = True
     return item
 
 

@@ -46,11 +46,9 @@
     var url = new URL(location.href);
     url.searchParams.set("partial", "1");
     url.searchParams.delete("me");
-    if (standings) {
-      var mine = me();
-      if (showAll) url.searchParams.set("all", "1");
-      else if (mine) url.searchParams.set("me", mine);
-    }
+    var mine = me();
+    if (standings && showAll) url.searchParams.set("all", "1");
+    if (mine) url.searchParams.set("me", mine);  // the own row, and where one sits (the seat notice)
     return url.toString();
   }
   function stamp() {
@@ -76,6 +74,18 @@
     }
     apply();
   }
+  var NOTICE_END = "<!--/seat-notice-->";
+  function takeNotice(html) {
+    // where the reader sits comes first in the answer (views/seat_notice.py): to the top of the page
+    var end = html.indexOf(NOTICE_END);
+    var notice = html.lastIndexOf('<div class="seat-notice"', 0) === 0 && end !== -1 ? html.slice(0, end) : "";
+    var slot = document.getElementById("seat-notice");
+    if (slot && slot.innerHTML !== notice) {
+      slot.innerHTML = notice;
+      if (window.dokoClocks) window.dokoClocks();
+    }
+    return notice ? html.slice(end + NOTICE_END.length) : html;
+  }
   function refresh() {
     var url = pollUrl();
     var headers = { "X-Requested-With": "fetch" };
@@ -89,6 +99,7 @@
       })
       .then(function (answer) {
         if (answer === null) return;
+        answer.html = takeNotice(answer.html);
         if (document.activeElement && live.contains(document.activeElement)) return;  // in use: next time
         replace(answer.html);
         etag = answer.etag;
@@ -113,6 +124,8 @@
       if (me() === entry) localStorage.removeItem(key); else localStorage.setItem(key, entry);
     } catch (e) { /* storage blocked: nothing to remember */ }
     apply();
+    etag = null;
+    refresh();  // where the newly marked player sits
   });
   if (search) {
     search.addEventListener("input", function () {
@@ -129,9 +142,9 @@
   document.documentElement.classList.add("js");
   apply();
   var mine = me();
-  if (standings && mine && !showAll && truncated() && !live.querySelector('tr[data-entry="' + mine + '"]')) {
+  if (mine) {
     etag = null;
-    refresh();  // the reader's own row is not among the first places: fetch it now
+    refresh();  // the reader's own row (if not among the first places) and where they sit: fetch them now
   } else {
     etagUrl = pollUrl();  // the page is what this poll would get: its ETag holds for it
   }

@@ -50,6 +50,7 @@ from tournament.models import (
     Penalty,
     Player,
     Rangliste,
+    Registration,
     RequestKey,
     Round,
     Score,
@@ -61,7 +62,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.selectors import identity_key
-from tournament.services import penalties, results, seating, sheet_state, tournaments
+from tournament.services import checkin, penalties, results, seating, sheet_state, tournaments
 from tournament.services import rangliste as rangliste_services
 from tournament.services import series as series_services
 from tournament.services import teams as team_services
@@ -106,6 +107,7 @@ class World:
     fruehling: Tournament
     merge: SeriesMerge
     team: Team  # "Kreuz": players no. 1 and 2 of "herbst"
+    registration: Registration  # on the waiting list of "herbst" (registration open, 13 places, all taken)
 
 
 def make_user(username, **kwargs):
@@ -152,6 +154,8 @@ def build_world() -> World:
     withdrawn = tournaments.withdraw_player(entry=entries[13])
     team = team_services.create_team(tournament=tournament, name="Kreuz", members=[entries[1].pk, entries[2].pk])
     backup = backup_text(tournament)
+    checkin.set_registration(tournament=tournament, open=True, limit=13)
+    registration = checkin.register(tournament=tournament, name="Wanda Wartend", contact="wanda@example.org")
 
     winter = tournaments.create_tournament(name="Winterabend", date=datetime.date(2026, 12, 12),
                                            director=users["director"], slug="winter")
@@ -174,7 +178,8 @@ def build_world() -> World:
     return World(slug=tournament.slug, users=users, tournament=tournament, other=other, r1=r1, r2=r2, t1=t1, t2=t2,
                  t3=t3, penalty=penalty, deleted_game_record=deleted.history_id, first_entry=entries[1],
                  withdrawn=withdrawn, other_entry=other_entry, backup=backup, series=series, winter=winter,
-                 fruehling=fruehling, merge=merge, team=team)
+                 fruehling=fruehling, merge=merge, team=team,
+                 registration=registration)
 
 
 @pytest.fixture(scope="module")
@@ -194,7 +199,7 @@ def world(shared_world, db):
     """The shared tournament, its objects read afresh (a test before may have changed them in memory)."""
     w = shared_world
     for obj in (w.tournament, w.other, w.r1, w.r2, w.t1, w.t2, w.t3, w.penalty, w.first_entry, w.withdrawn,
-                w.other_entry, w.series, w.winter, w.fruehling, w.team):
+                w.other_entry, w.series, w.winter, w.fruehling, w.team, w.registration):
         obj.refresh_from_db()
     return w
 
@@ -365,6 +370,21 @@ CASES = [
     Case("player_edit", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get="login 403 403 404",
          post="login 403 403 404", label="a player of another tournament",
          data=lambda w: {"name": "Neuer Name", "loaded_name": w.other_entry.player.name}),
+    # registration and check-in (issue 17.4): the public page while open; the rest the director's
+    Case("registration", T, get=PUBLIC, post="302+ 302+ 302+ 302+", data=lambda w: {"name": "Neu Angemeldet"}),
+    Case("registrations", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
+         data=lambda w: {"open": "on", "limit": "14"}),
+    Case("registration_edit", lambda w: {"slug": w.slug, "registration_id": w.registration.id}, get=DIRECTOR_PAGE,
+         post="login 403 403 302+", data=lambda w: {"name": "Wanda Wartend-Neu", "category": "Damen"}),
+    Case("registration_withdraw", lambda w: {"slug": w.slug, "registration_id": w.registration.id},
+         get=DIRECTOR_POST, post="login 403 403 302+"),
+    Case("checkin", T, get=DIRECTOR_PAGE, post="login 403 403 302+", data=lambda w: {"name": "Gast an der Tür"}),
+    Case("checkin_mark", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=DIRECTOR_POST,
+         post="login 403 403 302+", data=lambda w: {"present": "1"}),
+    Case("checkin_mark", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get=DIRECTOR_POST,
+         post="login 403 403 404", data=lambda w: {"present": "1"}, label="a player of another tournament"),
+    # the projector page (issue 17.6): public with the seating
+    Case("projector", T, get=PUBLIC, post=PUBLIC),
     # round 2 is a draft: no round 3 yet, the director is told so
     Case("round_create", T, get=DIRECTOR_POST, post="login 403 403 302", data=lambda w: {"number": "3"}),
     Case("round", R1, get=PUBLIC, post=PUBLIC, label="published"),
@@ -695,6 +715,8 @@ def test_anonymous_and_foreign_posts_change_nothing_of_the_tournament(world):
     for role in ("anonymous", "foreign"):
         client = login_client(world, role)
         for case in CASES:
+            if case.expected("POST", role).endswith("+"):
+                continue  # a public form (the registration) changes the tournament for everyone
             response = send(client, "POST", case.url(world), case.data(world))
             count += 1
             assert response.status_code != 500, f"POST {case} as {role}"
@@ -781,7 +803,7 @@ def test_only_organisers_see_the_buttons_to_create_and_restore(world):
 
 PUBLIC_PAGES = {
     "public_overview": [("overview", T)],
-    "public_seating": [("round", R1)],
+    "public_seating": [("round", R1), ("projector", T)],
     "public_standings": [("standings", T), ("standings_csv", T), ("standings_json", T), ("team_standings", T),
                          ("team_standings_csv", T), ("team_standings_json", T), ("prizes", T), ("prizes_pdf", T)],
     "public_players": [("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}), ("table_public", T1)],

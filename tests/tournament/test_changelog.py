@@ -135,8 +135,9 @@ def test_the_log_page_runs_a_fixed_number_of_queries(client, director):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(reverse("tournament:log", args=[slug])).status_code == 200
         counts.append(len(queries))
-    # session, user, role, tournament, rounds for the filter, and for each kind of record (8 kinds, teams
-    # too) one query and one for the records before those of the page (only kinds on the page: here 5)
+    # session, user, role, tournament, rounds for the filter, and for each kind of record (9 kinds, teams
+    # and registrations too) one query and one for the records before those of the page (only kinds on the
+    # page: here 5)
     assert counts[0] == counts[1] and counts[0] == 18, counts
 
 

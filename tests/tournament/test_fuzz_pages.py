@@ -51,6 +51,7 @@ from tournament.models import (
     Game,
     Penalty,
     Player,
+    Registration,
     RequestKey,
     Round,
     Score,
@@ -61,7 +62,7 @@ from tournament.models import (
     Tournament,
 )
 from tournament.ranking import TIE_BREAKERS
-from tournament.services import editing, penalties, results, seating, sheet_state, table_links, tournaments
+from tournament.services import checkin, editing, penalties, results, seating, sheet_state, table_links, tournaments
 from tournament.services import teams as team_services
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
@@ -115,6 +116,8 @@ def build_world() -> dict:
     seating.seat_round(round=r2, seed="fuzz-2")
     tournaments.withdraw_player(entry=tournament.entries.get(start_number=13))
     document = export_tournament(tournament)
+    checkin.set_registration(tournament=tournament, open=True, limit=13)  # full: the next one waits
+    checkin.register(tournament=tournament, name="Wanda Wartend", contact="wanda@example.org")
     return {"users": users, "slug": tournament.slug, "tournament_id": tournament.pk, "document": document}
 
 
@@ -244,7 +247,7 @@ def deeply_nested(n: int, kind: str) -> str:
 # ---- one request, and what it must not do ------------------------------------------------------------------
 
 def counted_models():
-    models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey,
+    models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey, Registration,
               get_user_model(), Tournament.directors.through, Tournament.helpers.through, Team, TeamMember]
     return models + [model.history.model for model in KINDS.values()]
 
@@ -257,7 +260,7 @@ def state() -> dict:
     with connection.cursor() as cursor:
         cursor.execute("SELECT " + ", ".join(f"(SELECT COUNT(*) FROM {quote(m._meta.db_table)})" for m in models))
         found["counts"] = dict(zip((m._meta.label for m in models), cursor.fetchone(), strict=True))
-        for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat, Team, TeamMember):
+        for model in (Tournament, Round, Table, Entry, Game, Penalty, Seat, Team, TeamMember, Registration):
             columns = ", ".join(quote(f.column) for f in model._meta.concrete_fields)
             cursor.execute(f"SELECT {columns} FROM {quote(model._meta.db_table)} ORDER BY 1")
             found[model._meta.label] = cursor.fetchall()
@@ -602,6 +605,41 @@ def test_player_edit(world, clients, data):
                                          max_size=3), junk)})
     with rolled_back():
         post(clients["director"], url, sent, what="player edit")
+
+
+@fuzz(50)
+@given(data=st.data())
+def test_registration_and_checkin(world, clients, data):
+    """The public registration (as anyone), the director's registration settings, editing and
+    withdrawing a registration, the check-in's walk-in and marks (issue 17.4)."""
+    registrations = list(Registration.objects.filter(tournament=world.tournament).values_list("id", flat=True))
+    person = {"name": value("Neue Spielerin", "Anna", "Wanda Wartend"), "club": texts, "category": texts,
+              "contact": texts}
+    with rolled_back():
+        for _ in range(data.draw(st.integers(1, 3), label="requests")):
+            page = data.draw(st.sampled_from(["registration", "registrations", "registration_edit",
+                                              "registration_withdraw", "checkin", "checkin_mark"]), label="page")
+            kwargs: dict = {"slug": world.slug}
+            if page in ("registration_edit", "registration_withdraw"):
+                kwargs["registration_id"] = data.draw(st.one_of(st.sampled_from(registrations),
+                                                                st.integers(0, 10**6)), label="registration")
+            if page == "checkin_mark":
+                kwargs["entry_id"] = data.draw(st.one_of(st.sampled_from(world.entry_ids), st.integers(0, 10**6)),
+                                               label="entry")
+            if page in ("registration", "registration_edit"):
+                sent = body(data, {"name": "Neue Spielerin", "club": "DK Süd"}, person)
+            elif page == "registrations":
+                sent = body(data, {"open": "on", "limit": "14"},
+                            {"open": value("on", ""), "limit": value(0, 1, 13, 14, 5000, 5001, -1)})
+            elif page == "checkin":
+                sent = body(data, {"name": "Gast an der Tür"}, {"name": person["name"], "club": texts})
+            elif page == "checkin_mark":
+                sent = body(data, {"present": "1"}, {"present": value("1", "0"), "q": texts})
+            else:
+                sent = {}
+            client = Client() if page == "registration" else clients["director"]
+            client.raise_request_exception = False
+            post(client, reverse(f"tournament:{page}", kwargs=kwargs), sent, what="registration and check-in")
 
 
 def valid_seating(w: World, name: str, number: int, key: str, action: str = "publish") -> dict:

@@ -31,6 +31,7 @@ from ..models import (
     Entry,
     Game,
     Penalty,
+    Registration,
     Round,
     Seat,
     Series,
@@ -49,6 +50,14 @@ ACTIONS = {
     "player_withdrawn": _("Spieler zurückgezogen"),
     "player_changed": _("Name oder Verein geändert"),
     "player_returned": _("Spieler spielt wieder mit"),
+    "registration_received": _("Anmeldung eingegangen"),
+    "registration_changed": _("Anmeldung geändert"),
+    "registration_withdrawn": _("Anmeldung zurückgezogen"),
+    "registration_moved_up": _("von der Warteliste nachgerückt"),
+    "registration_settings": _("Anmeldung geöffnet, geschlossen oder Plätze geändert"),
+    "checked_in": _("als anwesend markiert"),
+    "checked_out": _("nicht mehr als anwesend markiert"),
+    "walk_in": _("Spieler an der Tür angemeldet"),
     "round_created": _("Runde angelegt"),
     "round_drawn": _("Tische ausgelost"),
     "round_seated": _("Tische eingeteilt"),
@@ -221,7 +230,7 @@ def place_of(instance, rec: Recording) -> tuple[int | None, int | None, int | No
     """(tournament id, round number, table number) a changed object belongs to."""
     if isinstance(instance, Tournament):
         return instance.pk, None, None
-    if isinstance(instance, (Entry, Team)):
+    if isinstance(instance, (Entry, Team, Registration)):
         return instance.tournament_id, None, None
     if isinstance(instance, Round):
         return instance.tournament_id, instance.number, None
@@ -266,13 +275,17 @@ def snapshot(instance, rec: Recording) -> dict:
         return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
     if isinstance(instance, Team):
         return {"name": instance.name, "members": rec.team_members(instance.pk)}
+    if isinstance(instance, Registration):  # the contact is not logged: the log is read by helpers too
+        return {"name": instance.name, "club": instance.club, "category": instance.category,
+                "status": instance.status}
     if isinstance(instance, Tournament):
         series = (Series.objects.filter(pk=instance.series_id).values_list("name", flat=True).first()
                   if instance.series_id else None)
         return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
                 **team_settings(instance),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
-                "helpers": sorted(u.get_username() for u in instance.helpers.all())}
+                "helpers": sorted(u.get_username() for u in instance.helpers.all()),
+                "registration_open": instance.registration_open, "registration_limit": instance.registration_limit}
     return {}
 
 

@@ -15,12 +15,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from .. import vocabulary
-from ..models import DraftGame, Entry, Game, Penalty, Round, Table, Team, Tournament
+from ..models import DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team, Tournament
 from .audit import ACTIONS
 
 # the tracked models, by the name the log and the export use for them
 KINDS: dict[str, Any] = {"tournament": Tournament, "player": Entry, "round": Round, "table": Table, "game": Game,
-                         "penalty": Penalty, "draft": DraftGame, "team": Team}
+                         "penalty": Penalty, "draft": DraftGame, "team": Team, "registration": Registration}
 TABLE_KINDS = ("table", "game", "penalty", "draft")  # the records that belong to one table
 
 
@@ -95,7 +95,7 @@ class LogEntry:
             return _("Tisch %(table)s") % {"table": self.record.log_table}
         if self.kind == "round":
             return _("Runde %(round)s") % {"round": self.record.log_round}
-        if self.kind == "player":
+        if self.kind in ("player", "registration"):
             return detail.get("name", "")
         if self.kind == "team":
             return _("Team %(name)s") % {"name": detail.get("name", "")}
@@ -254,7 +254,8 @@ def describe(kind: str, detail: dict, other: dict | None) -> str:
         return round_text(detail, other)
     if kind == "team":
         return team_text(detail)
-    return fields_text(detail, other, PLAYER_LABELS if kind == "player" else SETTINGS_LABELS)
+    labels = {"player": PLAYER_LABELS, "registration": REGISTRATION_LABELS}.get(kind, SETTINGS_LABELS)
+    return fields_text(detail, other, labels)
 
 
 def game_text(row: dict) -> str:
@@ -354,7 +355,9 @@ def round_text(detail: dict, other: dict | None) -> str:
 
 # worded lazily: in the language of the page that shows the log, not the one the server started in
 PLAYER_LABELS = {"name": _l("Name"), "club": _l("Verein"), "start_number": _l("Startnummer"),
-                 "joined_round": _l("dabei ab Runde"), "withdrawn_from_round": _l("zurückgezogen ab Runde")}
+                 "joined_round": _l("dabei ab Runde"), "withdrawn_from_round": _l("zurückgezogen ab Runde"),
+                 "present": _l("anwesend")}
+REGISTRATION_LABELS = {"name": _l("Name"), "club": _l("Verein"), "category": _l("Kategorie"), "status": _l("Status")}
 SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum"), "place": _l("Ort"),
                    "rules": _l("Regelwerk"), "rounds_planned": _l("Runden"),
                    "games_at_table_of_4": _l("Spiele am 4er-Tisch"),
@@ -366,11 +369,14 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "directors": _l("Turnierleitung"), "helpers": _l("Turnierhelfer"),
                    "series": _l("Serie"), "team_count": _l("In einem Team zählen"),
                    "club_count": _l("Vereinswertung"),
-                   "teams_apart": _l("Mitglieder eines Teams bei der Auslosung trennen")}
+                   "teams_apart": _l("Mitglieder eines Teams bei der Auslosung trennen"),
+                   "registration_open": _l("Anmeldung online offen"),
+                   "registration_limit": _l("Plätze (0: unbegrenzt)")}
 
 
 # fields whose values are codes, worded by their choices
-CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices)}
+CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices),
+                 "status": dict(Registration.Status.choices)}
 # what a choice is when the record leaves it out (the tournament file leaves out defaults)
 CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value,
                    "teams_apart": False}

@@ -9,19 +9,21 @@ sends the version it was loaded from, and a service that finds another version s
 (`errors.Conflict`). Every change of the models with `history = HistoricalRecords(...)` is kept by
 django-simple-history; `LoggedChange` adds where it happened and who did it (see `audit.py`).
 
-One module per family: `changes`, `tournaments`, `players`, `rounds`, `games`, `teams`, `rangliste`;
-import from the package (`from tournament.models import Game`)."""
+One module per family: `changes`, `tournaments`, `players`, `rounds`, `games`, `teams`, `rangliste`,
+`registration`; import from the package (`from tournament.models import Game`)."""
 
 from .changes import DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score
 from .players import Entry, Player
 from .rangliste import Rangliste
+from .registration import Registration
 from .rounds import Round, Seat, Table
 from .teams import Team, TeamMember
 from .tournaments import Series, SeriesMerge, Tournament, default_rules
 
 __all__ = [
     "Rangliste",
+    "Registration",
     "Team",
     "TeamMember",
     "DataChange",

@@ -40,6 +40,8 @@ class Entry(models.Model):
                                                             validators=[Between(1, SMALL)])
     # the player's categories here (prize list, standings by category): of CATEGORIES and the tournament's own
     categories = models.JSONField(_("Kategorien"), default=list, blank=True)
+    # checked in at the door; once anyone is, a draw seats only those present (services/checkin.py)
+    present = models.BooleanField(_("anwesend"), default=False)
     history = kept_history()
 
     CATEGORIES = CATEGORIES  # the usual categories (models/tournaments.py)

@@ -125,6 +125,9 @@ class Tournament(models.Model):
     public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
     public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
+    # the public registration page (models/registration.py); 0 places: no limit
+    registration_open = models.BooleanField(_("Anmeldung online offen"), default=False)
+    registration_limit = models.PositiveSmallIntegerField(_("Plätze (0: unbegrenzt)"), default=0)
     # teams and clubs (docs/competitions.md, "In the app"): how many of a team's members count (null:
     # all; k: the best k, the same for every team), the clubs ranked as teams (null: no club ranking;
     # 0: all players count; k: the best k), and members of a team kept apart in the draw

@@ -16,7 +16,7 @@ from .access import is_director, is_series_director, role_of, tournaments_to_add
 from .missing import MissingResults, TableResults, missing_results
 from .overview import Overview, RoundSummary, tournament_overview
 from .players import PlayerLine, PlayerRecord, PlayerRound, player_record
-from .rounds import RepeatPair, SeatedTable, game_points, repeat_pairs, round_tables, seated_entries
+from .rounds import RepeatPair, SeatedTable, current_seat, game_points, repeat_pairs, round_tables, seated_entries
 from .series import (
     SeriesCell,
     SeriesEvening,
@@ -49,6 +49,7 @@ __all__ = [
     "StandingsHistory",
     "TableResults",
     "TableSheet",
+    "current_seat",
     "game_points",
     "identity_key",
     "is_director",

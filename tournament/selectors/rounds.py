@@ -73,3 +73,11 @@ def repeat_pairs(round: Round) -> list[RepeatPair]:
             if frozenset((a, b)) in met:
                 found.append(RepeatPair(number_of[table_id], (name_a, name_b), sorted(met[frozenset((a, b))])))
     return sorted(found, key=lambda pair: (pair.table_number, name_key(pair.names[0]), name_key(pair.names[1])))
+
+
+def current_seat(tournament_id: int, entry_id: int) -> Seat | None:
+    """Where a player sits in the newest published round (not closed, not a draft), with its table
+    and round: one query. None when they sit nowhere now."""
+    return (Seat.objects.filter(entry_id=entry_id, round__tournament_id=tournament_id,
+                                round__status=Round.Status.PUBLISHED)
+            .select_related("table", "round").order_by("-round__number").first())

@@ -46,7 +46,7 @@ __all__ = ["PUBLIC_KEYS", "ImportProblems", "Plan", "check_file"]
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
 NUMBER_KEYS = ("rounds_planned", "games_at_table_of_4", "games_at_table_of_5", "round_minutes")
 TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "rounds", "log", *TOURNAMENT_DEFAULTS)
-PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round")
+PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present")
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
 LOG_KEYS = ("at", "kind", "type", "action", "user", "device", "round", "table", "number", "id", "detail")
 
@@ -132,7 +132,8 @@ def _check_players(c: Checker, data: dict, plan: Plan):
         entry = Entry(player=person)
         c.model(where, entry, {"start_number": c.number(where, item, "start_number", default=index),
                                "joined_round": c.number(where, item, "joined_round", default=1),
-                               "withdrawn_from_round": c.number(where, item, "withdrawn_from_round")})
+                               "withdrawn_from_round": c.number(where, item, "withdrawn_from_round"),
+                               "present": bool(c.flag(where, item, "present", False))})
         if name is not None and club is not None:
             identity = names.identity(name, club)
             if identity in seen:  # the same name and club, ignoring case and spaces: one person

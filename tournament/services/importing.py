@@ -50,7 +50,8 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,
-                                       p.entry.joined_round, p.entry.withdrawn_from_round) for p in plan.players])
+                                       p.entry.joined_round, p.entry.withdrawn_from_round, present=p.entry.present)
+                 for p in plan.players])
     # the file names players by their reference, as written there (the stored names are cleaned)
     entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}
 

@@ -32,9 +32,11 @@ from .locking import lock_round, lock_tables, lock_tournament
 
 
 def playing_entries(tournament: Tournament, round_number: int) -> list[Entry]:
-    """Who is seated in this round: joined by then and not withdrawn, by start number."""
-    entries = tournament.entries.select_related("player").order_by("start_number")
-    return [e for e in entries if e.plays_in(round_number)]
+    """Who is seated in this round: joined by then and not withdrawn, by start number; once the
+    check-in is in use (anyone marked present), only those present (docs/tournament.md)."""
+    entries = list(tournament.entries.select_related("player").order_by("start_number"))
+    checkin = any(e.present for e in entries)
+    return [e for e in entries if e.plays_in(round_number) and (e.present or not checkin)]
 
 
 def history_before(tournament: Tournament, round_number: int) -> seating.History:

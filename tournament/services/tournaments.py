@@ -42,6 +42,7 @@ class NewPlayer:
     joined_round: int | None = None  # None: the first round not published yet
     withdrawn_from_round: int | None = None
     where: str = ""
+    present: bool = False  # checked in (services/checkin.py)
 
 
 def unique_slug(name: str, *, model=Tournament, fallback: str = "turnier", reserved=RESERVED_SLUGS) -> str:
@@ -202,7 +203,7 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
             elif start_number in taken_numbers:
                 raise UserError(where + _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number},
                                 field="start_number")
-            wanted.append((name, club, start_number, new.joined_round or joined, new.withdrawn_from_round))
+            wanted.append((name, club, start_number, new.joined_round or joined, new.withdrawn_from_round, new.present))
             taken[names.identity(name, club)] = names.person_text(name, club)
             taken_numbers.add(start_number)
             next_number = max(next_number, start_number + 1)
@@ -211,8 +212,8 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
         with audit.recording("player_registered", by=by, tournament=tournament):
             entries = Entry.objects.bulk_create(
                 Entry(tournament=tournament, player=people[(name, club)], start_number=number,
-                      joined_round=joined_round, withdrawn_from_round=withdrawn)
-                for name, club, number, joined_round, withdrawn in wanted)
+                      joined_round=joined_round, withdrawn_from_round=withdrawn, present=present)
+                for name, club, number, joined_round, withdrawn, present in wanted)
             if entries:
                 audit.record_bulk(entries)
         return Registered(entries=entries, skipped=skipped)

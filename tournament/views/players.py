@@ -68,7 +68,8 @@ def player_list(request, tournament):
 
     entries = list(tournament.entries.select_related("player").order_by("start_number"))
     next_round = tournaments.first_open_round(tournament)
-    playing = sum(1 for entry in entries if entry.plays_in(next_round))
+    checkin = any(entry.present for entry in entries)
+    playing = sum(1 for entry in entries if entry.plays_in(next_round) and (entry.present or not checkin))
     seatable, seating = seating_text(playing)
     return render(request, "tournament/players.html", {
         "tournament": tournament, "is_director": True, "entries": entries, "next_round": next_round,

@@ -18,6 +18,8 @@ from ..models import Entry, Table
 from ..web import caching
 from ..web.charts import Series, progression_svg
 from .access import public_or_director
+from .seat_notice import seat_notice
+from .standings import entry_param
 
 
 def own_record(tournament, entry_id: int, *, include_hidden: bool, history) -> selectors.PlayerRecord:
@@ -86,7 +88,8 @@ def player_page(request, tournament, entry_id):
         return not_modified
     if partial:
         fragment = player_fragment(request, tournament, entry_id, poll.counter)
-        return caching.compressed(request, poll.finish(HttpResponse(fragment["html"])))
+        notice = seat_notice(request, tournament, entry_param(request))
+        return caching.compressed(request, poll.finish(HttpResponse(notice + fragment["html"])))
 
     # (not stored whole: a player's page is opened by that player's phone, not by everyone at once)
     fragment = player_fragment(request, tournament, entry_id, poll.counter)

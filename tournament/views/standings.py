@@ -36,6 +36,7 @@ from ..selectors.teams import has_teams
 from ..web import caching
 from ..web.charts import Series, progression_html
 from .access import public_or_director
+from .seat_notice import seat_notice
 from .spreadsheet import csv_response, spreadsheet_safe
 
 Ranking = Tournament.Ranking
@@ -299,7 +300,8 @@ def standings_page(request, tournament):
     if not_modified is not None:
         return not_modified
     if partial:
-        response = HttpResponse(compose(live_fragment(request, tournament, poll.counter, query), tournament, me))
+        response = HttpResponse(seat_notice(request, tournament, me)
+                                + compose(live_fragment(request, tournament, poll.counter, query), tournament, me))
         return caching.compressed(request, poll.finish(response))
 
     def build():

@@ -1,0 +1,61 @@
+"""Telling a player where they sit (issue 17.7): a poll of the standings or a player's page that
+names the reader (`me`, set by "Das bin ich") starts with their table and seat in the newest
+published round and the round clock; the browser side is tests/e2e/test_checkin_projector.py."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournament.services import round_clock, seating
+
+from .factories import make_tournament, play_round, seated_round
+
+pytestmark = pytest.mark.django_db
+
+
+def poll(tournament, me, name="standings", **extra):
+    kwargs = {"slug": tournament.slug, **extra}
+    url = reverse(f"tournament:{name}", kwargs=kwargs)
+    return Client().get(url, {"partial": "1", "me": str(me)}).content.decode()
+
+
+def test_the_poll_brings_the_seat_as_soon_as_the_round_is_published(tournament):
+    entry = tournament.entries.get(start_number=3)
+    round = seated_round(tournament, publish=False)
+    assert "data-seat-notice" not in poll(tournament, entry.id)  # a draft is nobody's business yet
+    seating.publish_round(round=round)
+    seat = round.tables.get(seats__entry=entry).seats.get(entry=entry)
+    text = poll(tournament, entry.id)
+    assert text.startswith('<div class="seat-notice"')
+    assert f"<strong>Tisch {seat.table.number}</strong>, Platz {seat.position}" in text
+    assert "data-clock-end" not in text
+    round_clock.start_clock(round=round)
+    assert "data-clock-end" in poll(tournament, entry.id)
+    player_page = poll(tournament, entry.id, "player", entry_id=tournament.entries.get(start_number=1).id)
+    assert "data-seat-notice" in player_page  # on a player's page too: the marked player's seat
+
+
+def test_no_notice_without_me_for_a_closed_round_or_without_public_seating(tournament):
+    entry = tournament.entries.get(start_number=3)
+    round = play_round(tournament)
+    url = reverse("tournament:standings", args=[tournament.slug])
+    assert "data-seat-notice" not in Client().get(url, {"partial": "1"}).content.decode()
+    tournament.public_seating = False
+    tournament.save()
+    assert "data-seat-notice" not in poll(tournament, entry.id)
+    tournament.public_seating = True
+    tournament.save()
+    seating.close_round(round=round)
+    assert "data-seat-notice" not in poll(tournament, entry.id)
+
+
+@pytest.mark.parametrize("players", [8, 40])
+def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, django_assert_num_queries):
+    tournament = make_tournament(players=players, director=director, slug=f"t{players}")
+    seated_round(tournament)
+    entry = tournament.entries.get(start_number=2)
+    poll(tournament, entry.id)  # the standings fragment is cached once per change
+    # the tournament, the change counter, the cached fragment, the seat
+    with django_assert_num_queries(4):
+        text = poll(tournament, entry.id)
+    assert "data-seat-notice" in text

@@ -1,0 +1,23 @@
+"""Registration on the public page, the director's registration settings and the check-in's walk-in."""
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+
+class RegistrationForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    category = forms.CharField(label=_("Kategorie"), max_length=60, required=False,
+                               help_text=_("z. B. Damen, Jugend, Senioren, Gast"))
+    contact = forms.CharField(label=_("Kontakt (E-Mail oder Telefon)"), max_length=200, required=False,
+                              help_text=_("Freiwillig; sieht nur die Turnierleitung."))
+
+
+class RegistrationSettingsForm(forms.Form):
+    open = forms.BooleanField(label=_("Anmeldung online offen"), required=False)
+    limit = forms.IntegerField(label=_("Plätze (0: unbegrenzt)"), min_value=0, max_value=5000)
+
+
+class WalkInForm(forms.Form):
+    name = forms.CharField(label=_("Name"), max_length=120)
+    club = forms.CharField(label=_("Verein"), max_length=120, required=False)

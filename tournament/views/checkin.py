@@ -1,0 +1,147 @@
+"""Registration and check-in (docs/tournament.md, "Anmeldung und Check-in"): the public registration
+page, the director's list of registrations, and the evening's check-in list."""
+
+from __future__ import annotations
+
+from urllib.parse import urlencode
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_POST
+
+from ..errors import UserError
+from ..forms.checkin import RegistrationForm, RegistrationSettingsForm, WalkInForm
+from ..log.audit import Actor
+from ..models import Entry, Registration, Tournament
+from ..selectors import checkin as checkin_selectors
+from ..services import checkin
+from .access import _set_role, director_required
+
+
+def _form_error(form, error: UserError) -> None:
+    form.add_error(error.field if error.field in form.fields else None, error.message)
+
+
+def registration_page(request, slug):
+    """The public registration (while the director has it open; a 404 otherwise, for everyone but the
+    tournament's directors and helpers): a form and who registered, without any contact."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    _set_role(request, tournament)
+    if not tournament.registration_open and not request.can_enter:
+        raise Http404
+    form = RegistrationForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            registration = checkin.register(tournament=tournament, **form.cleaned_data, by=Actor.of(request))
+        except UserError as error:
+            _form_error(form, error)
+        else:
+            if registration.status == Registration.Status.WAITING:
+                messages.warning(request, _("Alle Plätze sind vergeben: %(name)s steht auf der Warteliste und rückt "
+                                            "nach, sobald jemand absagt.") % {"name": registration.name})
+            else:
+                messages.success(request, _("%(name)s ist angemeldet.") % {"name": registration.name})
+            return redirect("tournament:registration", slug=tournament.slug)
+    listed = checkin_selectors.public_registrations(tournament)
+    return render(request, "tournament/registration.html", {
+        "tournament": tournament, "form": form, "registered": [r for r in listed if not r.waiting],
+        "waiting": [r for r in listed if r.waiting], "taken": checkin.places_taken(tournament),
+    }, status=200 if form.is_bound is False or form.is_valid() else 400)
+
+
+@director_required
+def registrations_page(request, tournament):
+    """The director's list: every registration with its contact and where it stands; the settings."""
+    form = RegistrationSettingsForm(request.POST or None, initial={
+        "open": tournament.registration_open, "limit": tournament.registration_limit})
+    if request.method == "POST" and form.is_valid():
+        try:
+            checkin.set_registration(tournament=tournament, open=form.cleaned_data["open"],
+                                     limit=form.cleaned_data["limit"], by=Actor.of(request))
+        except UserError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("Gespeichert."))
+            return redirect("tournament:registrations", slug=tournament.slug)
+    return render(request, "tournament/registrations.html", {
+        "tournament": tournament, "form": form, "registrations": checkin_selectors.registrations(tournament),
+        "taken": checkin.places_taken(tournament), "public_url": request.build_absolute_uri(
+            reverse("tournament:registration", args=[tournament.slug])),
+    }, status=400 if form.is_bound and not form.is_valid() else 200)
+
+
+def _registration(tournament, registration_id) -> Registration:
+    return get_object_or_404(Registration, pk=registration_id, tournament=tournament)
+
+
+@director_required
+def registration_edit(request, tournament, registration_id):
+    registration = _registration(tournament, registration_id)
+    form = RegistrationForm(request.POST or None, initial={
+        "name": registration.name, "club": registration.club, "category": registration.category,
+        "contact": registration.contact})
+    if request.method == "POST" and form.is_valid():
+        try:
+            checkin.edit_registration(registration=registration, **form.cleaned_data, by=Actor.of(request))
+        except UserError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("Gespeichert."))
+            return redirect("tournament:registrations", slug=tournament.slug)
+    return render(request, "tournament/registration_edit.html", {
+        "tournament": tournament, "registration": registration, "form": form,
+    }, status=400 if form.is_bound and not form.is_valid() else 200)
+
+
+@require_POST
+@director_required
+def registration_withdraw(request, tournament, registration_id):
+    registration = _registration(tournament, registration_id)
+    moved_before = set(tournament.registrations.filter(status=Registration.Status.WAITING).values_list("id", flat=True))
+    checkin.withdraw_registration(registration=registration, by=Actor.of(request))
+    messages.success(request, _("%(name)s ist abgemeldet.") % {"name": registration.name})
+    for name in tournament.registrations.filter(pk__in=moved_before, status=Registration.Status.REGISTERED
+                                                ).values_list("name", flat=True):
+        messages.success(request, _("%(name)s rückt von der Warteliste nach.") % {"name": name})
+    return redirect("tournament:registrations", slug=tournament.slug)
+
+
+@director_required
+def checkin_page(request, tournament):
+    """The evening's list: tap a name to mark the player present, search, add a walk-in."""
+    form = WalkInForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            entry = checkin.add_walk_in(tournament=tournament, **form.cleaned_data, by=Actor.of(request))
+        except UserError as error:
+            _form_error(form, error)
+        else:
+            messages.success(request, _("%(name)s ist angemeldet und anwesend, Startnummer %(number)s.")
+                             % {"name": entry.player.name, "number": entry.start_number})
+            return redirect("tournament:checkin", slug=tournament.slug)
+    rows = checkin_selectors.checkin_rows(tournament)
+    query = request.GET.get("q", "").strip()
+    return render(request, "tournament/checkin.html", {
+        "tournament": tournament, "form": form, "rows": rows, "query": query,
+        "present": sum(1 for row in rows if row.present), "active": sum(1 for row in rows if not row.withdrawn),
+        "in_use": any(row.present for row in rows),
+    }, status=400 if form.is_bound and not form.is_valid() else 200)
+
+
+@require_POST
+@director_required
+def checkin_mark(request, tournament, entry_id):
+    """Marks a player present (present=1) or not (present=0), from the check-in list."""
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
+    present = request.POST.get("present") == "1"
+    try:
+        checkin.set_present(entry=entry, present=present, by=Actor.of(request))
+    except UserError as error:
+        messages.error(request, error.message)
+    query = request.POST.get("q", "").strip()
+    url = reverse("tournament:checkin", args=[tournament.slug])
+    return redirect(f"{url}?{urlencode({'q': query})}#e{entry.pk}" if query else f"{url}#e{entry.pk}")
+
