@@ -152,9 +152,10 @@ def fill(table, games):
 # the standings (the first request after a change: tournament/web/caching.py): the change counter, the
 # cached table and standings (two misses), the rounds, the scores summed, the entries, storing both
 # in the database cache (count, look-up, insert and the tests' savepoints: 5 each), what is still
-# missing (one query), the hidden round numbers; a new game: the table, the next game number (games
-# and drafts), its seat count, seats, the game itself.
-TABLE_QUERIES = {"sheet": 19, "standings": 23, "new game": 11}
+# missing (one query), whether the tournament has teams (the link to the team standings), the hidden
+# round numbers; a new game: the table, the next game number (games and drafts), its seat count, seats,
+# the game itself.
+TABLE_QUERIES = {"sheet": 19, "standings": 24, "new game": 11}
 
 
 def test_sheet_and_standings_run_a_fixed_number_of_queries(client, director):

@@ -34,7 +34,7 @@ from . import sheet_pdf
 
 # Bump to drop every cached PDF when the rendering (not the HTML) changes. WeasyPrint itself is
 # imported only where HTML is rendered: a worker that draws score sheets never needs it (0.9 s).
-RENDER_VERSION = f"weasyprint-{version('weasyprint')}/reportlab-{version('reportlab')}/2"
+RENDER_VERSION = f"weasyprint-{version('weasyprint')}/reportlab-{version('reportlab')}/4"
 # Fewer missing PDFs than this are rendered in-process: starting the pool costs more.
 PARALLEL_MIN = 8
 

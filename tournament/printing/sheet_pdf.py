@@ -37,7 +37,7 @@ WIDTH = PAGE_W - LEFT - RIGHT
 QR_MM = 22.0  # at least 20 mm: a phone reads it from across the table, and at 100 dpi (docs/printing.md)
 CAPTION_PT = 8.0  # the smallest text (compact rows: 7.5): captions, heads, legend, footer
 ROW_MM_MAX, ROW_MM_MIN, ROW_MM_MIN_COMPACT = 10.0, 5.0, 3.2
-LEFT_COLUMNS = [7, 27, 21, 10, 13, 17, 20, 10, 12]  # Nr., Geber, Spielart, Re, Augen, Ansagen, Sonderp., Wert, Faktor
+LEFT_COLUMNS = [7, 26, 20, 10, 13, 16, 23, 10, 12]  # Nr., Geber, Spielart, Re, Augen, Ansagen, Sonderp., Wert, Faktor
 PLAYER_COLUMNS = {4: (15, 20), 5: (12, 16)}  # points, running total; 140 mm for the players either way
 GRID, GREY_HEAD, GREY_OUT, GREY_PENALTY = 0.5, 0.91, 0.83, 0.953
 
