@@ -308,6 +308,7 @@ def standings_page(request, tournament):
         "ranking_sentence": ranking.sentence(tournament),
         "hidden_rounds": hidden, "is_director": request.is_director,
         "category": prize_selectors.category_label(query["kategorie"]) if query.get("kategorie") else "",
+        "category_code": query.get("kategorie", ""),
         "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
     }
     return poll.finish(render(request, "tournament/standings.html", context))
