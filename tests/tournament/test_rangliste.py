@@ -269,3 +269,14 @@ def test_the_settings_page_flags_a_tournament_for_the_rangliste(client, director
     assert client.post(reverse("tournament:settings", kwargs={"slug": "januar"}), data).status_code == 302
     january.refresh_from_db()
     assert january.counts_for_rangliste
+
+
+def test_the_start_page_lists_public_ranglisten_and_a_directors_own(client, director):
+    make_rangliste(director)
+    services.create_rangliste(settings=services.Settings(name="Geheime Liste", slug="geheim", public=False),
+                              director=director)
+    page = client.get(reverse("tournament:home")).content.decode()
+    assert "Rangliste Nord" in page and "Geheime Liste" not in page
+    client.force_login(director)
+    page = client.get(reverse("tournament:home")).content.decode()
+    assert "Geheime Liste" in page and reverse("tournament:rangliste_create") in page
