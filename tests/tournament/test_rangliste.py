@@ -5,6 +5,8 @@ handed to `scoring.rangliste`, the services and the change log, the pages and th
 from __future__ import annotations
 
 import csv
+import html
+import re
 import datetime
 import io
 import json
@@ -203,6 +205,8 @@ def test_the_pages_show_the_ranking_the_players_below_the_minimum_the_cut_line_a
                          {"p": key, "bis": "2026-06-30"})
     assert history.status_code == 200 and "Januar" in history.content.decode() and "März" in history.content.decode()
     assert client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}), {"p": "x"}).status_code == 404
+    link = re.search(r'href="(/r/nord/spieler/\?p=[^"]+)">Dieter', text).group(1)  # a key with a line break
+    assert "Dieter" in client.get(html.unescape(link)).content.decode()
     rangliste.public = False
     rangliste.save()
     assert client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"})).status_code == 404
