@@ -5,11 +5,11 @@ handed to `scoring.rangliste`, the services and the change log, the pages and th
 from __future__ import annotations
 
 import csv
-import html
-import re
 import datetime
+import html
 import io
 import json
+import re
 
 import pytest
 from django.test import Client
