@@ -794,10 +794,11 @@ def test_helper_reads_the_change_log_without_restore_buttons(world):
 def test_only_organisers_see_the_buttons_to_create_and_restore(world):
     """The start page offers "Neues Turnier", "Sicherung einspielen" and "Neue Serie" to organisers
     (and superusers) only; a helper or a director without the permission does not see them."""
-    buttons = [reverse(f"tournament:{name}") for name in ("tournament_create", "restore_backup", "series_create")]
+    buttons = [reverse(f"tournament:{name}") for name in ("tournament_create", "restore_backup", "series_create",
+                                                          "rangliste_create")]
     for role, shown in [("helper", False), ("foreign", False), ("director", True), ("superuser", True)]:
         page = login_client(world, role).get(reverse("tournament:home")).content.decode()
-        assert [f'href="{url}"' in page for url in buttons] == [shown] * 3, role
+        assert [f'href="{url}"' in page for url in buttons] == [shown] * 4, role
     RUN["organiser buttons"] += 4
 
 

@@ -16,3 +16,18 @@ def test_load_demo_creates_the_director_once(db):
     # the demo director is an organiser: creates tournaments and series, restores backups
     assert director.has_perm("tournament.organise")
     assert "http://127.0.0.1:8000/accounts/login/" in out.getvalue()
+
+
+def test_load_demo_builds_a_rangliste_over_three_tournaments_once(db):
+    import datetime
+
+    from tournament.models import Rangliste, Tournament
+    from tournament.selectors import rangliste as selectors
+
+    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", stdout=StringIO())
+    demo = Rangliste.objects.get(slug="demo-rangliste")
+    assert Tournament.objects.filter(counts_for_rangliste=True).count() == 3
+    view = selectors.rangliste_view(demo, until=datetime.date.today())
+    assert len(view.rows) == 13 and [(r.person.name, r.row.rounds) for r in view.below] == [("Nina Neumann", 3)]
+    assert [line.place for line in view.result.cut_lines] == [3]

@@ -44,7 +44,7 @@ def tournament(director):
 
 
 def groups(prizes):
-    return [(g.category, [line.row.name for line in g.lines], [row.name for row in g.passed_over])
+    return [(g.category, [line.row.name for line in g.lines], list(g.passed_over))
             for g in prizes.groups]
 
 
@@ -68,6 +68,7 @@ def test_the_pages_the_pdf_and_the_standings_of_one_category(client, tournament)
     page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"}))
     text = page.content.decode()
     assert page.status_code == 200 and text.index("Frieda") < text.index("Hanna") < text.index("Gustav")
+    assert "Schon mit einem Preis bedacht: Anna, Carla." in text
     pdf = client.get(reverse("tournament:prizes_pdf", kwargs={"slug": "preise"}), {"plaetze": "2"})
     assert pdf.status_code == 200
     content = b"".join(pdf.streaming_content)
@@ -76,6 +77,7 @@ def test_the_pages_the_pdf_and_the_standings_of_one_category(client, tournament)
     standings = client.get(reverse("tournament:standings", kwargs={"slug": "preise"}), {"kategorie": "Damen"})
     text = standings.content.decode()
     assert "Frieda" in text and "Anna" in text and "Bernd" not in text
+    assert 'href="?round=1&amp;kategorie=Damen"' in text  # the rounds' links keep the category
 
 
 def test_the_director_sets_categories_on_the_edit_page_and_own_ones_in_the_settings(client, director, tournament):

@@ -6,8 +6,10 @@ from __future__ import annotations
 
 import csv
 import datetime
+import html
 import io
 import json
+import re
 
 import pytest
 from django.test import Client
@@ -203,6 +205,8 @@ def test_the_pages_show_the_ranking_the_players_below_the_minimum_the_cut_line_a
                          {"p": key, "bis": "2026-06-30"})
     assert history.status_code == 200 and "Januar" in history.content.decode() and "März" in history.content.decode()
     assert client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}), {"p": "x"}).status_code == 404
+    link = re.search(r'href="(/r/nord/spieler/\?p=[^"]+)">Dieter', text).group(1)  # a key with a line break
+    assert "Dieter" in client.get(html.unescape(link)).content.decode()
     rangliste.public = False
     rangliste.save()
     assert client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"})).status_code == 404
@@ -269,3 +273,14 @@ def test_the_settings_page_flags_a_tournament_for_the_rangliste(client, director
     assert client.post(reverse("tournament:settings", kwargs={"slug": "januar"}), data).status_code == 302
     january.refresh_from_db()
     assert january.counts_for_rangliste
+
+
+def test_the_start_page_lists_public_ranglisten_and_a_directors_own(client, director):
+    make_rangliste(director)
+    services.create_rangliste(settings=services.Settings(name="Geheime Liste", slug="geheim", public=False),
+                              director=director)
+    page = client.get(reverse("tournament:home")).content.decode()
+    assert "Rangliste Nord" in page and "Geheime Liste" not in page
+    client.force_login(director)
+    page = client.get(reverse("tournament:home")).content.decode()
+    assert "Geheime Liste" in page and reverse("tournament:rangliste_create") in page

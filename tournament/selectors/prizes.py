@@ -24,7 +24,7 @@ class PrizeGroup:
     category: str | None  # None: overall
     label: str
     lines: list[PrizeLine]
-    passed_over: list[StandingRow]  # of the category, better placed, but with a prize already
+    passed_over: list[str]  # names: of the category, better placed, but with a prize already
 
 
 @dataclass(frozen=True)
@@ -58,9 +58,9 @@ def prize_list(tournament: Tournament, *, include_hidden: bool, overall: int = 3
         order=order, overall=overall, per_category=per_category, once=once)
     groups = [PrizeGroup(category=None, label="", passed_over=[],
                          lines=[PrizeLine(rank=p.rank, row=by_id[p.player]) for p in result.overall])]
-    passed: dict[str, list[StandingRow]] = {}
+    passed: dict[str, list[str]] = {}
     for category, player in result.passed_over:
-        passed.setdefault(category, []).append(by_id[player])
+        passed.setdefault(category, []).append(by_id[player].name)
     for category, prizes in result.categories:
         groups.append(PrizeGroup(category=category, label=category_label(category),
                                  passed_over=passed.get(category, []),

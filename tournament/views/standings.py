@@ -316,6 +316,7 @@ def standings_page(request, tournament):
             "hidden_rounds": hidden, "is_director": request.is_director,
             "has_teams": fragment.get("has_teams", False),
             "category": prize_selectors.category_label(query["kategorie"]) if query.get("kategorie") else "",
+            "category_code": query.get("kategorie", ""),
             "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
         })
 

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
 
-from tournament.models import Tournament
-from tournament.services import generate, seating, tournaments
+from tournament.models import Rangliste, Tournament
+from tournament.services import generate, rangliste, seating, tournaments
 
 from ... import engine
 from ...services import penalties
@@ -23,6 +23,7 @@ DIRECTOR_PASSWORD = "doppelkopf"
 
 DEMO_SLUG = "demo-doko-abend"
 DEMO_NAME = "Demo: Doko-Abend im Vereinsheim"
+DEMO_RANGLISTE = "demo-rangliste"
 DEMO_PLAYERS = [
     ("Anna Becker", "DK Kreuzbube Köln"), ("Bernd Schulte", "DK Kreuzbube Köln"), ("Carla Hoffmann", ""),
     ("Dieter Wolf", "Doko-Freunde Münster"), ("Elke Brandt", "Doko-Freunde Münster"), ("Frank Möller", ""),
@@ -46,6 +47,7 @@ class Command(BaseCommand):
     def handle(self, *args, base_url, **options):
         director = self.ensure_director()
         self.load_demo_tournament(director=director)
+        self.load_demo_rangliste(director=director)
 
         login_url = base_url.rstrip("/") + reverse("login")
         self.stdout.write(self.style.SUCCESS("Demodaten bereit."))
@@ -53,6 +55,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Benutzer:  {DIRECTOR_USERNAME}")
         self.stdout.write(f"Passwort:  {DIRECTOR_PASSWORD}")
         self.stdout.write(f"Demoturnier: {base_url.rstrip('/')}{self.demo_path}")
+        self.stdout.write(f"Rangliste:   {base_url.rstrip('/')}/r/{DEMO_RANGLISTE}/")
 
     def ensure_director(self):
         User = get_user_model()
@@ -89,3 +92,30 @@ class Command(BaseCommand):
             generate.play_round(second, rng=rng, games={1: 3, 2: 1}, penalty_chance=0)
         tournament.directors.add(director)
         self.demo_path = f"/t/{tournament.slug}/"
+
+    def load_demo_rangliste(self, *, director):
+        """A Rangliste over three played tournaments that count for it (docs/competitions.md): the demo's
+        players in all three (two with a member number), a guest in the last one only (listed below the
+        minimum of 6 rounds), a cut line after place 3. Built once."""
+        if Rangliste.objects.filter(slug=DEMO_RANGLISTE).exists():
+            return
+        today = datetime.date.today()
+        for index, days in enumerate((70, 40, 10), start=1):
+            tournament = tournaments.create_tournament(
+                name=f"Demo: Ranglistenturnier {index}", slug=f"demo-ranglistenturnier-{index}",
+                date=today - datetime.timedelta(days=days), rounds_planned=3, director=director)
+            players = DEMO_PLAYERS + ([("Nina Neumann", "Fuchsjagd Kiel")] if index == 3 else [])
+            entries = generate.add_players(tournament, players)
+            for entry in entries[:2]:
+                rangliste.set_member_number(entry=entry, member_number=f"DDV-{1000 + entry.start_number}")
+            tournament.counts_for_rangliste = True
+            tournament.save(update_fields=["counts_for_rangliste"])
+            for number in (1, 2, 3):
+                round = seating.create_round(tournament=tournament)
+                seating.seat_round(round=round, seed=f"rangliste-{index}-{number}")
+                seating.publish_round(round=round)
+                generate.play_round(round, rng=random.Random(f"rangliste-{index}-{number}"), penalty_chance=0.02)
+                seating.close_round(round=round, backup=False)
+        rangliste.create_rangliste(settings=rangliste.Settings(
+            name="Demo: Rangliste der Vereinsabende", slug=DEMO_RANGLISTE, minimum_rounds=6,
+            cut_lines=((3, "Bezirksmeisterschaft"),)), director=director)
