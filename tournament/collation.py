@@ -10,8 +10,10 @@ a click on the standings' name column.
 from __future__ import annotations
 
 import unicodedata
+from functools import lru_cache
 
 
+@lru_cache(maxsize=16384)  # the standings sort 1,000 names after every round, on every change
 def name_key(name: str) -> tuple[str, str]:
     """The sort key of a name (or a club): `sorted(names, key=name_key)`."""
     folded = unicodedata.normalize("NFKD", name.strip().casefold())  # casefold: ß -> ss; NFKD: ä -> a + ¨
