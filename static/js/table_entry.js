@@ -595,7 +595,9 @@
       }
     });
     table.appendChild(body);
-    var foot = el("tr", {}, [el("th", {text: T.sum})]);
+    // "Summe", or "Σ" where large text leaves the first column narrow (the word stays for screen readers)
+    var foot = el("tr", {}, [el("th", {}, [el("span", {"class": "long", text: T.sum}),
+                                           el("span", {"class": "short", "aria-hidden": "true", text: "Σ"})])]);
     state.totals.forEach(function (total) { foot.appendChild(el("td", {"class": "num total", text: String(total)})); });
     table.appendChild(el("tfoot", {}, [foot]));
   }

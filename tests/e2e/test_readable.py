@@ -67,8 +67,11 @@ def test_no_sideways_scrolling(live_server, browser, width, text):
     """The page fits the window's width (a table may scroll in its own box), and the header stays small."""
     evening = make_evening()
     context, page = phone(browser, width)
-    page.add_init_script(f"document.addEventListener('DOMContentLoaded', () => "
-                         f"document.documentElement.style.fontSize = '{text}')")
+    # the reader's text size from the page's first layout on, as a phone's text setting gives it (set
+    # later, Chromium keeps some container queries answered for the old size until the next layout)
+    page.add_init_script(f"new MutationObserver((changes, observer) => {{ if (document.documentElement) {{ "
+                         f"document.documentElement.style.fontSize = '{text}'; observer.disconnect(); }} }})"
+                         f".observe(document, {{childList: true}})")
     found = []
     for name in each_page(page, live_server.url, evening):
         scroll, limit, wide = measure(page, "reflow")
@@ -79,6 +82,15 @@ def test_no_sideways_scrolling(live_server, browser, width, text):
                                        "document.querySelector('.standings-wrap').clientWidth]")
             if inner > box:
                 found.append(f"standings: the table is {inner} px wide in its {box} px box")
+    # still on the entry page: every number of the phone's sheet whole, and the penalty's fields fit too
+    cut = page.evaluate("[...document.querySelectorAll('#sheet td.num, #sheet tbody th, #sheet tfoot th')]"
+                        ".filter(cell => cell.scrollWidth > cell.clientWidth).map(cell => cell.textContent)")
+    if cut:
+        found.append(f"entry page: the sheet cuts {cut}")
+    page.click("#penalty-set summary")
+    scroll, limit, wide = measure(page, "reflow")
+    if scroll > limit:
+        found.append(f"entry page with the penalty open: {scroll} px wide in a {limit} px window: {wide}")
     page.goto(live_server.url + "/hilfe/")
     scroll, limit, wide = measure(page, "reflow")
     if scroll > limit:
