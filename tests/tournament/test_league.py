@@ -1,0 +1,212 @@
+"""League match days, team cups and leagues in the app (issue 17.2, docs/competitions.md "In the app:
+match days, league, cup"): the team match's draw, its refusals, the options in the change log, the
+match day's Siegpunkte and the cup group on the team standings (page, CSV, JSON), and the league
+table on a series' page."""
+
+from __future__ import annotations
+
+import json
+from itertools import combinations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournament.errors import UserError
+from tournament.log import changelog
+from tournament.models import Round
+from tournament.selectors import standings
+from tournament.selectors import teams as team_selectors
+from tournament.services import seating, sheet_state, teams, tournaments
+
+from .factories import make_tournament, seated_round
+
+pytestmark = pytest.mark.django_db
+
+
+def ids(tournament, *numbers):
+    by_number = dict(tournament.entries.values_list("start_number", "id"))
+    return [by_number[n] for n in numbers]
+
+
+def match_day(director=None, *, slug="spieltag", teams_of=4, size=4, name="Spieltag", **options):
+    """A tournament of `teams_of` teams of `size` players (start numbers team by team), a team match."""
+    tournament = make_tournament(players=teams_of * size, director=director, slug=slug, name=name)
+    for i in range(teams_of):
+        teams.create_team(tournament=tournament, name=f"Team {'ABCDE'[i]}",
+                          members=ids(tournament, *range(size * i + 1, size * i + size + 1)))
+    teams.set_team_options(tournament=tournament, team_count=None, club_count=None, teams_apart=False,
+                           team_match=True, **options)
+    tournament.refresh_from_db()
+    return tournament
+
+
+def tables_of(round):
+    return [[s.entry_id for s in table.seats.order_by("position")] for table in round.tables.order_by("number")]
+
+
+# ---- the draw ------------------------------------------------------------------------------------------
+
+def test_four_rounds_of_four_teams_of_four_meet_every_opponent_once(director):
+    tournament = match_day(director)
+    team_of = {e: t for t, es in team_selectors.team_members(tournament).items() for e in es}
+    met = set()
+    for number in range(1, 5):
+        round = seated_round(tournament, seed=f"s{number}", mode=Round.Mode.STANDINGS if number > 1 else
+                             Round.Mode.RANDOM)
+        assert round.repeat_meetings == 0
+        for table in tables_of(round):
+            assert sorted(team_of[e] for e in table) == ["Team A", "Team B", "Team C", "Team D"]
+            for pair in combinations(table, 2):
+                assert frozenset(pair) not in met
+                met.add(frozenset(pair))
+    assert len(met) == 16 * 12 // 2  # every player met all twelve opponents
+
+
+def test_five_teams_sit_at_tables_of_five(director):
+    tournament = match_day(director, teams_of=5, size=5)
+    round = seated_round(tournament)
+    assert [len(t) for t in tables_of(round)] == [5] * 5
+
+
+def test_a_team_match_whose_teams_do_not_fit_is_refused_with_the_reason(director):
+    tournament = match_day(director, teams_of=3, size=4)
+    round = seating.create_round(tournament=tournament)
+    with pytest.raises(UserError, match="braucht 4 oder 5 Teams .*dabei sind 3 Teams"):
+        seating.seat_round(round=round)
+    assert not round.tables.exists()
+
+
+def test_unequal_teams_and_players_without_a_team_are_named(director):
+    tournament = match_day(director, slug="ungleich")
+    tournaments.register_player(tournament=tournament, name="Zoe Ohneteam", club="")
+    round = seating.create_round(tournament=tournament)
+    with pytest.raises(UserError, match="ohne Team: Zoe Ohneteam"):
+        seating.seat_round(round=round)
+    zoe = tournament.entries.get(player__name="Zoe Ohneteam")
+    team_a = tournament.teams.get(name="Team A")
+    teams.set_members(team=team_a, members=[*ids(tournament, 1, 2, 3, 4), zoe.pk], version=team_a.version)
+    with pytest.raises(UserError, match="gleich viele Spieler; da sind: Team A 5, Team B 4, Team C 4, Team D 4"):
+        seating.seat_round(round=round)
+
+
+def test_the_option_is_in_the_change_log(director):
+    tournament = make_tournament(players=8, director=director, slug="log")
+    teams.set_team_options(tournament=tournament, team_count=None, club_count=None, teams_apart=False,
+                           team_match=True, cup_advance=2, version=tournament.version)
+    entry = changelog.entries(tournament)[0]
+    assert entry.action == "team_options_changed"
+    assert "Mannschaftskampf (Ligaspieltag): ja" in entry.after_text
+    assert "Pokal: es kommen weiter: die besten 2 Teams" in entry.after_text
+    tournament.refresh_from_db()
+    teams.set_team_options(tournament=tournament, team_count=None, club_count=None, teams_apart=False,
+                           version=tournament.version)
+    entry = changelog.entries(tournament)[0]
+    assert "Mannschaftskampf (Ligaspieltag): nein" in entry.after_text and "kein Pokal" in entry.after_text
+    with pytest.raises(UserError, match="1 bis 99 Teams"):
+        teams.set_team_options(tournament=tournament, team_count=None, club_count=None, teams_apart=False,
+                               cup_advance=0)
+
+
+def test_the_director_sets_the_options_on_the_teams_page(director):
+    tournament = make_tournament(players=8, director=director, slug="seite")
+    client = Client()
+    client.force_login(director)
+    url = reverse("tournament:team_options", args=[tournament.slug])
+    response = client.post(url, {"team_count": "", "club_ranking": "none", "club_best": "4", "team_match": "on",
+                                 "cup_advance": "2", "version": str(tournament.version)})
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.team_match and tournament.cup_advance == 2
+    page = client.get(reverse("tournament:teams", args=[tournament.slug])).content.decode()
+    assert "Mannschaftskampf (Ligaspieltag)" in page and "Pokal: es kommen weiter" in page
+
+
+# ---- the match day and the cup on the team standings ------------------------------------------------
+
+def play(tournament, values: dict[str, int]):
+    """A published round of the team match with every table's totals by team (`values`: team name ->
+    each of its players' points at their table; they sum to 0)."""
+    round = seated_round(tournament, seed=f"p{tournament.rounds.count() + 1}")
+    team_of = {e: t for t, es in team_selectors.team_members(tournament).items() for e in es}
+    for table in round.tables.all():
+        sheet_state.enter_totals(table=table, totals={s.entry_id: values[team_of[s.entry_id]]
+                                                      for s in table.seats.all()})
+    return round
+
+
+def test_the_match_day_gives_siegpunkte_and_explains_a_shared_place(director):
+    tournament = match_day(director)
+    play(tournament, {"Team A": 30, "Team B": 30, "Team C": -20, "Team D": -40})
+    found = team_selectors.team_standings(tournament, standings(tournament)).match
+    assert found is not None
+    assert [(d.name, d.place, d.spielpunkte, d.siegpunkte_text) for d in found.rows] == [
+        ("Team A", 1, 120, "3½"), ("Team B", 1, 120, "3½"), ("Team C", 3, -80, "2"), ("Team D", 4, -160, "1")]
+    assert found.rows[0].why == "Plätze 1–2 geteilt: (4 + 3) / 2 = 3½" and found.rows[2].why == ""
+    assert "4/3/2/1 Siegpunkte" in found.rule
+    client = Client()
+    page = client.get(reverse("tournament:team_standings", args=[tournament.slug])).content.decode()
+    assert "Spieltag: Siegpunkte" in page and "3½" in page and "Plätze 1–2 geteilt" in page
+    data = json.loads(client.get(reverse("tournament:team_standings_json", args=[tournament.slug])).content)
+    assert data["match"]["rows"][0]["siegpunkte"] == 3.5 and data["match"]["rows"][0]["siegpunkte_text"] == "3½"
+    assert data["cup"] is None
+    text = client.get(reverse("tournament:team_standings_csv", args=[tournament.slug])).content.decode("utf-8-sig")
+    day_lines = [line for line in text.splitlines() if line.startswith("Spieltag;")]
+    assert day_lines[0].split(";")[:4] == ["Spieltag", "1", "Team A", "120"] and day_lines[0].split(";")[8] == "3,5"
+
+
+def test_without_the_option_there_is_no_match_day(director):
+    tournament = match_day(director)
+    play(tournament, {"Team A": 30, "Team B": 10, "Team C": -20, "Team D": -20})
+    teams.set_team_options(tournament=tournament, team_count=None, club_count=None, teams_apart=False)
+    tournament.refresh_from_db()
+    found = team_selectors.team_standings(tournament, standings(tournament))
+    assert found.match is None and found.cup is None
+
+
+def test_the_cup_group_says_who_goes_on_and_leaves_a_tie_across_the_line_to_the_director(director):
+    tournament = match_day(director, cup_advance=2)
+    play(tournament, {"Team A": 40, "Team B": -10, "Team C": -10, "Team D": -20})
+    cup = team_selectors.team_standings(tournament, standings(tournament)).cup
+    assert cup is not None and cup.advance == 2
+    assert [(c.name, c.place, c.advances) for c in cup.rows] == [
+        ("Team A", 1, True), ("Team B", 2, None), ("Team C", 2, None), ("Team D", 4, False)]
+    assert cup.undecided == ("Team B", "Team C") and "die Turnierleitung entscheidet" in cup.rule
+    page = Client().get(reverse("tournament:team_standings", args=[tournament.slug])).content.decode()
+    assert "Pokalgruppe" in page and "unentschieden: die Turnierleitung entscheidet" in page
+    data = json.loads(Client().get(reverse("tournament:team_standings_json", args=[tournament.slug])).content)
+    assert [row["advances"] for row in data["cup"]["rows"]] == [True, None, None, False]
+
+
+def test_a_cup_asking_for_more_teams_than_it_has_sends_all_on(director):
+    tournament = match_day(director, cup_advance=6)
+    play(tournament, {"Team A": 40, "Team B": -10, "Team C": -10, "Team D": -20})
+    cup = team_selectors.team_standings(tournament, standings(tournament)).cup
+    assert cup is not None and cup.advance == 4 and all(c.advances for c in cup.rows)
+    page = Client().get(reverse("tournament:team_standings", args=[tournament.slug])).content.decode()
+    assert "Es sollen 6 Teams weiterkommen, die Gruppe hat nur 4" in page
+
+
+@pytest.mark.parametrize("size", [4, 6])
+def test_the_team_standings_with_match_day_and_cup_still_take_one_query(director, size,
+                                                                        django_assert_num_queries):
+    tournament = match_day(director, slug=f"q{size}", size=size, cup_advance=2)
+    play(tournament, {"Team A": 40, "Team B": -10, "Team C": -10, "Team D": -20})
+    rows = standings(tournament)
+    with django_assert_num_queries(1):
+        found = team_selectors.team_standings(tournament, rows)
+    assert found.match is not None and found.cup is not None
+
+
+@pytest.mark.parametrize("size", [4, 6])
+def test_the_team_standings_page_runs_a_fixed_number_of_queries(director, size, django_assert_num_queries):
+    tournament = match_day(director, slug=f"page{size}", size=size, cup_advance=2)
+    play(tournament, {"Team A": 40, "Team B": -10, "Team C": -10, "Team D": -20})
+    play(tournament, {"Team A": -40, "Team B": 10, "Team C": 10, "Team D": 20})
+    url = reverse("tournament:team_standings", args=[tournament.slug])
+    client = Client()
+    client.get(url)  # the first view fills the standings' cache
+    # the tournament, its change counter, the cached standings, the teams' members, the rounds of the menu:
+    # the match day and the cup group read nothing of their own
+    with django_assert_num_queries(5):
+        assert client.get(url).status_code == 200
