@@ -9,15 +9,19 @@ import json
 from itertools import combinations
 
 import pytest
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from tournament.errors import UserError
 from tournament.log import changelog
-from tournament.models import Round
+from tournament.models import Round, Series
 from tournament.selectors import standings
 from tournament.selectors import teams as team_selectors
+from tournament.selectors.league import league_standings
 from tournament.services import seating, sheet_state, teams, tournaments
+from tournament.services import series as series_services
 
 from .factories import make_tournament, seated_round
 
@@ -210,3 +214,84 @@ def test_the_team_standings_page_runs_a_fixed_number_of_queries(director, size, 
     # the match day and the cup group read nothing of their own
     with django_assert_num_queries(5):
         assert client.get(url).status_code == 200
+
+
+# ---- a league: a series of match days ------------------------------------------------------------------
+
+def league(director, days: list[dict[str, int]], *, renamed: dict[str, str] | None = None):
+    """A series in mode Liga of one match day per entry of `days` (as `play`'s values); `renamed`: the
+    teams of the last day written so (same name but case and spaces)."""
+    series = series_services.create_series(name="Bundesliga", director=director, slug="liga",
+                                           mode=Series.Mode.LEAGUE)
+    for number, values in enumerate(days, start=1):
+        tournament = match_day(director, slug=f"tag-{number}", name=f"{number}. Spieltag")
+        if renamed and number == len(days):
+            for team in tournament.teams.all():
+                if team.name in renamed:
+                    teams.update_team(team=team, name=renamed[team.name],
+                                      members=list(team.members.values_list("entry_id", flat=True)))
+        play(tournament, {(renamed or {}).get(t, t) if number == len(days) else t: v for t, v in values.items()})
+        series_services.add_tournament(series=series, tournament=tournament, user=director)
+    return series
+
+
+def test_the_league_table_adds_siegpunkte_then_spielpunkte_and_says_why(director):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30},
+                               {"Team A": -30, "Team B": -10, "Team C": 10, "Team D": 30}],
+                    renamed={"Team A": "TEAM A"})
+    found = league_standings(series)
+    # day 1: A 4, B 3, C 2, D 1; day 2: D 4, C 3, B 2, A 1: all 5 Siegpunkte, all 0 Spielpunkte, one win
+    # each for A and D: A and D share place 1, B and C place 3
+    assert [(r.name, r.place, r.siegpunkte_text, r.spielpunkte, r.wins) for r in found.rows] == [
+        ("TEAM A", 1, "5", 0, 1), ("Team D", 1, "5", 0, 1), ("Team B", 3, "5", 0, 0), ("Team C", 3, "5", 0, 0)]
+    assert found.rows[1].tie == "gleich mit TEAM A in allem: geteilter Platz"
+    assert found.rows[2].tie == "gleich viele Siegpunkte wie Team D; gewonnene Spieltage: 0 gegen 1"
+    assert [len([c for c in r.cells if c]) for r in found.rows] == [2, 2, 2, 2]  # recognised by name
+
+
+def test_spielpunkte_decide_equal_siegpunkte_and_a_shared_day_gives_halves(director):
+    series = league(director, [{"Team A": 30, "Team B": 30, "Team C": -20, "Team D": -40},
+                               {"Team A": 10, "Team B": 20, "Team C": -10, "Team D": -20}])
+    rows = league_standings(series).rows
+    # day 1: A, B 3½ each, C 2, D 1; day 2: B 4, A 3, C 2, D 1
+    assert [(r.name, r.siegpunkte_text, r.spielpunkte) for r in rows] == [
+        ("Team B", "7½", 200), ("Team A", "6½", 160), ("Team C", "4", -120), ("Team D", "2", -240)]
+    assert rows[0].cells[0] is not None and rows[0].cells[0].siegpunkte_text == "3½"
+
+
+def test_the_series_page_shows_the_league_and_days_that_do_not_count(client, director):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    waiting = match_day(director, slug="tag-2", name="2. Spieltag")  # no results yet
+    series_services.add_tournament(series=series, tournament=waiting, user=director)
+    page = client.get(reverse("tournament:series", args=[series.slug])).content.decode()
+    assert "Ligatabelle" in page and "Siegpunkte, dann der Spielpunkte" in page.replace("\n", " ")
+    assert "2. Spieltag zählt nicht: noch keine Ergebnisse." in page
+    assert "Einzelwertung" in page
+
+
+def test_a_series_in_another_mode_shows_no_league(client, director):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    series_services.update_series(series=series, name=series.name, slug=series.slug, mode=Series.Mode.SUM,
+                                  best_of=0, public=True)
+    assert "Ligatabelle" not in client.get(reverse("tournament:series", args=[series.slug])).content.decode()
+
+
+def test_the_league_reads_in_three_queries_whatever_the_size(director, django_assert_num_queries):
+    small = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    with django_assert_num_queries(3):  # the tournaments, the teams' members, the points
+        assert len(league_standings(small).rows) == 4
+    for number in range(2, 4):
+        tournament = match_day(director, slug=f"mehr-{number}", name=f"{number}. Spieltag", size=5)
+        play(tournament, {"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30})
+        series_services.add_tournament(series=small, tournament=tournament, user=director)
+    with django_assert_num_queries(3):
+        assert len(league_standings(small).counted) == 3
+
+
+def test_the_league_page_costs_three_queries_more_than_the_series_page(client, director):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    url = reverse("tournament:series", args=[series.slug])
+    # the series; 4 for the players' standings; 3 for the league
+    with CaptureQueriesContext(connection) as captured:
+        assert client.get(url).status_code == 200
+    assert len(captured) == 8
