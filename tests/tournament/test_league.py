@@ -295,3 +295,12 @@ def test_the_league_page_costs_three_queries_more_than_the_series_page(client, d
     with CaptureQueriesContext(connection) as captured:
         assert client.get(url).status_code == 200
     assert len(captured) == 8
+
+
+def test_the_round_page_says_how_a_team_match_is_drawn(director):
+    tournament = match_day(director, slug="runde")
+    round = seating.create_round(tournament=tournament)
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournament:round", args=[tournament.slug, round.number])).content.decode()
+    assert "Mannschaftskampf: an jedem Tisch sitzt einer je Team" in page
