@@ -7,6 +7,7 @@
 - `round_draw`: the seeded local search behind a round-by-round draw
 - `schedules`: all planned rounds at once (`plan`), and who plays which part of it (`labelling`)
 - `designs`: repeat-free schedules by construction
+- `team_match`: a team match (league match day): one player of each team at every table
 - `dealing`: who deals and sits out each game, and the list with Pflichtsoli
 - `python -m seating --players N --rounds R [--json]`: the plan for N players and R rounds
 
@@ -18,8 +19,10 @@ from .bounds import fewest_pairs, pigeonhole_bound
 from .draw import draw_by_standings, draw_random
 from .history import Draw, History, count_repeats, repeat_lower_bound
 from .sizes import SeatingImpossible, table_sizes
+from .team_match import TeamMatchImpossible, team_match_round
 
 __all__ = [
     "Draw", "History", "SeatingImpossible", "count_repeats", "draw_by_standings", "draw_random",
-    "fewest_pairs", "pigeonhole_bound", "repeat_lower_bound", "table_sizes",
+    "TeamMatchImpossible", "fewest_pairs", "pigeonhole_bound", "repeat_lower_bound", "table_sizes",
+    "team_match_round",
 ]

@@ -484,7 +484,7 @@ CASES = [
          data=lambda w: {"new-name": "Pik", "new-members": "1, 6"}),
     Case("team_options", T, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"team_count": "2", "club_ranking": "best", "club_best": "3", "teams_apart": "on",
-                         "version": str(w.tournament.version)}),
+                         "team_match": "on", "cup_advance": "2", "version": str(w.tournament.version)}),
     Case("team_edit", TEAM, get=DIRECTOR_POST, post="login 403 403 302+", data=team_data),
     Case("team_delete", TEAM, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"version": str(w.team.version)}),

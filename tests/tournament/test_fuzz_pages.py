@@ -754,9 +754,10 @@ def test_teams(world, clients, data):
             else:
                 url = reverse("tournament:team_options", kwargs={"slug": world.slug})
                 sent = body(data, {"team_count": "2", "club_ranking": "best", "club_best": "3", "teams_apart": "on",
-                                   "version": str(world.tournament.version)},
+                                   "team_match": "on", "cup_advance": "2", "version": str(world.tournament.version)},
                             {"team_count": value("", 1, 6, 7, 0), "club_ranking": value("none", "all", "best"),
                              "club_best": value("", 1, 4, 0), "teams_apart": value("on", ""),
+                             "team_match": value("on", "", "x"), "cup_advance": value("", 1, 2, 0, 100, "zwei"),
                              "version": value(world.tournament.version, 0)})
             post(clients["director"], url, sent, what="teams")
 

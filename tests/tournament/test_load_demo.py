@@ -31,3 +31,15 @@ def test_load_demo_builds_a_rangliste_over_three_tournaments_once(db):
     view = selectors.rangliste_view(demo, until=datetime.date.today())
     assert len(view.rows) == 13 and [(r.person.name, r.row.rounds) for r in view.below] == [("Nina Neumann", 3)]
     assert [line.place for line in view.result.cut_lines] == [3]
+
+
+def test_load_demo_builds_a_league_of_two_match_days_once(db):
+    from tournament.models import Series
+    from tournament.selectors.league import league_standings
+
+    call_command("load_demo", stdout=StringIO())
+    call_command("load_demo", stdout=StringIO())
+    league = Series.objects.get(slug="demo-liga")
+    found = league_standings(league)
+    assert len(found.counted) == 2 and len(found.rows) == 4
+    assert sum(row.siegpunkte for row in found.rows) == 20  # 10 a day

@@ -60,6 +60,15 @@ class TeamOptionsForm(forms.Form):
     teams_apart = forms.BooleanField(label=_("Mitglieder eines Teams bei der Auslosung trennen"), required=False,
                                      help_text=_("Nur bei Zufall: Spieler eines Teams sitzen möglichst an "
                                                  "verschiedenen Tischen."))
+    team_match = forms.BooleanField(
+        label=_("Mannschaftskampf (Ligaspieltag)"), required=False,
+        help_text=_("4 oder 5 Teams mit gleich vielen Spielern: an jedem Tisch sitzt einer je Team, und über die "
+                    "Runden trifft jeder möglichst jeden Gegner einmal. Die Teamwertung zeigt dann Spielpunkte und "
+                    "Siegpunkte (4/3/2/1)."))
+    cup_advance = forms.IntegerField(
+        label=_("Pokal: es kommen weiter"), required=False, min_value=1, max_value=99,
+        help_text=_("Leer: kein Pokal. Sonst bilden die Teams eine Pokalgruppe (Summe der Spielpunkte aller "
+                    "Spieler), und die besten so viele Teams kommen weiter."))
     version = VersionField()
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
@@ -67,7 +76,8 @@ class TeamOptionsForm(forms.Form):
         kwargs.setdefault("initial", {
             "team_count": "" if tournament.team_count is None else str(tournament.team_count),
             "club_ranking": "none" if club is None else ("all" if club == 0 else "best"),
-            "club_best": club or 4, "teams_apart": tournament.teams_apart, "version": tournament.version})
+            "club_best": club or 4, "teams_apart": tournament.teams_apart, "team_match": tournament.team_match,
+            "cup_advance": tournament.cup_advance, "version": tournament.version})
         super().__init__(*args, **kwargs)
         field = self.fields["team_count"]
         assert isinstance(field, forms.ChoiceField)

@@ -298,6 +298,10 @@ def team_settings(tournament: Tournament) -> dict:
         data["club_count"] = tournament.club_count
     if tournament.teams_apart:
         data["teams_apart"] = True
+    if tournament.team_match:
+        data["team_match"] = True
+    if tournament.cup_advance is not None:
+        data["cup_advance"] = tournament.cup_advance
     return data
 
 

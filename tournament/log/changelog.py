@@ -370,6 +370,8 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "series": _l("Serie"), "team_count": _l("In einem Team zählen"),
                    "club_count": _l("Vereinswertung"),
                    "teams_apart": _l("Mitglieder eines Teams bei der Auslosung trennen"),
+                   "team_match": _l("Mannschaftskampf (Ligaspieltag)"),
+                   "cup_advance": _l("Pokal: es kommen weiter"),
                    "registration_open": _l("Anmeldung online offen"),
                    "registration_limit": _l("Plätze (0: unbegrenzt)")}
 
@@ -379,7 +381,7 @@ CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking":
                  "status": dict(Registration.Status.choices)}
 # what a choice is when the record leaves it out (the tournament file leaves out defaults)
 CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value,
-                   "teams_apart": False}
+                   "teams_apart": False, "team_match": False}
 
 
 def fields_text(detail: dict, other: dict | None, labels: dict) -> str:
@@ -395,6 +397,8 @@ def fields_text(detail: dict, other: dict | None, labels: dict) -> str:
             shown = club_count_text(value)
         elif key == "team_count":
             shown = _("alle") if value is None else _("die besten %(k)s") % {"k": value}
+        elif key == "cup_advance":
+            shown = _("kein Pokal") if value is None else _("die besten %(k)s Teams") % {"k": value}
         elif key in CHOICE_LABELS:
             shown = str(CHOICE_LABELS[key].get(str(value), value))
         elif isinstance(value, bool):

@@ -29,6 +29,8 @@ class Series(models.Model):
         SUM = "sum", _("Summe aller Abende")
         BEST = "best", _("Summe der besten Abende")
         AVERAGE = "average", _("Durchschnitt je gespieltem Abend")
+        # its tournaments are match days of teams (Tournament.team_match); docs/competitions.md
+        LEAGUE = "league", _("Liga: Siegpunkte, dann Spielpunkte der Teams")
 
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
@@ -134,6 +136,11 @@ class Tournament(models.Model):
     team_count = models.PositiveSmallIntegerField(_("Es zählen die besten"), null=True, blank=True)
     club_count = models.PositiveSmallIntegerField(_("Vereinswertung"), null=True, blank=True)
     teams_apart = models.BooleanField(_("Mitglieder eines Teams bei der Auslosung trennen"), default=False)
+    # a league's match day (docs/competitions.md, "In the app: match days, league, cup"): 4 or 5 teams of
+    # equal size, one player of each team at every table (seating/team_match.py), Siegpunkte 4/3/2/1
+    team_match = models.BooleanField(_("Mannschaftskampf (Ligaspieltag)"), default=False)
+    # a team cup round: the teams form one group, the best `cup_advance` go on (null: not a cup)
+    cup_advance = models.PositiveSmallIntegerField(_("Pokal: es kommen weiter"), null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)  # of the settings
     history = kept_history("created_at")
@@ -146,7 +153,9 @@ class Tournament(models.Model):
         permissions = [("organise", "Veranstalter: darf Turniere und Serien anlegen und Sicherungen einspielen")]
         constraints = [models.CheckConstraint(
             condition=Q(team_count__isnull=True) | Q(team_count__gte=1, team_count__lte=6),
-            name="tournament_team_count_1_to_6")]
+            name="tournament_team_count_1_to_6"),
+            models.CheckConstraint(condition=Q(cup_advance__isnull=True) | Q(cup_advance__gte=1),
+                                   name="tournament_cup_advance_at_least_1")]
 
     def __str__(self):
         return f"{self.name} ({self.date:%d.%m.%Y})"

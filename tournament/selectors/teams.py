@@ -13,8 +13,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import teams as rules
+from seating.team_match import TABLE_SIZES as MATCH_SIZES
 
 from ..models import TeamMember, Tournament
+from .league import CupTable, DayTable, cup_table, match_day_table, siegpunkte_number
 from .standings import StandingRow
 
 
@@ -62,6 +64,8 @@ class TeamTable:
 class TeamStandings:
     teams: TeamTable | None  # None: the tournament has no teams
     clubs: TeamTable | None  # None: no club ranking
+    match: DayTable | None = None  # a team match: the match day's Siegpunkte
+    cup: CupTable | None = None  # a team cup: the group and who goes on
 
     @property
     def any(self) -> bool:
@@ -94,6 +98,40 @@ def team_pairs(tournament: Tournament) -> list[tuple[int, int]]:
     return [(a, b) for ids in team_members(tournament).values() for i, a in enumerate(ids) for b in ids[i + 1:]]
 
 
+@dataclass(frozen=True)
+class MatchTeams:
+    """Who plays a team match's round: the teams (name, entry ids by start number) of the players
+    seated, or why they cannot (`problem`, a sentence; then `teams` is empty)."""
+
+    teams: tuple[tuple[str, tuple[int, ...]], ...]
+    problem: str = ""
+
+
+def match_teams(tournament: Tournament, playing: Sequence[tuple[int, str]]) -> MatchTeams:
+    """The teams of a team match from the players seated in a round (`playing`: entry id and name,
+    by start number): 4 or 5 teams (the table size), each with the same number of players there,
+    and nobody without a team (docs/competitions.md). One query."""
+    members = team_members(tournament)
+    names = dict(playing)
+    team_of = {entry_id: team for team, ids in members.items() for entry_id in ids}
+    without = [name for entry_id, name in playing if entry_id not in team_of]
+    if without:
+        return MatchTeams((), _("Im Mannschaftskampf spielt jeder in einem Team; ohne Team: %(names)s.")
+                          % {"names": ", ".join(without)})
+    present = {team: tuple(e for e in ids if e in names) for team, ids in members.items()}
+    present = {team: ids for team, ids in present.items() if ids}
+    if len(present) not in MATCH_SIZES:
+        return MatchTeams((), ngettext(
+            "Ein Mannschaftskampf braucht 4 oder 5 Teams (eines je Platz am Tisch); dabei ist %(n)s Team.",
+            "Ein Mannschaftskampf braucht 4 oder 5 Teams (eines je Platz am Tisch); dabei sind %(n)s Teams.",
+            len(present)) % {"n": len(present)})
+    if len({len(ids) for ids in present.values()}) > 1:
+        return MatchTeams((), _("Im Mannschaftskampf sitzt an jedem Tisch einer je Team, also braucht jedes Team "
+                                "gleich viele Spieler; da sind: %(teams)s.")
+                          % {"teams": ", ".join(f"{team} {len(ids)}" for team, ids in present.items())})
+    return MatchTeams(tuple(present.items()))
+
+
 def team_standings(tournament: Tournament, rows: Sequence[StandingRow]) -> TeamStandings:
     """The team and club rankings from the standings' `rows` (as a page shows them: after a round, or
     without hidden rounds). One query (the teams' members) besides the rows."""
@@ -114,7 +152,16 @@ def team_standings(tournament: Tournament, rows: Sequence[StandingRow]) -> TeamS
         result = rules.club_standings(clubs={str(r.entry_id): r.club for r in rows}, totals=totals, count=count,
                                       measure=measure)
         clubs = _table("clubs", result, by_key)
-    return TeamStandings(teams=teams, clubs=clubs)
+    match = cup = None
+    if tournament.team_match or tournament.cup_advance is not None:  # every member's game points
+        points = {name: {str(e): by_key[str(e)].points for e in ids if str(e) in by_key}
+                  for name, ids in members.items()}
+        names = {key: row.name for key, row in by_key.items()}
+        if tournament.team_match:
+            match = match_day_table(tournament.slug, points, names)
+        if tournament.cup_advance is not None:
+            cup = cup_table(tournament.name, points, tournament.cup_advance, names)
+    return TeamStandings(teams=teams, clubs=clubs, match=match, cup=cup)
 
 
 # ---- in words ------------------------------------------------------------------------------------------
@@ -182,11 +229,12 @@ def _table(kind: str, result: rules.TeamStandings, by_key: dict[str, StandingRow
 # ---- the exports (CSV, JSON, `manage.py standings --teams`) ---------------------------------------------
 
 def csv_table(standings: TeamStandings) -> tuple[list[str], list[list]]:
-    """(header, lines): one line per team, then per club (ranked, then those listed apart): the
-    ranking, place, name, value, the counted members' game points, how many counted, every member
-    with their total (✓: counts), and what separated it from the team above."""
+    """(header, lines): one line per team, then per club (ranked, then those listed apart), then the
+    match day's and the cup group's lines: the ranking, place, name, value, the counted members'
+    game points, how many counted, every member with their total (✓: counts), what separated it from
+    the team above, a match day's Siegpunkte ("3,5") and a cup's verdict."""
     header = [_("Wertung"), _("Platz"), _("Team"), _("Wert"), _("Spielpunkte der Gezählten"), _("gezählt"),
-              _("Mitglieder (✓ zählt)"), _("Gleichstand")]
+              _("Mitglieder (✓ zählt)"), _("Gleichstand"), _("Siegpunkte"), _("Pokal")]
     kinds = {"teams": _("Teams"), "clubs": _("Vereine")}
     lines = []
     for table in (standings.teams, standings.clubs):
@@ -195,7 +243,17 @@ def csv_table(standings: TeamStandings) -> tuple[list[str], list[list]]:
         for line in (*table.rows, *table.apart):
             members = ", ".join(f"{m.name} {m.value}{' ✓' if m.counts else ''}" for m in line.members)
             lines.append([kinds[table.kind], "" if line.place is None else line.place, line.name, line.value,
-                          line.points, line.counted, members, line.tie])
+                          line.points, line.counted, members, line.tie, "", ""])
+    if standings.match is not None:
+        for day in standings.match.rows:
+            lines.append([_("Spieltag"), day.place, day.name, day.spielpunkte, day.spielpunkte, len(day.players),
+                          ", ".join(f"{name} {points} ✓" for name, points in day.players), day.why,
+                          siegpunkte_number(day.siegpunkte), ""])
+    if standings.cup is not None:
+        for cup in standings.cup.rows:
+            lines.append([_("Pokal"), cup.place, cup.name, cup.points, cup.points, len(cup.players),
+                          ", ".join(f"{name} {points} ✓" for name, points in cup.players), cup.tie, "",
+                          cup.verdict])
     return header, lines
 
 
@@ -215,4 +273,16 @@ def json_data(standings: TeamStandings) -> dict:
                 "rows": [line(r) for r in found.rows], "apart": [line(r) for r in found.apart],
                 "without_club": list(found.without_club)}
 
-    return {"teams": table(standings.teams), "clubs": table(standings.clubs)}
+    match = None if standings.match is None else {
+        "scale": list(standings.match.scale), "rule": standings.match.rule,
+        "rows": [{"place": d.place, "name": d.name, "shared": d.shared, "spielpunkte": d.spielpunkte,
+                  "siegpunkte": float(d.siegpunkte), "siegpunkte_text": d.siegpunkte_text, "why": d.why,
+                  "players": [{"name": name, "points": points} for name, points in d.players]}
+                 for d in standings.match.rows]}
+    cup = None if standings.cup is None else {
+        "advance": standings.cup.advance, "rule": standings.cup.rule, "undecided": list(standings.cup.undecided),
+        "rows": [{"place": c.place, "name": c.name, "shared": c.shared, "points": c.points,
+                  "best_player": c.best_player, "advances": c.advances, "tie": c.tie,
+                  "players": [{"name": name, "points": points} for name, points in c.players]}
+                 for c in standings.cup.rows]}
+    return {"teams": table(standings.teams), "clubs": table(standings.clubs), "match": match, "cup": cup}

@@ -24,7 +24,7 @@ from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, RequestKey, Round, Seat, Table, Tournament
 from ..selectors import standings
-from ..selectors.teams import team_pairs
+from ..selectors.teams import match_teams, team_pairs
 from . import table_links
 from .backups import backup_after_commit
 from .editing import seen_key
@@ -111,7 +111,9 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
     "standings": places 1–4 at table 1 and so on, from the standings after the previous round.
     `separate_clubs`: players of one club at different tables in round 1 as far as possible;
     `apart`: pairs of entry ids never at one table when avoidable (both: mode "random" only); with
-    the tournament's `teams_apart`, every pair of members of one team too.
+    the tournament's `teams_apart`, every pair of members of one team too. A team match
+    (`tournament.team_match`) seats one player of each team at every table instead, whatever the mode
+    (`seating.team_match`; refused with the reason when the teams do not fit).
 
     The draw is computed before the round is locked (a large one takes a moment and should not hold
     up other writers); the version check then makes sure nobody changed the round meanwhile."""
@@ -120,7 +122,14 @@ def seat_round(*, round: Round, mode: str = Round.Mode.RANDOM, seed: str | None 
     entries = playing_entries(tournament, round.number)
     history = history_before(tournament, round.number)
     try:
-        if mode == Round.Mode.STANDINGS and round.number > 1:
+        if tournament.team_match:  # one of each team at every table (docs/competitions.md)
+            teams = match_teams(tournament, [(e.id, e.player.name) for e in entries])
+            if teams.problem:
+                raise UserError(teams.problem)
+            mode, seed = Round.Mode.RANDOM, (seed or "").strip() or secrets.token_hex(4)
+            result = seating.team_match_round([list(ids) for _name, ids in teams.teams],
+                                              round_index=round.number - 1, history=history, seed=seed)
+        elif mode == Round.Mode.STANDINGS and round.number > 1:
             rank = {row.entry_id: i for i, row in enumerate(standings(tournament, up_to_round=round.number - 1))}
             ordered = sorted(entries, key=lambda e: (rank.get(e.id, len(rank)), e.start_number))
             result = seating.draw_by_standings([e.id for e in ordered], history=history)

@@ -25,6 +25,8 @@ from ..models import Entry, Team, TeamMember, Tournament
 from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
 from .locking import lock_tournament
 
+MOST_CUP_ADVANCE = 99  # a cup group's teams that go on (more than it has: all of them)
+
 
 def _checked_members(tournament: Tournament, members: Sequence[int], team: Team | None) -> list[Entry]:
     """The entries of `members` (entry ids), checked: 2 to 6 different players of this tournament,
@@ -135,27 +137,35 @@ def delete_team(*, team: Team, version: int | None = None, by: Actor = SYSTEM) -
 
 
 def set_team_options(*, tournament: Tournament, team_count: int | None, club_count: int | None,
-                     teams_apart: bool, version: int | None = None, by: Actor = SYSTEM) -> Tournament:
+                     teams_apart: bool, team_match: bool = False, cup_advance: int | None = None,
+                     version: int | None = None, by: Actor = SYSTEM) -> Tournament:
     """How many of a team's members count (`team_count`: None all, k the best k, 1 to 6), the clubs
-    ranked as teams (`club_count`: None no club ranking, 0 all players count, k the best k) and
-    members of a team kept apart in the random draw."""
+    ranked as teams (`club_count`: None no club ranking, 0 all players count, k the best k),
+    members of a team kept apart in the random draw, a team match (a league's match day: one player
+    of each team at every table, Siegpunkte) and a team cup (`cup_advance`: None no cup, k the best k
+    teams go on)."""
     if team_count is not None and not 1 <= team_count <= MAX_MEMBERS:
         raise UserError(_("In einem Team zählen alle oder die besten 1 bis %(n)s.") % {"n": MAX_MEMBERS},
                         field="team_count")
     if club_count is not None and club_count < 0:
         raise UserError(_("Bei der Vereinswertung zählen alle oder die besten k (mindestens 1)."),
                         field="club_count")
+    if cup_advance is not None and not 1 <= cup_advance <= MOST_CUP_ADVANCE:
+        raise UserError(_("Im Pokal kommen 1 bis %(n)s Teams weiter.") % {"n": MOST_CUP_ADVANCE},
+                        field="cup_advance")
+    wanted = (team_count, club_count, teams_apart, team_match, cup_advance)
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if version is not None and version != tournament.version:
             raise Conflict(_("Die Einstellungen wurden inzwischen von jemand anderem geändert."),
                            current=tournament, version=tournament.version)
-        if (tournament.team_count, tournament.club_count, tournament.teams_apart) == (team_count, club_count,
-                                                                                     teams_apart):
+        if (tournament.team_count, tournament.club_count, tournament.teams_apart, tournament.team_match,
+                tournament.cup_advance) == wanted:
             return tournament
         with audit.recording("team_options_changed", by=by, tournament=tournament):
             tournament.team_count, tournament.club_count = team_count, club_count
-            tournament.teams_apart = teams_apart
+            tournament.teams_apart, tournament.team_match = teams_apart, team_match
+            tournament.cup_advance = cup_advance
             tournament.version += 1
             tournament.save()
     return tournament

@@ -19,6 +19,7 @@ from ..log.audit import Actor
 from ..models import Series, Tournament
 from ..printing import documents
 from ..printing import render as pdf_render
+from ..selectors.league import league_standings
 from ..services import series as services
 from .access import organiser_required, series_director_required, series_public_or_director
 from .spreadsheet import csv_response, spreadsheet_safe
@@ -30,6 +31,9 @@ def mode_text(series: Series) -> str:
         return _("Es zählen die besten %(k)s Abende jedes Spielers.") % {"k": series.best_of}
     if series.mode == Series.Mode.AVERAGE:
         return _("Es zählt der Durchschnitt der Punkte je gespieltem Abend.")
+    if series.mode == Series.Mode.LEAGUE:
+        return _("Liga der Teams: Siegpunkte, dann Spielpunkte; darunter die Einzelwertung (Summe der Punkte aller "
+                 "Spieltage).")
     return _("Es zählt die Summe der Punkte aller Abende.")
 
 
@@ -79,10 +83,11 @@ def visibility_notes(standings) -> list[str]:
 @series_public_or_director
 def series_page(request, series):
     standings = selectors.series_standings(series, user=request.user)
+    league = league_standings(series, user=request.user) if series.mode == Series.Mode.LEAGUE else None
     return render(request, "tournament/series.html", {
         "series": series, "standings": standings, "is_director": request.is_director,
         "mode_text": mode_text(series), "value_label": value_label(series),
-        "best": series.mode == Series.Mode.BEST, "notes": visibility_notes(standings),
+        "best": series.mode == Series.Mode.BEST, "notes": visibility_notes(standings), "league": league,
     })
 
 

@@ -118,6 +118,8 @@ def team_options(request, tournament):
         try:
             services.set_team_options(tournament=tournament, team_count=form.cleaned_data["team_count"],
                                       club_count=form.club_count(), teams_apart=form.cleaned_data["teams_apart"],
+                                      team_match=form.cleaned_data["team_match"],
+                                      cup_advance=form.cleaned_data["cup_advance"],
                                       version=form.cleaned_data["version"], by=Actor.of(request))
         except UserError as error:
             _to_form(form, error)
@@ -140,6 +142,7 @@ def team_standings_page(request, tournament):
     return render(request, "tournament/team_standings.html", {
         "tournament": tournament, "standings": standings, "rounds": rounds, "after_round": after_round,
         "tables": [t for t in (standings.teams, standings.clubs) if t is not None],
+        "match": standings.match, "cup": standings.cup,
         "is_director": request.is_director})
 
 
@@ -148,7 +151,7 @@ def team_standings_csv(request, tournament):
     """One line per team (then per club): the columns of `selectors.teams.csv_table`; names guarded."""
     standings, _rounds, _after = _standings(request, tournament)
     header, lines = selectors.csv_table(standings)
-    guarded = ([*line[:2], spreadsheet_safe(line[2]), *line[3:6], spreadsheet_safe(line[6]), line[7]]
+    guarded = ([*line[:2], spreadsheet_safe(line[2]), *line[3:6], spreadsheet_safe(line[6]), *line[7:]]
                for line in lines)
     return csv_response(header, guarded, f"{tournament.slug}-teams.csv")
 

@@ -12,8 +12,8 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
 
-from tournament.models import Rangliste, Tournament
-from tournament.services import generate, rangliste, seating, tournaments
+from tournament.models import Rangliste, Series, Tournament
+from tournament.services import generate, rangliste, seating, series, teams, tournaments
 
 from ... import engine
 from ...services import penalties
@@ -24,6 +24,9 @@ DIRECTOR_PASSWORD = "doppelkopf"
 DEMO_SLUG = "demo-doko-abend"
 DEMO_NAME = "Demo: Doko-Abend im Vereinsheim"
 DEMO_RANGLISTE = "demo-rangliste"
+DEMO_LEAGUE = "demo-liga"
+DEMO_TEAMS = {"Kreuz-Asse": ("Anna", "Bernd", "Carla", "Dieter"), "Pik-Damen": ("Elke", "Frank", "Gisela", "Hans"),
+              "Herz-Buben": ("Ingrid", "Jürgen", "Karin", "Lothar"), "Karo-Füchse": ("Monika", "Nina", "Otto", "Petra")}
 DEMO_PLAYERS = [
     ("Anna Becker", "DK Kreuzbube Köln"), ("Bernd Schulte", "DK Kreuzbube Köln"), ("Carla Hoffmann", ""),
     ("Dieter Wolf", "Doko-Freunde Münster"), ("Elke Brandt", "Doko-Freunde Münster"), ("Frank Möller", ""),
@@ -48,6 +51,7 @@ class Command(BaseCommand):
         director = self.ensure_director()
         self.load_demo_tournament(director=director)
         self.load_demo_rangliste(director=director)
+        self.load_demo_league(director=director)
 
         login_url = base_url.rstrip("/") + reverse("login")
         self.stdout.write(self.style.SUCCESS("Demodaten bereit."))
@@ -56,6 +60,7 @@ class Command(BaseCommand):
         self.stdout.write(f"Passwort:  {DIRECTOR_PASSWORD}")
         self.stdout.write(f"Demoturnier: {base_url.rstrip('/')}{self.demo_path}")
         self.stdout.write(f"Rangliste:   {base_url.rstrip('/')}/r/{DEMO_RANGLISTE}/")
+        self.stdout.write(f"Liga:        {base_url.rstrip('/')}/s/{DEMO_LEAGUE}/")
 
     def ensure_director(self):
         User = get_user_model()
@@ -119,3 +124,31 @@ class Command(BaseCommand):
         rangliste.create_rangliste(settings=rangliste.Settings(
             name="Demo: Rangliste der Vereinsabende", slug=DEMO_RANGLISTE, minimum_rounds=6,
             cut_lines=((3, "Bezirksmeisterschaft"),)), director=director)
+
+    def load_demo_league(self, *, director):
+        """A league (docs/competitions.md): a series in mode Liga with two match days of four teams of
+        four, two rounds each, one player of each team at every table. Built once."""
+        if Series.objects.filter(slug=DEMO_LEAGUE).exists():
+            return
+        league = series.create_series(name="Demo: Doko-Liga", slug=DEMO_LEAGUE, mode=Series.Mode.LEAGUE,
+                                      director=director)
+        today = datetime.date.today()
+        for day in (1, 2):
+            tournament = tournaments.create_tournament(
+                name=f"Demo: {day}. Spieltag", slug=f"demo-liga-spieltag-{day}",
+                date=today - datetime.timedelta(days=35 - 14 * day), rounds_planned=2, director=director)
+            entries = generate.add_players(tournament, [(f"{name} {team.split('-')[0]}", "")
+                                                        for team, names in DEMO_TEAMS.items() for name in names])
+            for index, team in enumerate(DEMO_TEAMS):
+                teams.create_team(tournament=tournament, name=team,
+                                  members=[e.pk for e in entries[4 * index:4 * index + 4]])
+            teams.set_team_options(tournament=tournament, team_count=None, club_count=None, teams_apart=False,
+                                   team_match=True)
+            tournament.refresh_from_db()
+            for number in (1, 2):
+                round = seating.create_round(tournament=tournament)
+                seating.seat_round(round=round, seed=f"liga-{day}-{number}")
+                seating.publish_round(round=round)
+                generate.play_round(round, rng=random.Random(f"liga-{day}-{number}"), penalty_chance=0)
+                seating.close_round(round=round, backup=False)
+            series.add_tournament(series=league, tournament=tournament, user=director)
