@@ -299,7 +299,8 @@ def test_load_demo_twice_leaves_the_demo_tournament_as_it_is():
     tournament = Tournament.objects.get(slug="demo-doko-abend")
     exported = export_tournament(tournament)
     run("load_demo")
-    assert Tournament.objects.count() == 6  # the demo evening, the demo Rangliste's three tournaments, the league's two match days
+    # the demo evening, the demo Rangliste's three tournaments, the league's two match days
+    assert Tournament.objects.count() == 6
     assert export_tournament(Tournament.objects.get(slug="demo-doko-abend")) == exported
     assert get_user_model().objects.count() == 1
 
