@@ -29,7 +29,7 @@ from .series import (
     series_standings,
 )
 from .sheets import SheetLine, TableSheet, round_progress, table_sheet, table_sheets
-from .standings import StandingRow, StandingsHistory, rank_rows, standings, standings_history
+from .standings import ScoreSum, StandingRow, StandingsHistory, rank_rows, score_sums, standings, standings_history
 
 __all__ = [
     "MissingResults",
@@ -47,6 +47,7 @@ __all__ = [
     "SheetLine",
     "StandingRow",
     "StandingsHistory",
+    "ScoreSum",
     "TableResults",
     "TableSheet",
     "current_seat",
@@ -59,6 +60,7 @@ __all__ = [
     "player_record",
     "rank_rows",
     "rank_series_rows",
+    "score_sums",
     "repeat_pairs",
     "resolve",
     "role_of",

@@ -5,6 +5,7 @@ Reads only, in a fixed number of queries whatever the size."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -99,23 +100,44 @@ class StandingsHistory:
         return columns
 
 
-def standings_history(tournament: Tournament, *, include_hidden: bool = True) -> StandingsHistory:
+# a row of `score_sums`: the scores of one player at one table of one round, summed
+ScoreSum = tuple[int, int, int, int, int, int, int, int]
+SCORE_SUM_TABLE = 7  # where its table id is
+
+
+def score_sums(*, round_ids: Iterable[int] | None = None, table_ids: Iterable[int] | None = None
+               ) -> list[ScoreSum]:
+    """Each player's scores summed per round and table: (round id, entry id, points, games, won,
+    solos, totals-only rows, table id), for the given rounds or tables. One query, grouped by round id,
+    entry and table (an entry sits at one table per round) without a join: the database reads the
+    (round, entry) index in order instead of joining the rounds and sorting 25,000 scores (1,000
+    players, 3 rounds). `web/score_sums.py` keeps them across changes and sums only changed tables."""
+    scores = Score.objects.order_by()
+    if round_ids is not None:
+        scores = scores.filter(round_id__in=list(round_ids))
+    if table_ids is not None:
+        scores = scores.filter(table_id__in=list(table_ids))
+    return list(scores.values("round_id", "entry_id", "table_id")
+                .annotate(points=Sum("points"), games=Sum("games"),
+                          won=Count("id", filter=Q(won=True)), solos=Count("id", filter=Q(solo=True)),
+                          totals=Count("id", filter=Q(kind=Score.Kind.TOTAL)))
+                .values_list("round_id", "entry_id", "points", "games", "won", "solos", "totals", "table_id"))
+
+
+def standings_history(tournament: Tournament, *, include_hidden: bool = True,
+                      sums: Iterable[ScoreSum] | None = None) -> StandingsHistory:
     """Standings after every round, best first, ranked as the tournament says (`Tournament.ranking`,
     `ranking.row_key`); ties share a rank. Rounds whose results are hidden count only with
     `include_hidden` (the director's view). Three queries whatever the size (the rounds, the scores
     summed per round, table and player, the players), and with table points one more (who sits at
-    which table: a player who sat out every game entered so far has no score there yet)."""
+    which table: a player who sat out every game entered so far has no score there yet). `sums`: the
+    tournament's `score_sums` when the caller has them (then one query fewer)."""
     rounds = tournament.rounds.all() if include_hidden else tournament.rounds.filter(results_hidden=False)
     numbers = dict(rounds.values_list("id", "number"))
-    # grouped by round id, entry and table (an entry sits at one table per round), without a join: the
-    # database reads the (round, entry) index in order instead of joining the rounds and sorting
-    # 25,000 scores (1,000 players, 3 rounds)
-    per_round = (Score.objects.filter(round_id__in=list(numbers)).order_by()
-                 .values("round_id", "entry_id", "table_id")
-                 .annotate(points=Sum("points"), games=Sum("games"),
-                           won=Count("id", filter=Q(won=True)), solos=Count("id", filter=Q(solo=True)),
-                           totals=Count("id", filter=Q(kind=Score.Kind.TOTAL)))
-                 .values_list("round_id", "entry_id", "points", "games", "won", "solos", "totals", "table_id"))
+    if sums is None:
+        per_round: Iterable[ScoreSum] = score_sums(round_ids=numbers)
+    else:
+        per_round = (line for line in sums if line[0] in numbers)
     by_round: dict[int, list[tuple]] = {}
     for aggregate in per_round:
         by_round.setdefault(numbers[aggregate[0]], []).append(aggregate)

@@ -50,6 +50,7 @@ from django.utils.translation import get_language
 from .. import selectors
 from ..log import audit
 from ..models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
+from . import score_sums
 
 # how long an entry is kept at most (a write makes new keys anyway)
 TIMEOUT = 6 * 3600
@@ -221,7 +222,8 @@ def standings_history(tournament: Tournament, *, include_hidden: bool, counter: 
     key = f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{release()}"
 
     def compute():
-        history = selectors.standings_history(tournament, include_hidden=include_hidden)
+        sums = score_sums.score_sums(tournament, counter=counter, release=release())
+        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
         history.missing = selectors.missing_results(tournament)
         return history
 

@@ -1,0 +1,102 @@
+"""The scores summed per table, kept across changes (tournament/web/score_sums.py, issue 18.3): after a
+game saved at one table only that table is summed again, and the standings are the same as when
+everything is summed anew, whatever changes come in between, also a write that commits late."""
+
+from __future__ import annotations
+
+import pytest
+from django.core.cache import cache
+
+from tournament import selectors
+from tournament.models import Tournament
+from tournament.services import penalties, results, tournaments
+from tournament.web import caching, score_sums
+
+from .factories import make_tournament, normal_game, play_round, seat_ids
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def kept(tournament: Tournament) -> list:
+    """The standings as the pages get them: through the kept sums."""
+    counter = caching.change_counter(tournament)
+    return sorted(score_sums.score_sums(tournament, counter=counter, release=caching.release()))
+
+
+def anew(tournament: Tournament) -> list:
+    return sorted(selectors.score_sums(round_ids=tournament.rounds.values_list("id", flat=True)))
+
+
+def summed_calls(monkeypatch) -> list[dict]:
+    calls: list[dict] = []
+    real = selectors.score_sums
+
+    def spy(**options):
+        calls.append(options)
+        return real(**options)
+
+    monkeypatch.setattr(selectors, "score_sums", spy)
+    return calls
+
+
+def test_a_game_saved_at_one_table_sums_only_that_table_again(monkeypatch):
+    tournament = make_tournament(players=12, slug="summen")
+    round = play_round(tournament, games=2)
+    kept(tournament)  # the first time: everything
+    calls = summed_calls(monkeypatch)
+    table = round.tables.order_by("number").last()
+    results.save_game(table=table, data=normal_game(table, re_augen=200))
+    assert kept(tournament) == anew(tournament)
+    assert [set(call) for call in calls[:1]] == [{"table_ids"}]  # not the whole tournament
+    assert table.id in calls[0]["table_ids"]
+
+
+def test_the_kept_sums_follow_every_kind_of_change():
+    tournament = make_tournament(players=13, slug="folgen")
+    round1 = play_round(tournament, games=3)
+    assert kept(tournament) == anew(tournament)
+    first, second, *_ = round1.tables.order_by("number")
+    results.save_game(table=first, number=1, data=normal_game(first, 1, re_augen=40))
+    assert kept(tournament) == anew(tournament)
+    penalties.add_penalty(table=second, offender_id=seat_ids(second)[0], game_number=2, note="Test")
+    assert kept(tournament) == anew(tournament)
+    results.delete_game(table=first, number=3)
+    assert kept(tournament) == anew(tournament)
+    round2 = play_round(tournament, games=2)  # a new round: a wider change, summed anew
+    assert kept(tournament) == anew(tournament)
+    tournaments.withdraw_player(entry=tournament.entries.order_by("start_number").first())
+    table = round2.tables.order_by("number").first()
+    results.save_game(table=table, data=normal_game(table, re_augen=100))
+    assert kept(tournament) == anew(tournament)
+    last = round2.tables.order_by("number").last()
+    for number in (2, 1):  # the table has no score left: its lines go
+        results.delete_game(table=last, number=number)
+        assert kept(tournament) == anew(tournament)
+    # and the standings built from them are those of the selector itself
+    history = caching.standings_history(tournament, include_hidden=True, counter=caching.change_counter(tournament))
+    assert history.after == selectors.standings_history(tournament).after
+
+
+def test_a_write_that_commits_after_a_later_one_is_summed_at_the_next_change():
+    """Change ids are handed out when a transaction writes, not when it commits: the sums stored for a
+    counter may miss a game whose change has a lower id. Its table is among the last changes before
+    the stored counter, so the next computation sums it again."""
+    tournament = make_tournament(players=8, slug="spaet")
+    round = play_round(tournament, games=2)
+    late, other = round.tables.order_by("number")
+    results.save_game(table=late, data=normal_game(late, re_augen=200))
+    counter = caching.change_counter(tournament)
+    key = f"doko:score-sums:{tournament.pk}:{caching.release()}"
+    # what a computation at this counter stored had the late table's game not been committed yet
+    without = {table: lines for table, lines in score_sums._by_table(anew(tournament)).items() if table != late.id}
+    without[late.id] = [(*line[:2], 0, 0, 0, 0, 0, line[7]) for line in score_sums._by_table(anew(tournament))[late.id]]
+    cache.set(key, (counter, without))
+    results.save_game(table=other, data=normal_game(other, re_augen=100))
+    assert kept(tournament) == anew(tournament)
