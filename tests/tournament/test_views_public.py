@@ -227,16 +227,17 @@ def queries(client, url):
 # tournament's size, each the first request after the data changed (the shared cache is empty for it;
 # tournament/web/caching.py). Every page: the tournament and its change counter. The standings: the cached
 # table (a miss), the cached standings (a miss), then the rounds, the scores summed by round and player,
-# the entries, storing both in the cache (the database cache: a count, a look-up and an insert each,
-# 8 with the two savepoints of the tests' transaction), the kept score sums (web/score_sums.py: a miss,
-# the rounds' ids and storing them: 7; the sums then replace the standings' own query), what is still
-# missing (one query, "vorläufig", cached with the standings), and the rounds for the navigation. After
-# round 1: the standings (and what is missing) come from the cache. The CSV: the cached standings. A
-# player's page: its cache and the cached ranks (misses), the standings from the cache, storing the ranks, the setup's and the player's
-# tables' newest changes, the player's kept games (a miss), their entry, seats, table-mates and scores,
-# storing them, storing the page, the navigation. The standings' table also asks whether the tournament
-# has teams (the link to the team standings; cached with the table). The standings then store the
-# whole page for every visitor (a look-up and a store: 6). Unchanged polls: tests/tournament/test_polling.py.
+# the entries, storing both in the cache (the database cache: a count, a look-up and an insert each, 8
+# with the two savepoints of the tests' transaction), the kept score sums (web/score_sums.py: a miss, the
+# rounds' ids and storing them: 7; the sums then replace the standings' own query), what is still missing
+# (one query, "vorläufig", cached with the standings), and the rounds for the navigation. After round 1:
+# the standings (and what is missing) come from the cache. The CSV: the cached standings. A player's page:
+# its cache and the cached ranks (misses), the standings from the cache, storing the ranks, the setup's
+# and the player's tables' newest changes, the player's kept games (a miss), their entry, seats, table-
+# mates and scores, storing them, storing the page, the navigation. The standings' table also asks whether
+# the tournament has teams (the link to the team standings; cached with the table). The standings then
+# store the whole page for every visitor (a look-up and a store: 6). Unchanged polls:
+# tests/tournament/test_polling.py.
 PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 17, "standings.csv": 3, "player": 28}
 # the next visitor of the same page gets it whole from the shared cache: the tournament, its change
 # counter, the cached page (the round's seating: the setup's newest change instead of the counter)
