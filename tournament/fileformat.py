@@ -15,13 +15,17 @@ import scoring
 from seating import dealing
 
 from . import engine
-from .models import DraftGame, Entry, Game, Penalty, Round, Table, Tournament
+from .models import DraftGame, Entry, Game, Penalty, Round, Table, Team, TeamMember, Tournament
 
 Names = Callable[[int], str]  # entry id -> player name
 
 TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 8, "games_at_table_of_5": 10,
                        "round_minutes": 100, "tie_breakers": [], "public_overview": True, "public_standings": True,
-                       "public_seating": True, "public_players": True, "pflichtsoli": "", "ranking": "points"}
+                       "public_seating": True, "public_players": True, "pflichtsoli": "", "ranking": "points",
+                       # its own categories, and the team options (docs/competitions.md); the teams: `teams_item`
+                       "categories": [], "team_count": None, "club_count": None, "teams_apart": False,
+                       "team_match": False, "cup_advance": None}
+TEAM_KEYS = ("team_count", "club_count", "teams_apart", "team_match", "cup_advance")
 ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
                   "results_hidden": False}
 
@@ -48,7 +52,21 @@ def player_item(entry: Entry, index: int) -> dict:
         item["withdrawn_from_round"] = entry.withdrawn_from_round
     if entry.present:  # checked in: a draw seats only those present (docs/tournament.md)
         item["present"] = True
+    if entry.player.member_number:  # the person's, shared by the tournaments of that Player row
+        item["member_number"] = entry.player.member_number
+    if entry.categories:
+        item["categories"] = list(entry.categories)
     return item
+
+
+def teams_item(tournament: Tournament) -> list[dict]:
+    """The tournament's teams by name, each with its members by start number (two queries)."""
+    members: dict[int, list[int]] = {}
+    for team_id, number in (TeamMember.objects.filter(team__tournament=tournament)
+                            .order_by("entry__start_number").values_list("team_id", "entry__start_number")):
+        members.setdefault(team_id, []).append(number)
+    return [{"name": team.name, "members": members.get(team.pk, [])}
+            for team in Team.objects.filter(tournament=tournament).order_by("name")]
 
 
 def round_item(round: Round) -> dict:

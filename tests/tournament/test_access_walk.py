@@ -168,6 +168,8 @@ def build_world() -> World:
         series_services.add_tournament(series=series, tournament=evening, user=users["director"])
     merge = series_services.merge_players(series=series, alias=identity_key("Bernd", "SG West"),
                                           same_as=identity_key("Bernd", "DK Nord"))
+    # a league ("liga"): its table as CSV (no match days yet: the header)
+    series_services.create_series(name="Liga", director=users["director"], slug="liga", mode=Series.Mode.LEAGUE)
     # a Rangliste ("rl", the director's) of the series' tournaments
     rangliste_services.create_rangliste(settings=rangliste_services.Settings(
         name="Rangliste", slug="rl", source=Rangliste.Source.SERIES, series=series, minimum_rounds=1),
@@ -506,6 +508,8 @@ CASES = [
     Case("series", S, get=PUBLIC, post=PUBLIC),
     Case("series_csv", S, get=PUBLIC, post=PUBLIC),
     Case("series_pdf", S, get=PUBLIC, post=PUBLIC),
+    Case("series_league_csv", lambda w: {"slug": "liga"}, get=PUBLIC, post=PUBLIC),
+    Case("series_league_csv", S, get="404 404 404 404", post="404 404 404 404", label="not a league"),
     Case("series_manage", S, get=DIRECTOR_PAGE, post="login 403 403 302s", data=series_data),
     Case("series_tournament_add", S, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"tournament": str(w.fruehling.pk)}),

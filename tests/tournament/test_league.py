@@ -304,3 +304,56 @@ def test_the_round_page_says_how_a_team_match_is_drawn(director):
     client.force_login(director)
     page = client.get(reverse("tournament:round", args=[tournament.slug, round.number])).content.decode()
     assert "Mannschaftskampf: an jedem Tisch sitzt einer je Team" in page
+
+
+# ---- the league table as CSV ------------------------------------------------------------------------------
+
+def csv_lines(response) -> list[list[str]]:
+    assert response.status_code == 200 and response["Content-Type"].startswith("text/csv")
+    text = response.content.decode("utf-8")
+    assert text.startswith("\ufeff")
+    return [line.split(";") for line in text[1:].strip().split("\r\n")]
+
+
+def test_the_league_table_as_csv_beside_the_players(client, director):
+    series = league(director, [{"Team A": 30, "Team B": 30, "Team C": -20, "Team D": -40},
+                               {"Team A": 10, "Team B": 20, "Team C": -10, "Team D": -20}])
+    page = client.get(reverse("tournament:series", args=[series.slug])).content.decode()
+    url = reverse("tournament:series_league_csv", args=[series.slug])
+    assert f'href="{url}"' in page and reverse("tournament:series_csv", args=[series.slug]) in page
+    lines = csv_lines(client.get(url))
+    assert lines[0][:5] == ["Platz", "Team", "Siegpunkte", "Spielpunkte", "Siege"]
+    assert lines[0][5:8] == ["1. Spieltag (21.11.2026): Siegpunkte", "1. Spieltag (21.11.2026): Platz",
+                             "1. Spieltag (21.11.2026): Spielpunkte"] and lines[0][-1] == "Gleichstand"
+    # day 1: A, B 3½ each (places 1–2 shared: a day won for both), C 2, D 1; day 2: B 4, A 3, C 2, D 1
+    assert [line[:5] for line in lines[1:]] == [["1", "Team B", "7,5", "200", "2"], ["2", "Team A", "6,5", "160", "1"],
+                                                ["3", "Team C", "4", "-120", "0"], ["4", "Team D", "2", "-240", "0"]]
+    assert lines[1][5:11] == ["3,5", "1", "120", "4", "1", "80"]
+
+
+def test_the_league_csv_guards_a_team_name_a_spreadsheet_would_run(client, director):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    team = series.tournaments.get().teams.get(name="Team A")
+    teams.update_team(team=team, name="=HYPERLINK(1)", members=list(team.members.values_list("entry_id", flat=True)))
+    lines = csv_lines(client.get(reverse("tournament:series_league_csv", args=[series.slug])))
+    assert lines[1][1] == "'=HYPERLINK(1)"
+
+
+def test_a_series_in_another_mode_has_no_league_csv(client, director):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    series_services.update_series(series=series, name=series.name, slug=series.slug, mode=Series.Mode.SUM,
+                                  best_of=0, public=True)
+    assert client.get(reverse("tournament:series_league_csv", args=[series.slug])).status_code == 404
+
+
+def test_the_league_csv_runs_a_fixed_number_of_queries(client, director, django_assert_num_queries):
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}])
+    url = reverse("tournament:series_league_csv", args=[series.slug])
+    with django_assert_num_queries(4):  # the series; the league's three (tournaments, members, points)
+        assert client.get(url).status_code == 200
+    for number in range(2, 4):
+        tournament = match_day(director, slug=f"mehr-{number}", name=f"{number}. Spieltag", size=5)
+        play(tournament, {"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30})
+        series_services.add_tournament(series=series, tournament=tournament, user=director)
+    with django_assert_num_queries(4):
+        assert len(csv_lines(client.get(url))) == 5

@@ -558,3 +558,33 @@ def test_english_printouts_keep_no_german_words_of_the_interface(client, directo
     standings = PdfReader(BytesIO(pdf_of(client, director, "standings_pdf", "herbst", language="en"))).pages[0]
     heads = standings.extract_text().split("\n")
     assert any(line.startswith("Rank No. Player Club") for line in heads), heads[:8]
+
+
+# ---- teams in the standings (issue 17) ------------------------------------------------------------
+
+def test_standings_pdf_has_the_teams_the_clubs_the_match_day_and_the_cup_after_the_players(client, director):
+    from tournament.services import teams
+
+    tournament = make_tournament(players=8, director=director, slug="spieltag")
+    by_number = dict(tournament.entries.values_list("start_number", "id"))
+    for name, members in (("Die Asse", (1, 5)), ("Füchse", (2, 6)), ("Kreuz Dame", (3, 7)), ("Pik Sieben", (4, 8))):
+        teams.create_team(tournament=tournament, name=name, members=[by_number[n] for n in members])
+    teams.set_team_options(tournament=tournament, team_count=None, club_count=0, teams_apart=False, team_match=True,
+                           cup_advance=2)
+    round = seated_round(tournament)
+    for table in round.tables.all():
+        play(table, 2)
+    text = " ".join(" ".join(get_pdf(client, director, "standings_pdf", "spieltag")).split())
+    players_at = text.index("Summe aller Punkte")
+    assert text.index("Teamwertung") > players_at
+    assert "Spieltag: Siegpunkte" in text and "Siegpunkte" in text and "Pokalgruppe" in text
+    assert "weiter" in text and "ausgeschieden" in text
+    assert "Vereinswertung" in text and "DK Nord" in text
+    for name in ("Die Asse", "Füchse", "Kreuz Dame", "Pik Sieben"):
+        assert text.count(name) >= 3  # the match day, the cup, the teams
+
+
+def test_standings_pdf_without_teams_or_club_ranking_has_no_team_standings(client, director, round):
+    play(table_of(round, 4), 2)
+    text = "\n".join(get_pdf(client, director, "standings_pdf", "herbst"))
+    assert "Teamwertung" not in text and "Vereinswertung" not in text

@@ -514,7 +514,7 @@ def test_a_well_formed_log_record_imports():
     (lambda d: d["log"].append("gestern"), "Änderungsprotokoll, Eintrag 2: log: muss ein JSON-Objekt sein"),
     (lambda d: d["log"][0].update(kind="spiel"),
      "Änderungsprotokoll, Eintrag 1: kind: muss eines von tournament, player, round, table, game, penalty, draft, "
-     "registration sein, nicht „spiel“"),
+     "team, registration sein, nicht „spiel“"),
     (lambda d: d["log"][0].update(type="x"), "Änderungsprotokoll, Eintrag 1: type: muss eines von +, ~, - sein, "
                                              "nicht „x“"),
     (lambda d: d["log"][0].update(at="gestern"),

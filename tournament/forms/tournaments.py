@@ -10,8 +10,9 @@ from django.utils.translation import gettext_lazy as _
 
 import scoring
 
-from .. import names, vocabulary
-from ..models import Entry, Tournament
+from .. import vocabulary
+from ..models import Tournament
+from ..models.tournaments import own_categories
 from ..ranking import TIE_BREAKERS
 from .common import VersionField, choice_field
 
@@ -21,7 +22,6 @@ RESERVED_SLUGS = {"new"}
 # games at a table of 4 (30 at a table of 5), each with one Pflichtsolo per player (docs/pflichtsolo.md)
 PFLICHTSOLI_BY_PRESET = {"ddv": Tournament.Pflichtsoli.SAME_DEALER}
 LIST_GAMES = {4: 24, 5: 30}
-MOST_CATEGORIES = 10  # a tournament's own categories
 
 
 def preset_choices():
@@ -193,18 +193,7 @@ class SettingsForm(TournamentForm):
     def clean_categories(self):
         """The tournament's own categories from "Ü70, Vereinsmeister" (commas or lines): cleaned, each
         once, the usual ones left out (they are always there)."""
-        result: list[str] = []
-        for part in self.cleaned_data["categories"].replace("\n", ",").split(","):
-            name = names.clean(part)
-            if not name or name in Entry.CATEGORIES or name in result:
-                continue
-            if len(name) > 30:
-                raise forms.ValidationError(_("Eine Kategorie hat höchstens 30 Zeichen: „%(name)s“."),
-                                            params={"name": name[:30]})
-            result.append(name)
-        if len(result) > MOST_CATEGORIES:
-            raise forms.ValidationError(_("Höchstens %(n)s eigene Kategorien."), params={"n": MOST_CATEGORIES})
-        return result
+        return own_categories(self.cleaned_data["categories"].replace("\n", ",").split(","))
 
     def clean_pflichtsoli(self):
         """Not sent (an older page): as it was."""

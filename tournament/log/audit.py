@@ -282,27 +282,10 @@ def snapshot(instance, rec: Recording) -> dict:
         series = (Series.objects.filter(pk=instance.series_id).values_list("name", flat=True).first()
                   if instance.series_id else None)
         return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
-                **team_settings(instance),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
                 "helpers": sorted(u.get_username() for u in instance.helpers.all()),
                 "registration_open": instance.registration_open, "registration_limit": instance.registration_limit}
     return {}
-
-
-def team_settings(tournament: Tournament) -> dict:
-    """The team options of a tournament where they differ from the defaults (services/teams.py)."""
-    data: dict[str, Any] = {}
-    if tournament.team_count is not None:
-        data["team_count"] = tournament.team_count
-    if tournament.club_count is not None:
-        data["club_count"] = tournament.club_count
-    if tournament.teams_apart:
-        data["teams_apart"] = True
-    if tournament.team_match:
-        data["team_match"] = True
-    if tournament.cup_advance is not None:
-        data["cup_advance"] = tournament.cup_advance
-    return data
 
 
 @receiver(pre_create_historical_record)

@@ -356,14 +356,14 @@ def round_text(detail: dict, other: dict | None) -> str:
 # worded lazily: in the language of the page that shows the log, not the one the server started in
 PLAYER_LABELS = {"name": _l("Name"), "club": _l("Verein"), "start_number": _l("Startnummer"),
                  "joined_round": _l("dabei ab Runde"), "withdrawn_from_round": _l("zurückgezogen ab Runde"),
-                 "present": _l("anwesend")}
+                 "present": _l("anwesend"), "member_number": _l("Mitgliedsnummer"), "categories": _l("Kategorien")}
 REGISTRATION_LABELS = {"name": _l("Name"), "club": _l("Verein"), "category": _l("Kategorie"), "status": _l("Status")}
 SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum"), "place": _l("Ort"),
                    "rules": _l("Regelwerk"), "rounds_planned": _l("Runden"),
                    "games_at_table_of_4": _l("Spiele am 4er-Tisch"),
                    "games_at_table_of_5": _l("Spiele am 5er-Tisch"), "tie_breakers": _l("Gleichstand-Regeln"),
                    "round_minutes": _l("Spielzeit je Runde (Minuten)"), "pflichtsoli": _l("Pflichtsoli"),
-                   "ranking": _l("Wertung"),
+                   "ranking": _l("Wertung"), "categories": _l("Eigene Kategorien"),
                    "public_overview": _l("Übersicht öffentlich"), "public_standings": _l("Rangliste öffentlich"),
                    "public_seating": _l("Tischeinteilung öffentlich"), "public_players": _l("Spielerseiten öffentlich"),
                    "directors": _l("Turnierleitung"), "helpers": _l("Turnierhelfer"),

@@ -10,11 +10,30 @@ from django.utils.translation import gettext_lazy as _
 import scoring
 from seating import dealing
 
+from .. import names
 from ..validators import SMALL, Between
 from .changes import kept_history
 
 # the usual categories of a player (Entry.categories): stored in German, shown in the reader's language
 CATEGORIES = {"Damen": _("Damen"), "Jugend": _("Jugend"), "Senioren": _("Senioren"), "Gast": _("Gast")}
+MOST_CATEGORIES = 10  # a tournament's own categories
+
+
+def own_categories(parts) -> list[str]:
+    """A tournament's own categories (`Tournament.categories`) from what the settings page or the
+    tournament file gives: cleaned, each once, the usual ones left out (they are always there).
+    Raises ValidationError for one longer than 30 characters or more than ten."""
+    result: list[str] = []
+    for part in parts:
+        name = names.clean(part)
+        if not name or name in CATEGORIES or name in result:
+            continue
+        if len(name) > 30:
+            raise ValidationError(_("Eine Kategorie hat höchstens 30 Zeichen: „%(name)s“."), params={"name": name[:30]})
+        result.append(name)
+    if len(result) > MOST_CATEGORIES:
+        raise ValidationError(_("Höchstens %(n)s eigene Kategorien."), params={"n": MOST_CATEGORIES})
+    return result
 
 
 def default_rules():

@@ -23,6 +23,7 @@ from seating import dealing
 from .. import ranking, selectors, vocabulary
 from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
+from ..selectors import teams as team_selectors
 from ..templatetags.doko import signed
 from ..vocabulary import game_type, ruleset_title
 
@@ -418,6 +419,8 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
              else _("Rangliste"))
     # what is still missing in the rounds it counts: it says so at the top, and how much
     missing = selectors.missing_results(tournament, rounds=rounds)
+    # the teams and clubs after the players, from the same rows (as the team standings page); one query
+    teams = team_selectors.team_standings(tournament, rows)
     return render_to_string("print/standings.html", {
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
         "tournament": tournament, "rounds": rounds, "mode": mode,
@@ -429,6 +432,8 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
         "sum": sum(r.points for r in rows),
         "ranking_sentence": ranking.sentence(tournament),
         "rounds_heading": (_("Tischpunkte je Runde") if table_points else _("Spielpunkte je Runde")),
+        "team_tables": [t for t in (teams.teams, teams.clubs) if t is not None], "match": teams.match,
+        "cup": teams.cup,
     })
 
 

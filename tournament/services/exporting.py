@@ -9,24 +9,27 @@ and exporting it again gives the same JSON.
 from __future__ import annotations
 
 from .. import names
-from ..fileformat import player_item, round_item, table_item, tournament_settings
+from ..fileformat import player_item, round_item, table_item, teams_item, tournament_settings
 from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Penalty, Seat, Table, Tournament
 
 LOG_ORDER = {kind: index for index, kind in enumerate(KINDS)}
-# the kinds of log records the tournament file holds: teams are not in the file yet (docs/competitions.md)
-FILE_KINDS = tuple(kind for kind in KINDS if kind != "team")
+# the kinds of log records the tournament file holds: all of them (teams too, since the file has them)
+FILE_KINDS = tuple(KINDS)
 
 
 def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
     """The tournament in the file format, canonical form. As a backup (the default) also with what
-    only a restore needs: the change log and the tables' entry links. Nine queries, and one more per
+    only a restore needs: the change log and the tables' entry links. Eleven queries, and one more per
     kind of log record."""
     data = tournament_settings(tournament)
     entries = list(tournament.entries.select_related("player").order_by("start_number"))
     # who is who in the rounds: the name, or "Name (Verein)" where two players share a name
     refs = names.references((entry.id, entry.player.name, entry.player.club) for entry in entries)
     data["players"] = [player_item(entry, index) for index, entry in enumerate(entries, start=1)]
+    teams = teams_item(tournament)
+    if teams:  # optional: a file without teams has none
+        data["teams"] = teams
 
     seats: dict[int, list[int]] = {}
     for table_id, entry_id in (Seat.objects.filter(round__tournament=tournament)
@@ -67,7 +70,6 @@ def export_log(tournament: Tournament) -> list[dict]:
         for record in history_model(kind).objects.filter(log_tournament=tournament.pk).order_by("history_id"):
             records.append((record.history_date, LOG_ORDER[kind], record.history_id, kind, record))
     records.sort(key=lambda item: item[:3])
-    # penalties and drafts are told apart by their database id: numbered in the file by first record
     numbers: dict[tuple[str, int], int] = {}
     for _at, _order, _id, kind, record in records:
         if kind in NUMBERED_KINDS:
@@ -75,7 +77,9 @@ def export_log(tournament: Tournament) -> list[dict]:
     return [log_item(kind, record, numbers) for _at, _order, _id, kind, record in records]
 
 
-NUMBERED_KINDS = ("penalty", "draft")
+# told apart by their database id: numbered in the file by first record (a team is renamed, deleted and
+# made again under its old name: its records stay apart)
+NUMBERED_KINDS = ("penalty", "draft", "team")
 
 
 def log_item(kind: str, record, numbers: dict[tuple[str, int], int]) -> dict:

@@ -40,13 +40,15 @@ from .file_reading import (
     shown,
 )
 from .file_references import check_tables
+from .file_teams import check_player, check_teams, check_tournament
 
 __all__ = ["PUBLIC_KEYS", "ImportProblems", "Plan", "check_file"]
 
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
 NUMBER_KEYS = ("rounds_planned", "games_at_table_of_4", "games_at_table_of_5", "round_minutes")
-TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "rounds", "log", *TOURNAMENT_DEFAULTS)
-PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present")
+TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "teams", "rounds", "log", *TOURNAMENT_DEFAULTS)
+PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present", "member_number",
+               "categories")
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
 LOG_KEYS = ("at", "kind", "type", "action", "user", "device", "round", "table", "number", "id", "detail")
 
@@ -81,7 +83,9 @@ def check_file(data, *, slug: str | None = None) -> Plan:
         "ranking": c.text("", data, "ranking", default=str(TOURNAMENT_DEFAULTS["ranking"])),
         "tie_breakers": _tie_breakers(c, data),
     }, fallback=TOURNAMENT_DEFAULTS)
+    check_tournament(c, data, plan)  # its own categories and team options
     _check_players(c, data, plan)
+    check_teams(c, data, plan)
     _check_rounds(c, data, plan)
     _check_log(c, data, plan)
     if c.lines:
@@ -118,6 +122,7 @@ def _tie_breakers(c: Checker, data: dict) -> list | None:
 def _check_players(c: Checker, data: dict, plan: Plan):
     seen: dict[str, str] = {}  # names.identity -> the player as the list writes them first
     numbers = set()
+    member_numbers: dict[str, str] = {}
     wheres = []
     for index, item in enumerate(c.listed("", data, "players", required=True) or [], start=1):
         where = _("Spieler %(index)s") % {"index": index}
@@ -134,6 +139,7 @@ def _check_players(c: Checker, data: dict, plan: Plan):
                                "joined_round": c.number(where, item, "joined_round", default=1),
                                "withdrawn_from_round": c.number(where, item, "withdrawn_from_round"),
                                "present": bool(c.flag(where, item, "present", False))})
+        member_number, categories = check_player(c, where, item, person, entry, plan, member_numbers)
         if name is not None and club is not None:
             identity = names.identity(name, club)
             if identity in seen:  # the same name and club, ignoring case and spaces: one person
@@ -146,7 +152,7 @@ def _check_players(c: Checker, data: dict, plan: Plan):
                 c.add(where, _("Die Startnummer %(n)s ist schon vergeben.") % {"n": entry.start_number})
             numbers.add(entry.start_number)
         if name is not None:  # known for the tables even when another field has a problem
-            plan.players.append(PlannedPlayer(entry))
+            plan.players.append(PlannedPlayer(entry, member_number=member_number, categories=categories))
             wheres.append(where)
     # the rest of the file names a player by the name as the list writes it, "Name (Verein)" where two
     # players share a name (with other clubs)
@@ -210,7 +216,7 @@ def _check_log(c: Checker, data: dict, plan: Plan):
         kind, action, detail = item.get("kind"), item.get("action", ""), item.get("detail", {})
         if at is None:
             continue
-        if kind not in FILE_KINDS:  # (the kinds the file holds: teams are not in it yet)
+        if kind not in FILE_KINDS:
             c.engine(where, "kind", "not_one_of", value=kind, allowed=", ".join(FILE_KINDS))
             continue
         record = {"at": at, "kind": kind, "type": c.text(where, item, "type", required=True), "action": action,

@@ -70,6 +70,14 @@ class PlannedRound:
 class PlannedPlayer:
     entry: Entry  # unsaved, with its unsaved Player, checked by their models
     ref: str = ""  # how the rest of the file names the player (names.references): the name, or "Name (Verein)"
+    member_number: str = ""  # spaces dropped, as the player's page stores it
+    categories: list[str] = field(default_factory=list)  # in the tournament's order (Tournament.category_names)
+
+
+@dataclass
+class PlannedTeam:
+    name: str
+    members: list[int]  # start numbers
 
 
 @dataclass
@@ -80,6 +88,7 @@ class Plan:
     rules: scoring.Rules | None = None
     players: list[PlannedPlayer] = field(default_factory=list)
     rounds: list[PlannedRound] = field(default_factory=list)
+    teams: list[PlannedTeam] = field(default_factory=list)
     log: list[dict] | None = None  # the change log's records, None when the file has none
 
 

@@ -15,11 +15,12 @@ from typing import Any
 from django.db import models, transaction
 
 from .. import engine
+from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
 from ..log.audit import Actor
 from ..log.changelog import KINDS
 from ..log.changelog import history_model as _history_model
 from ..models import DraftGame, Game, Round, Table, Tournament
-from . import bulk, results, seating, sheet_state, tournaments
+from . import bulk, results, seating, sheet_state, teams, tournaments
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
 # the historical model of each kind, looked up once: django-simple-history builds a new manager class
@@ -46,14 +47,16 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
         rules=checked.rules, rounds_planned=checked.rounds_planned, games_at_table_of_4=checked.games_at_table_of_4,
         games_at_table_of_5=checked.games_at_table_of_5, tie_breakers=checked.tie_breakers,
         round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
-        public={key: getattr(checked, key) for key in PUBLIC_KEYS}, by=by)
+        public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,
-                                       p.entry.joined_round, p.entry.withdrawn_from_round, present=p.entry.present)
+                                       p.entry.joined_round, p.entry.withdrawn_from_round, present=p.entry.present,
+                                       member_number=p.member_number, categories=p.categories)
                  for p in plan.players])
     # the file names players by their reference, as written there (the stored names are cleaned)
     entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}
+    tournament = _write_teams(plan, tournament, entries, by)
 
     for planned in plan.rounds:
         file_round = planned.round
@@ -89,6 +92,19 @@ def _write(plan: Plan, director, by: Actor) -> Tournament:
                 sheet_state.sign_table(table=tables[t.number], version=None, by=by, note=t.signed_note, at=t.signed_at)
         if file_round.status == Round.Status.CLOSED:
             seating.close_round(round=round, by=by, backup=False)
+    return tournament
+
+
+def _write_teams(plan: Plan, tournament: Tournament, entries: list, by: Actor) -> Tournament:
+    """The team options (where they differ from the defaults) and the teams, members by start number.
+    Returns the tournament as it is then."""
+    checked = plan.tournament
+    options = {key: getattr(checked, key) for key in TEAM_KEYS}
+    if any(value != TOURNAMENT_DEFAULTS[key] for key, value in options.items()):
+        tournament = teams.set_team_options(tournament=tournament, **options, by=by)
+    by_number = {e.start_number: e.id for e in entries}
+    for team in plan.teams:
+        teams.create_team(tournament=tournament, name=team.name, members=[by_number[n] for n in team.members], by=by)
     return tournament
 
 
@@ -192,6 +208,8 @@ def _current_fields(kind: str, record: dict, current: dict[str, dict], tournamen
         if found is None:
             table = current["table"].get((record["round"], record["table"]))
             return {"table_id": table.pk if table else 0, "number": record["number"]}
+    elif kind == "team":  # told apart by the file's number, as penalties (exporting.NUMBERED_KINDS)
+        return {"id": -(record["id"] or 0), "name": str(record["detail"].get("name", ""))[:80]}
     elif kind in ("penalty", "draft"):
         table = current["table"].get((record["round"], record["table"]))
         fields = {"id": -(record["id"] or 0), "table_id": table.pk if table else 0}

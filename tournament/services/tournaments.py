@@ -7,7 +7,7 @@ Every change locks the tournament's row (`locking.lock_tournament`) and records 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
@@ -43,6 +43,9 @@ class NewPlayer:
     withdrawn_from_round: int | None = None
     where: str = ""
     present: bool = False  # checked in (services/checkin.py)
+    # from a tournament file: the person's member number (empty: the Player's stays) and the categories
+    member_number: str = ""
+    categories: list[str] = field(default_factory=list)
 
 
 def unique_slug(name: str, *, model=Tournament, fallback: str = "turnier", reserved=RESERVED_SLUGS) -> str:
@@ -59,7 +62,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                       rounds_planned: int = 3, games_at_table_of_4: int = 8, games_at_table_of_5: int = 10,
                       tie_breakers: list | None = None, public: dict[str, bool] | None = None,
                       round_minutes: int = 100, pflichtsoli: str = "", ranking: str = Tournament.Ranking.POINTS,
-                      by: Actor | None = None) -> Tournament:
+                      categories: list[str] | None = None, by: Actor | None = None) -> Tournament:
     try:
         checked = scoring.parse_rules(rules)
     except scoring.InvalidInput as error:
@@ -74,7 +77,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                 name=name, date=date, place=place, slug=slug or unique_slug(name), rules=scoring.rules_spec(checked),
                 rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
                 games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
-                pflichtsoli=pflichtsoli, ranking=ranking, **(public or {}))
+                pflichtsoli=pflichtsoli, ranking=ranking, categories=list(categories or []), **(public or {}))
             _save_new(tournament, chosen=bool(slug), name=name)
             if director is not None:
                 tournament.directors.add(director)
@@ -203,17 +206,24 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
             elif start_number in taken_numbers:
                 raise UserError(where + _("Die Startnummer %(n)s ist schon vergeben.") % {"n": start_number},
                                 field="start_number")
-            wanted.append((name, club, start_number, new.joined_round or joined, new.withdrawn_from_round, new.present))
+            wanted.append((name, club, start_number, new.joined_round or joined, new.withdrawn_from_round, new.present,
+                           new))
             taken[names.identity(name, club)] = names.person_text(name, club)
             taken_numbers.add(start_number)
             next_number = max(next_number, start_number + 1)
         _check_references([(name, club) for _id, name, club in registered], [(n, c) for n, c, *_r in wanted])
         people = find_or_create_players([(name, club) for name, club, *_rest in wanted])
+        for name, club, *_rest, new in wanted:  # (a file's member numbers: one query each)
+            person = people[(name, club)]
+            if new.member_number and new.member_number != person.member_number:
+                Player.objects.filter(pk=person.pk).update(member_number=new.member_number)
+                person.member_number = new.member_number
         with audit.recording("player_registered", by=by, tournament=tournament):
             entries = Entry.objects.bulk_create(
                 Entry(tournament=tournament, player=people[(name, club)], start_number=number,
-                      joined_round=joined_round, withdrawn_from_round=withdrawn, present=present)
-                for name, club, number, joined_round, withdrawn, present in wanted)
+                      joined_round=joined_round, withdrawn_from_round=withdrawn, present=present,
+                      categories=list(new.categories))
+                for name, club, number, joined_round, withdrawn, present, new in wanted)
             if entries:
                 audit.record_bulk(entries)
         return Registered(entries=entries, skipped=skipped)

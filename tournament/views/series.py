@@ -4,7 +4,7 @@ add and remove evenings and merge players (docs/series.md)."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import date_format
 from django.utils.translation import gettext as _
@@ -19,7 +19,7 @@ from ..log.audit import Actor
 from ..models import Series, Tournament
 from ..printing import documents
 from ..printing import render as pdf_render
-from ..selectors.league import league_standings
+from ..selectors.league import league_standings, siegpunkte_number
 from ..services import series as services
 from .access import organiser_required, series_director_required, series_public_or_director
 from .spreadsheet import csv_response, spreadsheet_safe
@@ -106,6 +106,29 @@ def series_csv(request, series):
                       [row.rank or "", row.name, row.club, *cells, row.played,
                        row.shown_value if row.rank else "", ", ".join(row.merged)]])
     return csv_response(header, lines, f"{series.slug}-serienwertung.csv")
+
+
+@series_public_or_director
+def league_csv(request, series):
+    """The league table of a series in mode Liga (`selectors.league.league_standings`, what this viewer
+    may see): place, team, Siegpunkte ("3,5"), Spielpunkte, days won, then per match day its
+    Siegpunkte, place and Spielpunkte, and what separated a team level on Siegpunkte. Names guarded."""
+    if series.mode != Series.Mode.LEAGUE:
+        raise Http404
+    league = league_standings(series, user=request.user)
+    days = [f"{d.name} ({date_format(d.date, 'SHORT_DATE_FORMAT')})" for d in league.counted]
+    header = ([_("Platz"), _("Team"), _("Siegpunkte"), _("Spielpunkte"), _("Siege")]
+              + [spreadsheet_safe(f"{day}: {word}") for day in days
+                 for word in (_("Siegpunkte"), _("Platz"), _("Spielpunkte"))] + [_("Gleichstand")])
+    lines = []
+    for row in league.rows:
+        cells = []
+        for cell in row.cells:
+            cells += (["", "", ""] if cell is None
+                      else [siegpunkte_number(cell.siegpunkte), cell.place, cell.spielpunkte])
+        lines.append([row.place, spreadsheet_safe(row.name), siegpunkte_number(row.siegpunkte), row.spielpunkte,
+                      row.wins, *cells, spreadsheet_safe(row.tie)])
+    return csv_response(header, lines, f"{series.slug}-ligatabelle.csv")
 
 
 @series_public_or_director
