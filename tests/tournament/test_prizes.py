@@ -97,3 +97,10 @@ def test_the_director_sets_categories_on_the_edit_page_and_own_ones_in_the_setti
     assert client.post(reverse("tournament:settings", kwargs={"slug": "preise"}), settings).status_code == 302
     tournament.refresh_from_db()
     assert tournament.categories == ["Ü70", "Vereinsmeister"]
+
+
+def test_the_english_prize_list_names_the_places_it_gives(client, tournament):
+    """A walk-through found "Overall: place 3" over three places (the plural's translation)."""
+    page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"}), {"plaetze": "3"},
+                      HTTP_ACCEPT_LANGUAGE="en")
+    assert "Overall: places 1 to 3" in page.content.decode()

@@ -208,3 +208,14 @@ def test_team_members_sit_apart_when_the_option_is_on(director, seed):
         seated = [team_of[s.entry_id] for s in table.seats.all()]
         assert len(set(seated)) == len(seated)
     seating.seat_round(round=round, seed=seed)  # drawn again: still apart
+
+
+def test_the_english_rule_says_game_points_in_lower_case_inside_its_sentence():
+    """A walk-through found "A team counts the Game points of …": the column head inside a sentence."""
+    from django.utils import translation
+
+    from tournament.selectors import teams as team_selectors
+
+    with translation.override("en"):
+        text = team_selectors.rule_text("teams", "points", 2)
+    assert "game points" in text and "Game points" not in text

@@ -10,7 +10,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import ngettext
+from django.utils.translation import ngettext, pgettext
 
 from scoring import teams as rules
 from seating.team_match import TABLE_SIZES as MATCH_SIZES
@@ -167,7 +167,10 @@ def team_standings(tournament: Tournament, rows: Sequence[StandingRow]) -> TeamS
 # ---- in words ------------------------------------------------------------------------------------------
 
 def measure_word(measure: str) -> str:
-    return _("Tischpunkte") if measure == rules.Measure.TABLE_POINTS else _("Spielpunkte")
+    """The measure as a word inside a sentence (in English in lower case, unlike a column head)."""
+    if measure == rules.Measure.TABLE_POINTS:
+        return pgettext("inside a sentence", "Tischpunkte")
+    return pgettext("inside a sentence", "Spielpunkte")
 
 
 def rule_text(kind: str, measure: str, count: int | None) -> str:
