@@ -43,3 +43,15 @@ def test_load_demo_builds_a_league_of_two_match_days_once(db):
     found = league_standings(league)
     assert len(found.counted) == 2 and len(found.rows) == 4
     assert sum(row.siegpunkte for row in found.rows) == 20  # 10 a day
+
+
+def test_the_demo_evening_ranks_the_clubs(db, client):
+    """Issue 17: the demo shows a club evening with a club ranking."""
+    from tournament.models import Tournament
+
+    call_command("load_demo", stdout=StringIO())
+    demo = Tournament.objects.get(slug="demo-doko-abend")
+    assert demo.club_count == 2
+    page = client.get(f"/t/{demo.slug}/standings/teams/")
+    assert page.status_code == 200 and "Vereinswertung" in page.content.decode()
+    assert "Fuchsjagd Kiel" in page.content.decode()

@@ -76,7 +76,8 @@ class Command(BaseCommand):
 
     def load_demo_tournament(self, *, director):
         """A small evening, built once: 13 players (tables of 4, 4 and 5), round 1 played with a
-        penalty, round 2 seated and published with a few games entered, round 3 not yet drawn.
+        penalty, round 2 seated and published with a few games entered, round 3 not yet drawn; the
+        clubs ranked by their best two players.
         When a tournament with the demo slug exists it is left as it is."""
         tournament = Tournament.objects.filter(slug=DEMO_SLUG).first()
         if tournament is None:
@@ -95,6 +96,8 @@ class Command(BaseCommand):
             seating.seat_round(round=second, seed="demo-2")
             seating.publish_round(round=second)
             generate.play_round(second, rng=rng, games={1: 3, 2: 1}, penalty_chance=0)
+            # the clubs ranked as teams, the best two players of each counting (docs/competitions.md)
+            teams.set_team_options(tournament=tournament, team_count=None, club_count=2, teams_apart=False)
         tournament.directors.add(director)
         self.demo_path = f"/t/{tournament.slug}/"
 
