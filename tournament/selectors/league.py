@@ -13,13 +13,14 @@ from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Exists, OuterRef, Q, Sum, Value
+from django.db.models import Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import league as rules
 
-from ..models import Score, Series, TeamMember, Tournament
+from ..models import Score, Series, TeamMember
+from .series import series_tournaments
 
 
 def siegpunkte_text(value: Fraction) -> str:
@@ -219,14 +220,8 @@ def league_standings(series: Series, *, user=None) -> League:
     """The league of a series: each of its team match tournaments a match day (teams recognised by
     name), what a viewer may see of it as in `series_standings` (hidden results count for a
     tournament's directors only). Three queries: the tournaments, the team members, the points."""
-    superuser = bool(user is not None and user.is_authenticated and user.is_superuser)
-    tournaments = Tournament.objects.filter(series=series).order_by("date", "name", "id")
-    if user is not None and user.is_authenticated and not superuser:
-        tournaments = tournaments.annotate(directed=Exists(
-            Tournament.directors.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)))
-    else:
-        tournaments = tournaments.annotate(directed=Value(superuser))
-    found = list(tournaments.only("id", "name", "slug", "date", "public_standings", "team_match"))
+    found = list(series_tournaments(series, user=user)
+                 .only("id", "name", "slug", "date", "public_standings", "team_match"))
     directed = {t.pk for t in found if getattr(t, "directed")}  # noqa: B009 (an annotation mypy does not see)
     shown = [t.pk for t in found if t.public_standings or t.pk in directed]
     full = list(directed)

@@ -82,20 +82,24 @@ def resolve(merges: dict[str, str], key: str) -> str:
     return key
 
 
+def series_tournaments(series: Series, *, user=None):
+    """The series' tournaments in date order, each annotated `directed`: whether `user` directs it
+    (a superuser every one), which decides what of its results they may see (not evaluated here)."""
+    superuser = bool(user is not None and user.is_authenticated and user.is_superuser)
+    tournaments = Tournament.objects.filter(series=series).order_by("date", "name", "id")
+    if user is not None and user.is_authenticated and not superuser:
+        return tournaments.annotate(directed=Exists(
+            Tournament.directors.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)))
+    return tournaments.annotate(directed=Value(superuser))
+
+
 def series_standings(series: Series, *, user=None) -> SeriesStandings:
     """The standings of a series: each player's total game points per evening, ranked by the
     series' mode. Results hidden from the public (a hidden round, a tournament whose standings are
     not public) count only for a director of that tournament (`user`). Four queries whatever the
     size: the evenings, their entries, one aggregate of the scores of all evenings, the merges."""
-    superuser = bool(user is not None and user.is_authenticated and user.is_superuser)
-    tournaments = Tournament.objects.filter(series=series).order_by("date", "name", "id")
-    if user is not None and user.is_authenticated and not superuser:
-        tournaments = tournaments.annotate(directed=Exists(
-            Tournament.directors.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)))
-    else:
-        tournaments = tournaments.annotate(directed=Value(superuser))
-    tournaments = tournaments.annotate(hidden=Exists(Round.objects.filter(tournament_id=OuterRef("pk"),
-                                                                          results_hidden=True)))
+    tournaments = series_tournaments(series, user=user).annotate(
+        hidden=Exists(Round.objects.filter(tournament_id=OuterRef("pk"), results_hidden=True)))
     evenings = [SeriesEvening(tournament_id=t.pk, name=t.name, slug=t.slug, date=t.date,
                               public_standings=t.public_standings, directed=t.directed, hidden=t.hidden)
                 for t in tournaments.only("id", "name", "slug", "date", "public_standings")]
