@@ -341,3 +341,43 @@ def test_the_rounds_cached_tables_follow_every_change_and_each_role(client, tour
     table = a_table(tournament)
     results.save_game(table=table, data=normal_game(table, 3, re_augen=131))
     assert "3 / " in client.get(url).content.decode()  # the count of games moved at once
+
+
+def test_threads_asking_for_the_same_missing_entry_compute_it_once(monkeypatch):
+    """When a change makes a key new, the polls right after it arrive together: the threads of a
+    process wait for the one computing it and read what it stored."""
+    import threading
+    import time
+
+    store = {}
+
+    class Shared:
+        def get(self, key):
+            return store.get(key)
+
+        def set(self, key, value, timeout):
+            store[key] = value
+
+    monkeypatch.setattr(caching, "cache", Shared())
+    calls, answers = [], []
+    started = threading.Event()
+
+    def compute():
+        calls.append(1)
+        started.set()
+        time.sleep(0.3)
+        return "Rangliste"
+
+    def ask():
+        answers.append(caching.cached("doko:test:1", compute))
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert started.wait(5)
+    others = [threading.Thread(target=ask) for _ in range(3)]
+    for thread in others:
+        thread.start()
+    for thread in (first, *others):
+        thread.join(10)
+    assert answers == ["Rangliste"] * 4
+    assert len(calls) == 1

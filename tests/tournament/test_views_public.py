@@ -232,13 +232,14 @@ def queries(client, url):
 # rounds' ids and storing them: 7; the sums then replace the standings' own query), what is still missing
 # (one query, "vorläufig", cached with the standings), and the rounds for the navigation. After round 1:
 # the standings (and what is missing) come from the cache. The CSV: the cached standings. A player's page:
-# its cache and the cached ranks (misses), the standings from the cache, storing the ranks, the setup's
-# and the player's tables' newest changes, the player's kept games (a miss), their entry, seats, table-
-# mates and scores, storing them, storing the page, the navigation. The standings' table also asks whether
+# the tournament's, the setup's and the player's tables' newest changes (one query), the cached ranks (a
+# miss), the standings from the cache, storing the ranks, its page's cache (a miss), the player's kept
+# games (a miss), their entry, seats, table-mates and scores, storing them, storing the page, the
+# navigation. The standings' table also asks whether
 # the tournament has teams (the link to the team standings; cached with the table). The standings then
 # store the whole page for every visitor (a look-up and a store: 6). Unchanged polls:
 # tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 17, "standings.csv": 3, "player": 28}
+PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 17, "standings.csv": 3, "player": 26}
 # the next visitor of the same page gets it whole from the shared cache: the tournament, its change
 # counter, the cached page (the round's seating: the setup's newest change instead of the counter)
 WHOLE_PAGE_QUERIES = 3
@@ -319,6 +320,38 @@ def test_a_game_at_another_table_leaves_a_players_games_as_they_were_computed(cl
     assert "Re 100 Augen" in page and "Re 130 Augen" in page  # both of the player's games, the new one too
 
 
+def test_a_players_poll_stays_unchanged_while_a_game_elsewhere_moves_neither_their_games_nor_rank(
+        client, monkeypatch):
+    """Issue 18.3: a player's page depends on their own tables, the setup and their rank after each
+    round, not on every game: a game at another table that leaves their rank as it was answers their
+    poll 304 without rendering anything; one that moves their rank brings the new page."""
+    tournament = make_tournament(players=8, slug="zwei-tische")
+    round = seated_round(tournament)
+    first, second = round.tables.order_by("number")
+    game = normal_game(first, re_augen=150)  # Re wins with "keine 90": +2 each
+    results.save_game(table=first, data=game)
+    leader = game["re"][0]
+    url = reverse("tournament:player", args=[tournament.slug, leader]) + "?partial=1"
+    page = client.get(url)
+    assert page.status_code == 200 and "Platz 1" in page.content.decode()
+    results.save_game(table=second, data=normal_game(second, re_augen=130))  # +1 there: still behind
+
+    def no_rendering(*args, **kwargs):
+        raise AssertionError("rendered although the player's page did not change")
+
+    with monkeypatch.context() as patched:
+        patched.setattr("tournament.views.public.render_to_string", no_rendering)
+        unchanged = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
+    assert unchanged.status_code == 304
+    assert unchanged["ETag"] != page["ETag"]  # the tournament's counter moved on
+    # a phone that kept its old validator, or took the new one, is answered 304 as well
+    assert client.get(url, HTTP_IF_NONE_MATCH=unchanged["ETag"]).status_code == 304
+    assert client.get(url, HTTP_IF_NONE_MATCH=page["ETag"]).status_code == 304
+    results.save_game(table=second, data=normal_game(second, re_augen=240))  # now ahead of the leader
+    moved = client.get(url, HTTP_IF_NONE_MATCH=page["ETag"])
+    assert moved.status_code == 200 and "Platz 3" in moved.content.decode()
+
+
 def test_director_switches_public_pages_in_the_settings(client, tournament):
     director = tournament.directors.get()
     client.force_login(director)
@@ -360,16 +393,21 @@ def test_standings_and_player_pages_say_what_is_still_missing(client, tournament
 
     entry = tournament.entries.first()
     player_url = reverse("tournament:player", args=[tournament.slug, entry.id])
-    for url in (standings_url(tournament), player_url):
-        content = client.get(url).content.decode()
-        assert "Vorläufig:" in content
-        assert "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content  # 2 of 8 games at both tables
+    content = client.get(standings_url(tournament)).content.decode()
+    assert "Vorläufig:" in content
+    assert "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content  # 2 of 8 games at both tables
+    # a player's page says which round is not final, not how much is missing (that changes with every
+    # game at every table, and the page would have to be sent again to every phone each time)
+    content = client.get(player_url).content.decode()
+    assert "Vorläufig:" in content and "Runde 1 ist noch nicht fertig: was fehlt, steht in der Rangliste." in content
+    assert "fehlen noch" not in content
     english = client.get(standings_url(tournament), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Provisional:" in english and "Round 1: 12 games are still missing (tables 1, 2)." in english
     seating.close_round(round=tournament.rounds.get(number=1), backup=False)
-    for url in (standings_url(tournament), player_url):  # closed, but the games are still missing: not final
-        content = client.get(url).content.decode()
-        assert "Vorläufig:" in content and "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content
+    # closed, but the games are still missing: not final
+    content = client.get(standings_url(tournament)).content.decode()
+    assert "Vorläufig:" in content and "Runde 1: es fehlen noch 12 Spiele (Tische 1, 2)." in content
+    assert "Runde 1 ist noch nicht fertig" in client.get(player_url).content.decode()
     seating.reopen_round(round=tournament.rounds.get(number=1))
     for table in tournament.rounds.get(number=1).tables.all():  # the tables ended early: nothing is missing
         sheet_state.end_table(table=table, note="Spieler musste gehen")

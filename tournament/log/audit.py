@@ -200,7 +200,7 @@ def recording(action: str, *, by: Actor, tournament: Tournament | int | None,
     that the records and the counter are written with the change or not at all. `table`: the one
     table whose sheet the action changes and nothing else (a game, a penalty, totals, a signature, an
     entry from its phones), so that the pages that do not show that sheet stay cached
-    (`web/caching.py`: `setup_counter`, `tables_counter`)."""
+    (`web/caching.py`: `setup_counter`, `player_counters`)."""
     if not connection.in_atomic_block:
         raise RuntimeError("audit.recording() must run inside the transaction of the change")
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament

@@ -68,6 +68,19 @@ class MissingResults:
         missing); empty when they are final."""
         return self.sentences() if self.provisional else []
 
+    def brief_state(self) -> tuple[tuple[int, bool], ...]:
+        """For a player's page: each round that is not final yet, and whether games or entries are
+        still missing in it (else it only waits to be closed). Changes only when a round is complete
+        or closed, not with every game at another table (issue 18.3)."""
+        if not self.provisional:
+            return ()
+        incomplete = {t.round_number for t in self.incomplete}
+        return tuple((number, number in incomplete) for number in self.rounds
+                     if number in incomplete or number not in self.closed)
+
+    def brief_sentences(self) -> list[str]:
+        return brief_sentences(self.brief_state())
+
     def sentences(self) -> list[str]:
         """What is missing, for people: "In Runde 2 fehlen noch 12 Spiele an 3 Tischen (2, 5, 7)." """
         lines = []
@@ -90,6 +103,14 @@ class MissingResults:
                 lines.append(_("Runde %(round)s: alle Spiele sind eingetragen, die Runde ist noch nicht abgeschlossen.")
                              % {"round": number})
         return lines
+
+
+def brief_sentences(state: tuple[tuple[int, bool], ...]) -> list[str]:
+    """What a player's page says of the rounds that are not final (`MissingResults.brief_state`):
+    which ones, not how much is missing (the standings say that)."""
+    return [(_("Runde %(round)s ist noch nicht fertig: was fehlt, steht in der Rangliste.") if incomplete else
+             _("Runde %(round)s: alle Spiele sind eingetragen, die Runde ist noch nicht abgeschlossen."))
+            % {"round": number} for number, incomplete in state]
 
 
 def _count_of(model, link: str, **where) -> Subquery:

@@ -73,6 +73,11 @@ class StandingsHistory:
         """What the pages say is still missing ("vorläufig"); empty when the standings are final."""
         return self.missing.provisional_sentences() if self.missing is not None else []
 
+    def brief_provisional_sentences(self) -> list[str]:
+        """`provisional_sentences` for a player's page: which rounds are not final, not how much is
+        missing (`MissingResults.brief_sentences`)."""
+        return self.missing.brief_sentences() if self.missing is not None else []
+
     def ranks(self, round_number: int) -> dict[int, int]:
         return {row.entry_id: row.rank for row in self.after.get(round_number, [])}
 

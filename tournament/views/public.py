@@ -5,7 +5,7 @@ Modified`; the page's content is rendered once per change of the tournament and 
 helper, director) and kept in the shared cache, with the standings it needs for the ranks.
 """
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -22,16 +22,16 @@ from .seat_notice import seat_notice
 from .standings import entry_param
 
 
-def own_record(tournament, entry_id: int, *, include_hidden: bool, history) -> selectors.PlayerRecord:
+def own_record(tournament, entry_id: int, *, include_hidden: bool, own: str) -> selectors.PlayerRecord:
     """The player's tables and games, without the ranks: computed once and kept while neither the
-    setup nor a sheet at one of the player's tables changes (a game saved at another table leaves it
-    as it is: `caching.setup_counter`, `caching.player_tables_counter`). Two queries when kept."""
-    version = f"{caching.setup_counter(tournament)}-{caching.player_tables_counter(entry_id)}"
-    key = caching.key("player-record", tournament, 0, version, int(include_hidden), entry_id)
+    setup nor a sheet at one of the player's tables changes (`own`, from `PlayerVersion`: a game saved
+    at another table leaves it as it is)."""
+    key = caching.key("player-record", tournament, 0, own, int(include_hidden), entry_id)
 
     def compute():
         try:
-            record = selectors.player_record(tournament, entry_id, include_hidden=include_hidden, history=history)
+            record = selectors.player_record(tournament, entry_id, include_hidden=include_hidden,
+                                             history=caching.Ranks(rounds=[], after={}, before=[], missing=None))
         except Entry.DoesNotExist:
             raise Http404 from None
         return replace(record, rank=None, ranks=[], history=None)  # the ranks change with every game
@@ -39,14 +39,38 @@ def own_record(tournament, entry_id: int, *, include_hidden: bool, history) -> s
     return caching.cached(key, compute)
 
 
-def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
-    """The player's page without the site's frame, and the player's name (for the title)."""
-    key = caching.key("player-live", tournament, counter, request.role or "", entry_id)
+@dataclass(frozen=True)
+class PlayerVersion:
+    """What a player's page shows depends on, narrower than the tournament's change counter: the
+    setup and the sheets of the player's own tables (`own`), the player's rank after each round and
+    what is still missing ("vorläufig"). A game saved at another table that moves none of this leaves
+    the page, its cache entry and its ETag as they are (issue 18.3)."""
+
+    history: caching.Ranks
+    own: str
+    ranks: tuple
+    text: str
+
+
+def player_version(request, tournament, entry_id: int) -> tuple[int, PlayerVersion]:
+    """The tournament's change counter, and the version of the player's page (three counters in one
+    query, the ranks from the shared cache)."""
+    counter, setup, tables = caching.player_counters(tournament.pk, entry_id)
+    history = caching.ranks(tournament, include_hidden=request.is_director, counter=counter)
+    own = f"{setup}-{tables}"
+    ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
+    text = caching.digest(own, ranks, *history.brief_provisional_sentences())
+    return counter, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
+
+
+def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) -> dict:
+    """The player's page without the site's frame, and the player's name (for the title); kept in the
+    shared cache for as long as its `version` holds."""
+    key = caching.key("player-live", tournament, 0, version.text, request.role or "", entry_id)
 
     def compute():
-        include_hidden = request.is_director
-        history = caching.ranks(tournament, include_hidden=include_hidden, counter=counter)
-        record = own_record(tournament, entry_id, include_hidden=include_hidden, history=history)
+        history = version.history
+        record = own_record(tournament, entry_id, include_hidden=request.is_director, own=version.own)
         ranks = [(number, history.ranks(number)[record.entry.id]) for number in history.rounds]
         record = replace(record, rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
         # what the other switches keep off the public pages stays off this one too
@@ -63,7 +87,7 @@ def player_fragment(request, tournament, entry_id: int, counter: int) -> dict:
         html = render_to_string("tournament/_player_live.html", {
             "tournament": tournament, "record": record, "entry": record.entry, "chart": chart,
             "is_director": request.is_director, "show_seating": show_seating, "show_standing": show_standing,
-            "provisional": history.provisional_sentences() if show_standing else [],
+            "provisional": history.brief_provisional_sentences() if show_standing else [],
             "ranking_sentence": ranking.sentence(tournament),
         })
         return {"html": html, "name": record.entry.player.name}
@@ -82,20 +106,22 @@ def describe_player_page(request, entry_id):
 def player_page(request, tournament, entry_id):
     page, variant, personal = describe_player_page(request, entry_id)
     partial = not personal
-    poll = caching.Poll(request, tournament, page=page, variant=variant, personal=personal)
+    counter, version = player_version(request, tournament, entry_id)
+    poll = caching.Poll(request, tournament, page=page, variant=variant, personal=personal, counter=counter,
+                        version=version.text)
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
     if partial:
-        fragment = player_fragment(request, tournament, entry_id, poll.counter)
+        fragment = player_fragment(request, tournament, entry_id, version)
         notice = seat_notice(request, tournament, entry_param(request))
         return caching.compressed(request, poll.finish(HttpResponse(notice + fragment["html"])))
 
     # (not stored whole: a player's page is opened by that player's phone, not by everyone at once)
-    fragment = player_fragment(request, tournament, entry_id, poll.counter)
+    fragment = player_fragment(request, tournament, entry_id, version)
     response = poll.finish(render(request, "tournament/player.html", {
         "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
-        "poll_etag": caching.etag(tournament, poll.counter, "player-poll", variant),
+        "poll_etag": caching.etag(tournament, counter, "player-poll", variant, version=version.text),
     }))
     # a visitor's page holds no CSRF token (no secret beside text others choose): it may be compressed
     return caching.compressed(request, response) if caching.for_everyone(request) else response

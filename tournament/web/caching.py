@@ -27,6 +27,7 @@ import hashlib
 import os
 import re
 import struct
+import threading
 import zlib
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -40,16 +41,18 @@ from django.core.cache import cache
 from django.db import connection
 from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
-from django.http import HttpResponse
+from django.http import HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.formats import time_format
+from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from .. import selectors
 from ..log import audit
 from ..models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
+from ..selectors.missing import brief_sentences
 from . import score_sums
 
 # how long an entry is kept at most (a write makes new keys anyway)
@@ -75,12 +78,20 @@ def setup_counter(tournament: Tournament | int) -> int:
     return newest or 0
 
 
-def player_tables_counter(entry_id: int) -> int:
-    """The newest change of a sheet at a table where the player sits or sat (0: none): with
-    `setup_counter`, what the player's own games on their page depend on. One query."""
-    newest = (DataChange.objects.filter(table_id__in=Seat.objects.filter(entry_id=entry_id).values("table_id"))
-              .order_by("-id").values_list("id", flat=True).first())
-    return newest or 0
+def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int]:
+    """`change_counter`, `setup_counter` and the newest change of a sheet at a table where the player
+    sits or sat (0: none), at once: what a player's page depends on, which it asks for on every poll.
+    One query, along the indexes of the change log."""
+    changes, seats = DataChange._meta.db_table, Seat._meta.db_table
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f'SELECT (SELECT MAX(id) FROM "{changes}" WHERE tournament_id = %s), '
+            f'(SELECT MAX(id) FROM "{changes}" WHERE tournament_id = %s AND table_id IS NULL), '
+            f'(SELECT MAX(id) FROM "{changes}" WHERE table_id IN '
+            f'(SELECT table_id FROM "{seats}" WHERE entry_id = %s))',
+            [tournament_id, tournament_id, entry_id])
+        row = cursor.fetchone()
+    return row[0] or 0, row[1] or 0, row[2] or 0
 
 
 @memoize
@@ -110,10 +121,36 @@ def digest(*parts) -> str:
     return hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).hexdigest()[:24]
 
 
-def etag(tournament: Tournament | int, counter: int, page: str, variant: tuple = (), mine: tuple = ()) -> str:
-    """The validator of a page: the change counter, and a digest of what else it depends on."""
+def etag(tournament: Tournament | int, counter: int, page: str, variant: tuple = (), mine: tuple = (),
+         version: str | None = None) -> str:
+    """The validator of a page: the change counter, and a digest of what else it depends on.
+
+    `version`: what the page's content depends on, when that is narrower than the whole tournament
+    (a player's page: their own tables, the setup and their ranks). The tag then ends with a second
+    digest made with the version instead of the counter, and a reader whose tag ends with it has the
+    page as it is now even though the tournament changed elsewhere (`Poll.not_modified`)."""
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
-    return f'W/"{counter}-{digest(release(), page, tournament_id, counter, get_language(), *variant, *mine)}"'
+    tag = f"{counter}-{digest(release(), page, tournament_id, counter, get_language(), *variant, *mine)}"
+    if version is not None:
+        tag += f"-{digest(release(), page, tournament_id, 'version', version, get_language(), *variant, *mine)}"
+    return f'W/"{tag}"'
+
+
+def presented_etags(request) -> list[str]:
+    """The validators a request brings (If-None-Match), as sent."""
+    return parse_etags(request.META.get("HTTP_IF_NONE_MATCH", ""))
+
+
+def same_counter(presented: str, tag: str) -> bool:
+    """`presented` was made for the same change counter, page, language and reader as `tag` (a tag
+    without a version part): it is `tag`, or `tag` with a version part after it."""
+    return presented == tag or presented.startswith(tag[:-1] + "-")
+
+
+def same_version(presented: str, tag: str) -> bool:
+    """`presented` ends with the version part of `tag` (same page, reader, language and content)."""
+    head, _, tail = tag[:-1].rpartition("-")
+    return head.count("-") >= 1 and presented.endswith("-" + tail + '"')
 
 
 def personal_parts(request) -> tuple:
@@ -131,17 +168,22 @@ class Poll:
     """
 
     def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False,
-                 counter: int | None = None):
+                 counter: int | None = None, version: str | None = None):
         self.request = request
         self.counter = change_counter(tournament) if counter is None else counter  # (or a narrower one)
         self.personal = personal
-        self.etag = etag(tournament, self.counter, page, variant, personal_parts(request) if personal else ())
+        self.version = version
+        self.etag = etag(tournament, self.counter, page, variant, personal_parts(request) if personal else (),
+                         version=version)
 
     def not_modified(self):
         """The 304 answer when the reader already has this version, else None."""
         if self.personal and len(messages.get_messages(self.request)):
             return None  # a message waits to be shown (loading does not use it up)
         answer = get_conditional_response(self.request, etag=self.etag)
+        if (answer is None and self.version is not None and self.request.method in ("GET", "HEAD")
+                and any(same_version(presented, self.etag) for presented in presented_etags(self.request))):
+            answer = HttpResponseNotModified()  # the tournament changed, but not what this page shows
         return self.finish(answer) if answer is not None else None
 
     def finish(self, response):
@@ -186,9 +228,10 @@ def answers_unchanged_polls(describe):
                 if found is not None:
                     page, variant, personal = describe(request, *args, **kwargs)
                     tag = etag(found[0], found[1], page, variant, personal_parts(request) if personal else ())
-                    answer = get_conditional_response(request, etag=tag)
-                    if answer is not None:
-                        answer["ETag"] = tag
+                    presented = next((p for p in presented_etags(request) if same_counter(p, tag)), None)
+                    if presented is not None:  # nothing changed since: the reader's tag holds as it is
+                        answer = HttpResponseNotModified()
+                        answer["ETag"] = presented
                         patch_cache_control(answer, private=True, no_cache=True)
                         return answer
             return view(request, slug, *args, **kwargs)
@@ -206,12 +249,36 @@ def key(page: str, tournament: Tournament, counter: int, *variant) -> str:
     return f"doko:{page}:{tournament.pk}:{counter}:{digest(release(), get_language(), *variant)}"
 
 
+_computing: dict[str, threading.Lock] = {}
+_computing_guard = threading.Lock()
+
+
 def cached(key: str, compute, timeout: int = TIMEOUT):
-    """The value stored under `key`, computed and stored first when it is not there."""
+    """The value stored under `key`, computed and stored first when it is not there.
+
+    Computed once per process: when a change makes the key new, the phones polling right after it
+    arrive at once, and the threads of a process that ask for the same key while one computes it wait
+    for that one and read its result instead of computing it again (a rush of identical work that
+    used to keep both cores busy for nothing)."""
     value = cache.get(key)
-    if value is None:
+    if value is not None:
+        return value
+    with _computing_guard:
+        lock = _computing.setdefault(key, threading.Lock())
+    if not lock.acquire(blocking=False):
+        with lock:  # another thread computes it: wait, then read what it stored
+            value = cache.get(key)
+        if value is not None:
+            return value
+        lock.acquire()
+    try:
         value = compute()
         cache.set(key, value, timeout)
+    finally:
+        lock.release()
+        with _computing_guard:
+            if _computing.get(key) is lock:
+                del _computing[key]
     return value
 
 
@@ -236,9 +303,13 @@ class Ranks(selectors.StandingsHistory):
     hundredth of their size (so that reading it from the cache costs next to nothing)."""
 
     by_round: dict[int, dict[int, int]] = field(default_factory=dict)
+    brief: tuple[tuple[int, bool], ...] = ()  # `MissingResults.brief_state`, instead of all that is missing
 
     def ranks(self, round_number: int) -> dict[int, int]:
         return self.by_round.get(round_number, {})
+
+    def brief_provisional_sentences(self) -> list[str]:
+        return brief_sentences(self.brief)
 
 
 def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Ranks:
@@ -246,8 +317,9 @@ def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Rank
 
     def compute():
         history = standings_history(tournament, include_hidden=include_hidden, counter=counter)
-        return Ranks(rounds=history.rounds, after={}, before=[], missing=history.missing,
-                     by_round={number: history.ranks(number) for number in history.rounds})
+        return Ranks(rounds=history.rounds, after={}, before=[], missing=None,
+                     by_round={number: history.ranks(number) for number in history.rounds},
+                     brief=history.missing.brief_state() if history.missing is not None else ())
 
     return cached(key, compute)
 
