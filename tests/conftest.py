@@ -52,6 +52,18 @@ def fast_password_hashing():
 
 
 @pytest.fixture(autouse=True)
+def no_values_kept_from_another_test():
+    """A test's database is rolled back at its end, and on SQLite the next test's tournament and
+    changes get the same ids again: what a process keeps of the shared cache (`caching.recent`, keyed
+    by those ids) must not outlive the test."""
+    from tournament.web import caching
+
+    caching.recent.clear()
+    yield
+    caching.recent.clear()
+
+
+@pytest.fixture(autouse=True)
 def default_language():
     yield
     from django.utils import translation

@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.services import round_clock, seating
+from tournament.web import caching
 
 from .factories import make_tournament, play_round, seated_round
 
@@ -55,7 +56,11 @@ def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, djan
     seated_round(tournament)
     entry = tournament.entries.get(start_number=2)
     poll(tournament, entry.id)  # the standings fragment is cached once per change
-    # the tournament, the change counter, the cached fragment, the seat
+    # the tournament, the change counter, the cached fragment (as in another worker process), the seat
+    caching.recent.clear()
     with django_assert_num_queries(4):
         text = poll(tournament, entry.id)
+    # the same process again: the fragment is kept in it (caching.recent)
+    with django_assert_num_queries(3):
+        poll(tournament, entry.id)
     assert "data-seat-notice" in text

@@ -256,7 +256,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
                 "tables": tournament.public_seating or director, "columns": table.column_count,
                 "has_teams": has_teams(tournament)}
 
-    return caching.cached(key, compute)
+    return caching.cached(key, compute, keep=True)
 
 
 def compose(fragment: dict, tournament, me: int | None, *, now: bool = True) -> str:

@@ -29,6 +29,7 @@ import re
 import struct
 import threading
 import zlib
+from collections import OrderedDict
 from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache as memoize
@@ -249,19 +250,60 @@ def key(page: str, tournament: Tournament, counter: int, *variant) -> str:
     return f"doko:{page}:{tournament.pk}:{counter}:{digest(release(), get_language(), *variant)}"
 
 
+class Recent:
+    """The last values a process read from the shared cache under keys whose value never changes
+    (they hold the change counter, the language and the release: a write makes new keys), kept in the
+    process so that the next of the hundreds of polls after a change neither asks the cache nor
+    unpickles the value again. The shared cache stays what everyone agrees on: this only repeats
+    what it said. For values that readers only read (never change in place)."""
+
+    def __init__(self, size: int):
+        self.size = size
+        self.items: OrderedDict[str, Any] = OrderedDict()
+        self.lock = threading.Lock()
+
+    def get(self, key: str):
+        with self.lock:
+            value = self.items.get(key)
+            if value is not None:
+                self.items.move_to_end(key)
+            return value
+
+    def put(self, key: str, value) -> None:
+        with self.lock:
+            self.items[key] = value
+            self.items.move_to_end(key)
+            while len(self.items) > self.size:
+                self.items.popitem(last=False)
+
+    def clear(self) -> None:
+        with self.lock:
+            self.items.clear()
+
+
+# a few per tournament and view: the ranks, the standings' fragments and whole pages of the newest counters
+recent = Recent(64)
+
 _computing: dict[str, threading.Lock] = {}
 _computing_guard = threading.Lock()
 
 
-def cached(key: str, compute, timeout: int = TIMEOUT):
-    """The value stored under `key`, computed and stored first when it is not there.
+def cached(key: str, compute, timeout: int = TIMEOUT, *, keep: bool = False):
+    """The value stored under `key`, computed and stored first when it is not there. `keep`: also
+    kept in this process (`recent`), for a value read by every poll that only reads it.
 
     Computed once per process: when a change makes the key new, the phones polling right after it
     arrive at once, and the threads of a process that ask for the same key while one computes it wait
     for that one and read its result instead of computing it again (a rush of identical work that
     used to keep both cores busy for nothing)."""
+    if keep:
+        value = recent.get(key)
+        if value is not None:
+            return value
     value = cache.get(key)
     if value is not None:
+        if keep:
+            recent.put(key, value)
         return value
     with _computing_guard:
         lock = _computing.setdefault(key, threading.Lock())
@@ -269,11 +311,15 @@ def cached(key: str, compute, timeout: int = TIMEOUT):
         with lock:  # another thread computes it: wait, then read what it stored
             value = cache.get(key)
         if value is not None:
+            if keep:
+                recent.put(key, value)
             return value
         lock.acquire()
     try:
         value = compute()
         cache.set(key, value, timeout)
+        if keep:
+            recent.put(key, value)
     finally:
         lock.release()
         with _computing_guard:
@@ -321,7 +367,7 @@ def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Rank
                      by_round={number: history.ranks(number) for number in history.rounds},
                      brief=history.missing.brief_state() if history.missing is not None else ())
 
-    return cached(key, compute)
+    return cached(key, compute, keep=True)
 
 
 _gzip = GZipMiddleware(cast(Any, lambda request: None))  # only its process_response is used
@@ -347,7 +393,7 @@ def whole_page(request, key: str, build, *, now_mark: str = "") -> HttpResponse:
         if mark and not getattr(response, "streaming", False):
             response.content = response.content.replace(mark, _now_text(), 1)
         return response
-    stored = cache.get(key)
+    stored = recent.get(key) or cache.get(key)
     if stored is None:
         response = build()
         if (response.status_code != 200 or response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
@@ -358,6 +404,7 @@ def whole_page(request, key: str, build, *, now_mark: str = "") -> HttpResponse:
         parts = response.content.split(mark, 1) if mark else [response.content]
         stored = {"type": response["Content-Type"], "parts": parts, "deflated": [_deflate(part) for part in parts]}
         cache.set(key, stored, TIMEOUT)
+    recent.put(key, stored)
     now = _now_text() if len(stored["parts"]) > 1 else b""
     body = now.join(stored["parts"])
     response = HttpResponse(body, content_type=stored["type"])
