@@ -32,6 +32,14 @@ proc_name = "doko-turnier"
 forwarded_allow_ips = os.environ.get("GUNICORN_FORWARDED_ALLOW_IPS", "127.0.0.1,::1")
 
 
+def when_ready(server):
+    # preload_app: the app is loaded in this master process; what a worker would do on its first
+    # requests (URL patterns, templates, translations) is done here once, before the workers are forked
+    from config.warm import warm_up
+
+    warm_up()
+
+
 def post_fork(server, worker):
     # preload_app: each worker must open its own database connections, not share the master's
     from django.db import connections

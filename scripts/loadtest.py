@@ -24,6 +24,7 @@ import argparse
 import csv
 import ipaddress
 import json
+import math
 import os
 import signal
 import subprocess
@@ -135,6 +136,15 @@ def wait_until_up(url: str, seconds: float = 90) -> None:
     sys.exit(f"loadtest: the server did not answer {url} within {seconds:.0f} s")
 
 
+def spawn_rate_of(users: int, rush: bool) -> float:
+    """Phones arriving per second: in the rush all within 60 s, else within about 10 s."""
+    return users / 60 if rush else max(10, users // 10)
+
+
+def arrival_seconds(args) -> float:
+    return args.users / spawn_rate_of(args.users, args.rush)
+
+
 def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
                rush: bool = False, directors: int = 3) -> dict:
     """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
@@ -143,7 +153,7 @@ def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, 
     counts = OUT / f"{name}-bytes.json"
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
            "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0", "LOADTEST_DIRECTORS": str(directors)}
-    spawn_rate = users / 60 if rush else max(10, users // 10)
+    spawn_rate = spawn_rate_of(users, rush)
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
                "--host", url, "--users", str(users + directors), "--spawn-rate", f"{spawn_rate:.2f}",
                "--run-time", f"{run_time}s", "--stop-timeout", "10", "--csv", str(prefix), "--only-summary",
@@ -185,6 +195,30 @@ def report(result: dict, run_time: int, label: str) -> int:
     return errors
 
 
+def percentile(values: list[float], share: float) -> float:
+    """The smallest value that `share` of the values do not exceed (as locust counts: nearest rank)."""
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(share * len(ordered)) - 1))]
+
+
+def report_phases(result: dict, settled: float) -> None:
+    """The same figures apart for the requests while the phones arrive (each opens its page and
+    polls at once) and for those after `settled` seconds (every phone has arrived and polled once)."""
+    times = result["wire"].get("times", [])
+    for label, chosen in ((f"while the phones arrive (the first {settled:.0f} s)", lambda t: t < settled),
+                          (f"after the phones arrived (from {settled:.0f} s on)", lambda t: t >= settled)):
+        kinds: dict[str, list[float]] = {}
+        for at, name, duration in times:
+            if chosen(at):
+                kinds.setdefault(name, []).append(duration)
+                kinds.setdefault("Aggregated", []).append(duration)
+        print(f"\n  {label}")
+        for name in sorted(kinds, key=lambda n: (n == "Aggregated", n)):
+            values = kinds[name]
+            p50, p95, p99 = (percentile(values, share) for share in (.5, .95, .99))
+            print(f"  {name:30s} {len(values):7d} {'':7s} {p50:5.0f}ms {p95:5.0f}ms {p99:5.0f}ms {max(values):5.0f}ms")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=500, help="phones (default 500); plus 3 directors")
@@ -214,9 +248,10 @@ def main():
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
                             rush=args.rush, directors=args.directors)
         arriving = "arriving within 60 s, seating first; " if args.rush else ""
-        sys.exit(1 if report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
-                                                     f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
-                 else 0)
+        errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
+                                               f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
+        report_phases(result, arrival_seconds(args) + args.poll * 1.2)
+        sys.exit(1 if errors else 0)
 
     if not os.environ.get("DATABASE_URL"):
         database = OUT / "loadtest.sqlite3"
@@ -249,6 +284,7 @@ def main():
     arriving = "arriving within 60 s, seating first, then " if args.rush else ""
     errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "
                                            f"+ {args.directors} directors, {args.run_time} s, make serve on {vendor}")
+    report_phases(result, arrival_seconds(args) + args.poll * 1.2)
     errors += verify(plan, result["wire"])
     sys.exit(1 if errors else 0)
 

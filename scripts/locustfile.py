@@ -11,7 +11,9 @@ saving games through the game form.
 
 The plan (tournament, players, tables and who plays which game) comes from LOADTEST_PLAN (JSON,
 written by scripts/loadtest.py). What the server sent is counted from Content-Length (the bytes on
-the wire, compressed where the server compressed) and written to LOADTEST_BYTES at the end.
+the wire, compressed where the server compressed) and written to LOADTEST_BYTES at the end, with
+each request's time since the start, name and duration (scripts/loadtest.py reports the time while
+the phones arrive and the time after apart).
 """
 
 import itertools
@@ -20,6 +22,7 @@ import os
 import random
 import re
 import threading
+import time
 from collections import Counter
 from pathlib import Path
 from urllib.parse import urlencode
@@ -32,6 +35,8 @@ POLL = float(os.environ.get("LOADTEST_POLL", "15"))
 RUSH = os.environ.get("LOADTEST_RUSH") == "1"
 sent = Counter()
 statuses = Counter()
+times = []  # (seconds since the start, name, milliseconds): each request, for the phases of the run
+started = [0.0]
 lock = threading.Lock()
 phones = itertools.count()
 directors = itertools.count()
@@ -45,6 +50,12 @@ def count(request_type, name, response_length, response=None, exception=None, **
     with lock:
         sent[name] += int(length) if length is not None else (response_length or 0)
         statuses[f"{name} {getattr(response, 'status_code', 0)}"] += 1
+        times.append((round(time.monotonic() - started[0], 3), name, round(kwargs.get("response_time") or 0, 1)))
+
+
+@events.test_start.add_listener
+def note_start(environment, **kwargs):
+    started[0] = time.monotonic()
 
 
 @events.test_stop.add_listener
@@ -52,7 +63,7 @@ def write_counts(environment, **kwargs):
     path = os.environ.get("LOADTEST_BYTES")
     if path:
         with open(path, "w", encoding="utf-8") as file:
-            json.dump({"bytes": dict(sent), "statuses": dict(statuses)}, file, indent=1)
+            json.dump({"bytes": dict(sent), "statuses": dict(statuses), "times": times}, file)
 
 
 ETAG = re.compile(r'data-etag="([^"]+)"')

@@ -68,3 +68,23 @@ def test_this_run_uses_the_database_from_the_environment():
     url = os.environ.get("DATABASE_URL", "")
     expected = "postgresql" if url.startswith(("postgres://", "postgresql://")) else "sqlite"
     assert connection.vendor == expected
+
+
+def test_gunicorns_master_warms_up_what_every_worker_needs_before_forking():
+    """config/warm.py: the URL patterns, every template compiled by the cached loader, the catalogues;
+    deploy/gunicorn.conf.py calls it in the master (preload_app), so every worker starts warm."""
+    from django.template import engines
+    from django.urls import get_resolver
+
+    from config.warm import warm_up
+
+    root = SETTINGS_FILE.parent.parent
+    names = list((root / "templates").rglob("*.html"))
+    assert warm_up() == len(names) > 50
+    assert get_resolver()._populated
+    loader = engines["django"].engine.template_loaders[0]
+    assert len(loader.get_template_cache) >= len(names)  # compiled once, kept for the forked workers
+    spec = importlib.util.spec_from_file_location("gunicorn_conf", root / "deploy" / "gunicorn.conf.py")
+    conf = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(conf)
+    assert conf.preload_app and "warm_up()" in (root / "deploy" / "gunicorn.conf.py").read_text()
