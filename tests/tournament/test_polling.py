@@ -381,3 +381,48 @@ def test_threads_asking_for_the_same_missing_entry_compute_it_once(monkeypatch):
         thread.join(10)
     assert answers == ["Rangliste"] * 4
     assert len(calls) == 1
+
+
+def test_a_visitors_whole_page_is_built_once_while_the_first_phones_arrive(monkeypatch, rf):
+    """The round's seating when a round is published: every phone opens it in the same seconds; the
+    threads of a process wait for the one building the page and send what it stored."""
+    import threading
+    import time
+
+    from django.contrib.auth.models import AnonymousUser
+    from django.http import HttpResponse
+
+    store = {}
+
+    class Shared:
+        def get(self, key):
+            return store.get(key)
+
+        def set(self, key, value, timeout):
+            store[key] = value
+
+    monkeypatch.setattr(caching, "cache", Shared())
+    builds, answers = [], []
+    started = threading.Event()
+
+    def build():
+        builds.append(1)
+        started.set()
+        time.sleep(0.3)
+        return HttpResponse("<p>Tisch 1: Anna, Bernd, Carla, Dieter</p>")
+
+    def ask():
+        request = rf.get("/t/abend/rounds/3/")
+        request.user = AnonymousUser()
+        answers.append(caching.whole_page(request, "doko:test:seating", build).content)
+
+    first = threading.Thread(target=ask)
+    first.start()
+    assert started.wait(5)
+    others = [threading.Thread(target=ask) for _ in range(3)]
+    for thread in others:
+        thread.start()
+    for thread in (first, *others):
+        thread.join(10)
+    assert answers == [b"<p>Tisch 1: Anna, Bernd, Carla, Dieter</p>"] * 4
+    assert len(builds) == 1

@@ -288,44 +288,50 @@ _computing: dict[str, threading.Lock] = {}
 _computing_guard = threading.Lock()
 
 
-def cached(key: str, compute, timeout: int = TIMEOUT, *, keep: bool = False):
-    """The value stored under `key`, computed and stored first when it is not there. `keep`: also
-    kept in this process (`recent`), for a value read by every poll that only reads it.
-
-    Computed once per process: when a change makes the key new, the phones polling right after it
-    arrive at once, and the threads of a process that ask for the same key while one computes it wait
-    for that one and read its result instead of computing it again (a rush of identical work that
-    used to keep both cores busy for nothing)."""
-    if keep:
-        value = recent.get(key)
-        if value is not None:
-            return value
-    value = cache.get(key)
-    if value is not None:
-        if keep:
-            recent.put(key, value)
-        return value
+def once(key: str, read, compute):
+    """`compute()` for a missing `key`, by one thread of the process at a time: when a change makes
+    the key new, the phones polling right after it arrive at once, and the threads that ask for the
+    same key while one computes it wait for that one and `read()` its result (None: not there, so
+    they compute it) instead of computing it again -- a rush of identical work that used to keep
+    both cores busy for nothing."""
     with _computing_guard:
         lock = _computing.setdefault(key, threading.Lock())
     if not lock.acquire(blocking=False):
         with lock:  # another thread computes it: wait, then read what it stored
-            value = cache.get(key)
+            value = read()
         if value is not None:
-            if keep:
-                recent.put(key, value)
             return value
         lock.acquire()
     try:
-        value = compute()
-        cache.set(key, value, timeout)
-        if keep:
-            recent.put(key, value)
+        return compute()
     finally:
         lock.release()
         with _computing_guard:
             if _computing.get(key) is lock:
                 del _computing[key]
-    return value
+
+
+def cached(key: str, compute, timeout: int = TIMEOUT, *, keep: bool = False):
+    """The value stored under `key`, computed (`once`) and stored first when it is not there.
+    `keep`: also kept in this process (`recent`), for a value read by every poll that only reads it."""
+
+    def read():
+        value = cache.get(key)
+        if value is not None and keep:
+            recent.put(key, value)
+        return value
+
+    def store():
+        value = compute()
+        cache.set(key, value, timeout)
+        if keep:
+            recent.put(key, value)
+        return value
+
+    value = recent.get(key) if keep else None
+    if value is None:
+        value = read()
+    return value if value is not None else once(key, read, store)
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
@@ -393,8 +399,10 @@ def whole_page(request, key: str, build, *, now_mark: str = "") -> HttpResponse:
         if mark and not getattr(response, "streaming", False):
             response.content = response.content.replace(mark, _now_text(), 1)
         return response
-    stored = recent.get(key) or cache.get(key)
-    if stored is None:
+    def read():
+        return recent.get(key) or cache.get(key)
+
+    def store():
         response = build()
         if (response.status_code != 200 or response.cookies or request.META.get("CSRF_COOKIE_NEEDS_UPDATE")
                 or response.has_header("Content-Encoding") or getattr(response, "streaming", False)):
@@ -404,6 +412,11 @@ def whole_page(request, key: str, build, *, now_mark: str = "") -> HttpResponse:
         parts = response.content.split(mark, 1) if mark else [response.content]
         stored = {"type": response["Content-Type"], "parts": parts, "deflated": [_deflate(part) for part in parts]}
         cache.set(key, stored, TIMEOUT)
+        return stored
+
+    stored = read() or once(key, read, store)
+    if isinstance(stored, HttpResponse):
+        return stored  # not for everyone after all: not stored
     recent.put(key, stored)
     now = _now_text() if len(stored["parts"]) > 1 else b""
     body = now.join(stored["parts"])
