@@ -13,7 +13,8 @@ reads it, and everything here is keyed by it:
   counter, so every key of the tournament changes at once: nothing has to be deleted, no worker can
   serve a page from before the write, and old entries simply expire. The cache is the database
   (`doko_cache`) or Redis (`DJANGO_REDIS_URL`), so it is shared by every worker process and every
-  machine (config/settings.py); never process memory.
+  machine (config/settings.py); a process may keep a copy of what it read (`recent`: a key's
+  value never changes), never something only it knows.
 
 What the cache holds is shared by everyone with the same view of the tournament, so it never holds
 anything personal: the full pages are assembled per request from the cached fragment and the
