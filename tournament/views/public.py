@@ -1,8 +1,9 @@
 """Pages for the players on their phones that are not also director pages: a player's tournament.
 
 A player's page updates itself like the standings (`caching.py`): an unchanged poll gets `304 Not
-Modified`; the page's content is rendered once per change of the tournament and per view (public,
-helper, director) and kept in the shared cache, with the standings it needs for the ranks.
+Modified`; the page's content is rendered once per view (public, helper, director) for each version
+of what it shows (`PlayerVersion`: the player's own games, their ranks, which rounds are not final)
+and kept in the shared cache, so a game at another table that changes none of it leaves it as it is.
 """
 
 from dataclasses import dataclass, replace
@@ -43,7 +44,7 @@ def own_record(tournament, entry_id: int, *, include_hidden: bool, own: str) -> 
 class PlayerVersion:
     """What a player's page shows depends on, narrower than the tournament's change counter: the
     setup and the sheets of the player's own tables (`own`), the player's rank after each round and
-    what is still missing ("vorläufig"). A game saved at another table that moves none of this leaves
+    which rounds are not final yet ("vorläufig"). A game saved at another table that moves none of this leaves
     the page, its cache entry and its ETag as they are (issue 18.3)."""
 
     history: caching.Ranks
