@@ -441,3 +441,23 @@ def test_the_public_reads_a_tables_sheet_where_the_players_pages_are_public(clie
     tournaments.update_tournament(tournament=tournament, fields={"public_players": False}, rules=tournament.rules)
     assert client.get(sheet_url).status_code == 404
     assert sheet_url not in client.get(reverse("tournament:round", args=[tournament.slug, 1])).content.decode()
+
+
+def test_a_players_games_are_worded_and_their_partners_names_escaped(client):
+    """The rows of a player's games are written in Python (views/player_rows.py): the same words as
+    on the sheet, and a name is text, never markup."""
+    from tournament.models import Entry
+
+    tournament = make_tournament(players=4, slug="namen")
+    table = seated_round(tournament).tables.get()
+    game = normal_game(table, re_augen=151)
+    results.save_game(table=table, data=game)
+    partner = Entry.objects.get(pk=game["re"][1]).player
+    partner.name = '<b>Anna</b> & "Co"'
+    partner.save()
+    page = client.get(reverse("tournament:player", args=[tournament.slug, game["re"][0]])).content.decode()
+    assert 'Re mit &lt;b&gt;Anna&lt;/b&gt; &amp; &quot;Co&quot; · gewonnen</span>' in page
+    assert "<b>Anna</b>" not in page
+    assert '<p class="muted">Re 151 Augen</p>' in page
+    assert '<li>keine 90 <span class="num">+1</span></li></ul>' in page
+    assert '<td class="num">+2</td><td class="num">2</td></tr>' in page  # the game's points, the running total

@@ -18,6 +18,7 @@ from .. import ranking, selectors
 from ..models import Entry, Table
 from ..web import caching
 from ..web.charts import Series, progression_svg
+from . import player_rows
 from .access import public_or_director
 from .seat_notice import seat_notice
 from .standings import entry_param
@@ -85,8 +86,12 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
         chart = progression_svg([Series(record.entry.player.name, values, highlight=True)], labels,
                                 title=_("Punkteverlauf von %(name)s") % {"name": record.entry.player.name}
                                 ) if len(values) > 1 and show_standing else ""
+        words = player_rows.Words()
+        rounds = [(played, player_rows.rows_html(played, record.entry.id, show_seating=show_seating,
+                                                 show_standing=show_standing, words=words))
+                  for played in record.rounds]
         html = render_to_string("tournament/_player_live.html", {
-            "tournament": tournament, "record": record, "entry": record.entry, "chart": chart,
+            "tournament": tournament, "record": record, "rounds": rounds, "entry": record.entry, "chart": chart,
             "is_director": request.is_director, "show_seating": show_seating, "show_standing": show_standing,
             "provisional": history.brief_provisional_sentences() if show_standing else [],
             "ranking_sentence": ranking.sentence(tournament),
