@@ -400,6 +400,7 @@ def whole_page(request, key: str, build, *, now_mark: str = "") -> HttpResponse:
         if mark and not getattr(response, "streaming", False):
             response.content = response.content.replace(mark, _now_text(), 1)
         return response
+
     def read():
         return recent.get(key) or cache.get(key)
 
