@@ -8,7 +8,7 @@ class TournamentConfig(AppConfig):
     verbose_name = _("Turniere")
 
     def ready(self):
-        # audit: connects audit.fill_record to django-simple-history's signal; caching: counts up
-        # the change counter for writes outside the services
+        # audit: connects audit.fill_record to django-simple-history's signal; outside_writes: counts
+        # up the change counter for writes outside the services
         from .log import audit  # noqa: F401
-        from .web import caching  # noqa: F401
+        from .web import outside_writes  # noqa: F401

@@ -31,7 +31,6 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache as memoize
 from functools import wraps
@@ -41,8 +40,6 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import connection
-from django.db.models.signals import post_delete, post_save, pre_delete
-from django.dispatch import receiver
 from django.http import HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.utils import timezone
@@ -52,8 +49,7 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from .. import selectors
-from ..log import audit
-from ..models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
+from ..models import DataChange, Seat, Tournament
 from ..selectors.missing import brief_sentences
 from . import score_sums
 
@@ -452,60 +448,3 @@ def compressed(request, response):
     client accepts it. Pages with a CSRF token are left alone (BREACH: a secret in a compressed
     response next to text an attacker can choose)."""
     return _gzip.process_response(request, response)
-
-
-# ---- writes outside the services -------------------------------------------------------------------
-# The services record every change, and their recording appends the DataChange. A change made
-# elsewhere (the admin, a shell, a test that saves a model) must not leave a page that is cached or
-# held by a phone as it was -- least of all results the director has just hidden -- so each save
-# or delete of the tournament's models outside a recording counts the tournament up as well.
-
-_deleting: ContextVar[frozenset[int]] = ContextVar("doko_tournaments_being_deleted", default=frozenset())
-
-
-def _tournaments_of(instance) -> list[int]:
-    if isinstance(instance, Tournament):
-        return [instance.pk]
-    if isinstance(instance, (Entry, Round)):
-        return [instance.tournament_id]
-    if isinstance(instance, Player):
-        return list(Entry.objects.filter(player_id=instance.pk).values_list("tournament_id", flat=True).distinct())
-    if isinstance(instance, Seat):
-        return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
-    if isinstance(instance, Table):
-        return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
-    if isinstance(instance, (Game, Penalty, DraftGame)):
-        return list(Table.objects.filter(pk=instance.table_id).values_list("round__tournament_id", flat=True))
-    return []
-
-
-COUNTED = (Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, DraftGame)
-
-
-def _count_up(instance) -> None:
-    if audit.current() is not None:
-        return  # a service's recording appends the DataChange when it ends
-    deleting = _deleting.get()
-    for tournament_id in _tournaments_of(instance):
-        if tournament_id and tournament_id not in deleting:
-            DataChange.objects.create(tournament_id=tournament_id)
-
-
-@receiver(post_save)
-def count_saved(sender, instance, raw=False, **kwargs):
-    if isinstance(instance, COUNTED) and not raw:
-        _count_up(instance)
-
-
-@receiver(pre_delete, sender=Tournament)
-def tournament_deleting(sender, instance, **kwargs):
-    # its rows go with it (its DataChange rows too): nothing to count for them
-    _deleting.set(_deleting.get() | {instance.pk})
-
-
-@receiver(post_delete)
-def count_deleted(sender, instance, **kwargs):
-    if isinstance(instance, Tournament):
-        _deleting.set(_deleting.get() - {instance.pk})
-    elif isinstance(instance, COUNTED):
-        _count_up(instance)
