@@ -8,28 +8,13 @@ from __future__ import annotations
 from tournament.models import Game, Score
 
 from ..tournament.factories import make_director, make_tournament, seat_ids, seated_round
+from .keyboard import Keys, wait_for_cursor
 
 # (Re seats, announcement key or "", Augen, Sonderpunkte) per game, as a sheet would read them
 GAMES = [
     ("12", "r", "135", ""), ("34", "", "110", "kf"), ("13", "r", "150", "rd"), ("24", "", "121", ""),
     ("14", "r", "90", ""), ("23", "", "181", "rd kf"), ("12", "r", "125", "kk"), ("34", "", "119", ""),
 ]
-
-
-class Keys:
-    """Presses keys and counts them."""
-
-    def __init__(self, page):
-        self.page, self.count = page, 0
-
-    def type(self, text: str):
-        for char in text:
-            self.page.keyboard.press(char if char != " " else "Space")
-            self.count += 1
-
-    def press(self, key: str):
-        self.page.keyboard.press(key)
-        self.count += 1
 
 
 def test_a_table_of_eight_games_by_keyboard(live_server, page):
@@ -45,7 +30,7 @@ def test_a_table_of_eight_games_by_keyboard(live_server, page):
     page.goto(base + "/t/tasten/rounds/1/tables/1/games/new/")
     counts = []
     for number, (seats, announce, augen, extras) in enumerate(GAMES, start=1):
-        assert page.evaluate("document.activeElement.name") == "re_seats", number  # the cursor is ready
+        wait_for_cursor(page, "re_seats")  # the cursor is ready
         keys = Keys(page)
         keys.type(seats)
         assert page.inner_text("#re-names")  # the names appear as the seats are typed
@@ -87,6 +72,7 @@ def test_new_augen_empty_a_stale_stiche_field(live_server, page):
     with page.expect_navigation():
         page.click("main form button[type=submit]")
     page.goto(live_server.url + "/t/stiche/rounds/1/tables/1/games/new/")
+    wait_for_cursor(page, "re_seats")
     keys = Keys(page)
     keys.type("12")
     keys.press("Tab")

@@ -6,6 +6,7 @@ from __future__ import annotations
 from tournament.models import Tournament
 
 from ..tournament.factories import make_director, make_tournament, seat_ids, seated_round
+from .keyboard import wait_for_cursor
 
 
 def test_a_pflichtsolo_by_keyboard(live_server, page):
@@ -21,7 +22,7 @@ def test_a_pflichtsolo_by_keyboard(live_server, page):
         page.click("main form button[type=submit]")
     page.goto(base + "/t/ddv/rounds/1/tables/1/games/new/")
     assert page.is_hidden("[name=pflichtsolo]")  # a normal game: no choice, not in the Tab order
-    assert page.evaluate("document.activeElement.name") == "re_seats"
+    wait_for_cursor(page, "re_seats")
     page.keyboard.press("Shift+Tab")  # the game type
     page.keyboard.type("so")  # Solo
     page.keyboard.press("Tab")
