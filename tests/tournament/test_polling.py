@@ -9,6 +9,8 @@ import re
 import subprocess
 import sys
 import textwrap
+import threading
+import time
 from pathlib import Path
 from urllib.parse import quote
 
@@ -343,22 +345,43 @@ def test_the_rounds_cached_tables_follow_every_change_and_each_role(client, tour
     assert "3 / " in client.get(url).content.decode()  # the count of games moved at once
 
 
-def test_threads_asking_for_the_same_missing_entry_compute_it_once(monkeypatch):
+class SharedCache:
+    """Stands in for the shared cache in the single-flight tests: one dict that every thread reads and
+    writes, so that what the first thread stored is what the others read."""
+
+    def __init__(self):
+        self.store = {}
+
+    def get(self, key):
+        return self.store.get(key)
+
+    def set(self, key, value, timeout):
+        self.store[key] = value
+
+
+@pytest.fixture
+def shared_cache(monkeypatch):
+    shared = SharedCache()
+    monkeypatch.setattr(caching, "cache", shared)
+    return shared
+
+
+def ask_while_the_first_computes(ask, started: threading.Event, others: int = 3) -> None:
+    """Runs `ask` in one thread, waits until it has `started` computing, then runs it in `others`
+    threads more at once (they arrive while the first still computes), and joins them all."""
+    first = threading.Thread(target=ask)
+    first.start()
+    assert started.wait(5)
+    more = [threading.Thread(target=ask) for _ in range(others)]
+    for thread in more:
+        thread.start()
+    for thread in (first, *more):
+        thread.join(10)
+
+
+def test_threads_asking_for_the_same_missing_entry_compute_it_once(shared_cache):
     """When a change makes a key new, the polls right after it arrive together: the threads of a
     process wait for the one computing it and read what it stored."""
-    import threading
-    import time
-
-    store = {}
-
-    class Shared:
-        def get(self, key):
-            return store.get(key)
-
-        def set(self, key, value, timeout):
-            store[key] = value
-
-    monkeypatch.setattr(caching, "cache", Shared())
     calls, answers = [], []
     started = threading.Event()
 
@@ -371,37 +394,17 @@ def test_threads_asking_for_the_same_missing_entry_compute_it_once(monkeypatch):
     def ask():
         answers.append(caching.cached("doko:test:1", compute))
 
-    first = threading.Thread(target=ask)
-    first.start()
-    assert started.wait(5)
-    others = [threading.Thread(target=ask) for _ in range(3)]
-    for thread in others:
-        thread.start()
-    for thread in (first, *others):
-        thread.join(10)
+    ask_while_the_first_computes(ask, started)
     assert answers == ["Rangliste"] * 4
     assert len(calls) == 1
 
 
-def test_a_visitors_whole_page_is_built_once_while_the_first_phones_arrive(monkeypatch, rf):
+def test_a_visitors_whole_page_is_built_once_while_the_first_phones_arrive(shared_cache, rf):
     """The round's seating when a round is published: every phone opens it in the same seconds; the
     threads of a process wait for the one building the page and send what it stored."""
-    import threading
-    import time
-
     from django.contrib.auth.models import AnonymousUser
     from django.http import HttpResponse
 
-    store = {}
-
-    class Shared:
-        def get(self, key):
-            return store.get(key)
-
-        def set(self, key, value, timeout):
-            store[key] = value
-
-    monkeypatch.setattr(caching, "cache", Shared())
     builds, answers = [], []
     started = threading.Event()
 
@@ -416,13 +419,6 @@ def test_a_visitors_whole_page_is_built_once_while_the_first_phones_arrive(monke
         request.user = AnonymousUser()
         answers.append(caching.whole_page(request, "doko:test:seating", build).content)
 
-    first = threading.Thread(target=ask)
-    first.start()
-    assert started.wait(5)
-    others = [threading.Thread(target=ask) for _ in range(3)]
-    for thread in others:
-        thread.start()
-    for thread in (first, *others):
-        thread.join(10)
+    ask_while_the_first_computes(ask, started)
     assert answers == [b"<p>Tisch 1: Anna, Bernd, Carla, Dieter</p>"] * 4
     assert len(builds) == 1
