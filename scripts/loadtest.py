@@ -145,6 +145,12 @@ def arrival_seconds(args) -> float:
     return args.users / spawn_rate_of(args.users, args.rush)
 
 
+def settled_after(args) -> float:
+    """The seconds after which every phone has arrived and polled once: the arrival plus the longest
+    wait before a phone's first poll (scripts/locustfile.py waits between 0.8 and 1.2 polls)."""
+    return arrival_seconds(args) + args.poll * 1.2
+
+
 def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
                rush: bool = False, directors: int = 3) -> dict:
     """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
@@ -250,7 +256,7 @@ def main():
         arriving = "arriving within 60 s, seating first; " if args.rush else ""
         errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
                                                f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
-        report_phases(result, arrival_seconds(args) + args.poll * 1.2)
+        report_phases(result, settled_after(args))
         sys.exit(1 if errors else 0)
 
     if not os.environ.get("DATABASE_URL"):
@@ -284,7 +290,7 @@ def main():
     arriving = "arriving within 60 s, seating first, then " if args.rush else ""
     errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "
                                            f"+ {args.directors} directors, {args.run_time} s, make serve on {vendor}")
-    report_phases(result, arrival_seconds(args) + args.poll * 1.2)
+    report_phases(result, settled_after(args))
     errors += verify(plan, result["wire"])
     sys.exit(1 if errors else 0)
 
