@@ -235,12 +235,12 @@ def queries(client, url):
 # the standings (and what is missing) come from the cache. The CSV: the cached standings. A player's page:
 # the tournament's, the setup's and the player's tables' newest changes (one query), the cached ranks (a
 # miss), the standings from the cache, storing the ranks, its page's cache (a miss), the player's kept
-# games (a miss), their entry, seats, table-mates and scores, storing them, storing the page, the
-# navigation. The standings' table also asks whether
+# games (a miss), their entry, everyone seated at their tables (with the rounds) and their scores,
+# storing them, storing the page, the navigation. The standings' table also asks whether
 # the tournament has teams (the link to the team standings; cached with the table). The standings then
 # store the whole page for every visitor (a look-up and a store: 6). Unchanged polls:
 # tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 17, "standings.csv": 3, "player": 26}
+PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 17, "standings.csv": 3, "player": 25}
 # the next visitor of the same page gets it whole from the shared cache: the tournament, its change
 # counter, the cached page (the round's seating: the setup's newest change instead of the counter)
 WHOLE_PAGE_QUERIES = 3

@@ -12,16 +12,49 @@ from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from .. import ranking
-from ..models import Entry, Game, Penalty, Round, Score, Seat, Table, Tournament
+from ..models import Entry, Round, Score, Seat, Tournament
 from .standings import StandingsHistory, standings_history
+
+
+@dataclass(frozen=True)
+class PlayerEntry:
+    """Whose page it is. Plain values, like everything in a `PlayerRecord`: the record is kept in the
+    shared cache, and model instances cost several times as much to store and to read back."""
+    id: int
+    start_number: int
+    name: str
+    club: str
+
+
+@dataclass(frozen=True)
+class GameFacts:
+    """What a player's page shows of a game: the fields of `Game` that `vocabulary` reads."""
+    number: int
+    type: str
+    solo: str
+    pflichtsolo: bool | None
+    re: list[int]
+    sitting_out_id: int | None
+    re_augen: int
+    announce_re: str
+    announce_kontra: str
+    extras: dict
+    multiplier: int
+    breakdown: list
+
+
+@dataclass(frozen=True)
+class PenaltyFacts:
+    game_number: int | None
+    offender_id: int
 
 
 @dataclass
 class PlayerLine:
     kind: str  # Score.Kind
     number: int | None  # game number (a penalty: the game it happened in)
-    game: Game | None
-    penalty: Penalty | None
+    game: GameFacts | None
+    penalty: PenaltyFacts | None
     points: int
     running: int
     party: str = ""  # "Re" or "Kontra"
@@ -32,7 +65,8 @@ class PlayerLine:
 @dataclass
 class PlayerRound:
     number: int
-    table: Table
+    table_id: int
+    table_number: int
     position: int
     mates: list[str]
     hidden: bool  # results not announced yet
@@ -48,12 +82,12 @@ class PlayerRound:
 
 @dataclass
 class PlayerRecord:
-    entry: Entry
+    entry: PlayerEntry
     rounds: list[PlayerRound]
     total: int
     rank: int | None
     ranks: list[tuple[int, int]]  # (round number, rank after it)
-    history: StandingsHistory | None  # None: kept without the ranks (views/public.py: own_record)
+    history: StandingsHistory | None  # None: without the ranks (`player_record(..., ranked=False)`)
     ranking: str = Tournament.Ranking.POINTS  # the tournament's
     table_points: int = 0  # with table points: the sum of the rounds' placements
 
@@ -71,66 +105,86 @@ class PlayerRecord:
         return ranking.average_explained(self.total, self.rounds_played)
 
 
+GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", "re_augen", "announce_re",
+               "announce_kontra", "extras", "multiplier", "breakdown")
+
+
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
-                  history: StandingsHistory | None = None) -> PlayerRecord:
+                  history: StandingsHistory | None = None, ranked: bool = True) -> PlayerRecord:
     """A player's tables, every game they played with points and breakdown, their total and their rank
-    after each round. A fixed number of queries. `history`: the tournament's standings (with the same
-    `include_hidden`) when the caller has them already (`caching.standings_history`)."""
-    entry = Entry.objects.select_related("player").get(tournament=tournament, pk=entry_id)
-    seats = list(Seat.objects.filter(entry=entry).select_related("table", "round").order_by("round__number"))
-    names: dict[int, str] = {}
+    after each round. Three queries (four with table points), read as plain values. `history`: the
+    tournament's standings (with the same `include_hidden`) when the caller has them already
+    (`caching.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
+    found = (Entry.objects.filter(tournament=tournament, pk=entry_id)
+             .values_list("id", "start_number", "player__name", "player__club").first())
+    if found is None:
+        raise Entry.DoesNotExist
+    entry = PlayerEntry(*found)
+    # everyone seated at the player's tables, the player too: who sat where, and the rounds
+    seated = list(Seat.objects.filter(table__seats__entry_id=entry.id).order_by("round__number", "position")
+                  .values_list("table_id", "table__number", "round_id", "round__number", "round__status",
+                               "round__results_hidden", "position", "entry_id", "entry__player__name"))
+    names = {seat[7]: seat[8] for seat in seated}
     mates: dict[int, list[int]] = {}
-    for seat in (Seat.objects.filter(table__in=[s.table_id for s in seats]).select_related("entry__player")
-                 .order_by("position")):
-        names[seat.entry_id] = seat.entry.player.name
-        mates.setdefault(seat.table_id, []).append(seat.entry_id)
-    rounds = {}
-    for seat in seats:
-        if seat.round.status == Round.Status.DRAFT:
+    for seat in seated:
+        mates.setdefault(seat[0], []).append(seat[7])
+    rounds: dict[int, PlayerRound] = {}
+    for table_id, table_number, round_id, number, status, results_hidden, position, seated_id, _name in seated:
+        if seated_id != entry.id or status == Round.Status.DRAFT:
             continue
-        rounds[seat.round_id] = PlayerRound(
-            number=seat.round.number, table=seat.table, position=seat.position,
-            mates=[names[e] for e in mates.get(seat.table_id, []) if e != entry.id],
-            hidden=seat.round.results_hidden and not include_hidden)
-    scores = Score.objects.filter(entry=entry).select_related("game", "penalty")
+        rounds[round_id] = PlayerRound(
+            number=number, table_id=table_id, table_number=table_number, position=position,
+            mates=[names[e] for e in mates[table_id] if e != entry.id], hidden=results_hidden and not include_hidden)
+    scores = Score.objects.filter(entry_id=entry.id)
     if not include_hidden:
         scores = scores.filter(round__results_hidden=False)
+    lines = []
+    for row in scores.values("id", "round_id", "table_id", "kind", "points", "won", "game_id", "penalty_id",
+                             *(f"game__{name}" for name in GAME_FIELDS), "penalty__game_number",
+                             "penalty__offender_id"):
+        if row["round_id"] not in rounds:
+            continue
+        game = GameFacts(*(row[f"game__{name}"] for name in GAME_FIELDS)) if row["game_id"] else None
+        penalty = PenaltyFacts(row["penalty__game_number"], row["penalty__offender_id"]) if row["penalty_id"] else None
+        lines.append((row, game, penalty))
 
-    def sheet_order(score):  # as on the sheet: games by number, a penalty after the game it fell in
-        number = score.game.number if score.game else score.penalty.game_number if score.penalty else None
-        return (rounds[score.round_id].number if score.round_id in rounds else 0,
-                number if number is not None else 10_000, score.kind != Score.Kind.GAME, score.id)
+    def sheet_order(line):  # as on the sheet: games by number, a penalty after the game it fell in
+        row, game, penalty = line
+        number = game.number if game else penalty.game_number if penalty else None
+        return (rounds[row["round_id"]].number, number if number is not None else 10_000,
+                row["kind"] != Score.Kind.GAME, row["id"])
 
     total = 0
-    for score in sorted((s for s in scores if s.round_id in rounds), key=sheet_order):
-        record = rounds[score.round_id]
-        total += score.points
-        record.total += score.points
-        line = PlayerLine(kind=score.kind, number=score.game.number if score.game else (
-            score.penalty.game_number if score.penalty else None), game=score.game, penalty=score.penalty,
-            points=score.points, running=total, won=score.won)
-        if score.game:
-            on_re = entry.id in score.game.re
+    for row, game, penalty in sorted(lines, key=sheet_order):
+        record = rounds[row["round_id"]]
+        total += row["points"]
+        record.total += row["points"]
+        line = PlayerLine(kind=row["kind"], number=game.number if game else (penalty.game_number if penalty else None),
+                          game=game, penalty=penalty, points=row["points"], running=total, won=row["won"])
+        if game:
+            on_re = entry.id in game.re
+            side = set(game.re) if on_re else set(mates.get(row["table_id"], [])) - set(game.re) - {
+                game.sitting_out_id}
             line.party = "Re" if on_re else "Kontra"
-            side = set(score.game.re) if on_re else set(mates.get(score.table_id, [])) - set(score.game.re) - {
-                score.game.sitting_out_id}
             line.partners = [names[e] for e in side if e != entry.id and e in names]
         record.lines.append(line)
     table_points = 0
     if tournament.ranking == Tournament.Ranking.TABLE_POINTS:
         table_points = _place_at_tables(entry.id, rounds, mates)
-    if history is None:
-        history = standings_history(tournament, include_hidden=include_hidden)
-    ranks = [(number, history.ranks(number)[entry.id]) for number in history.rounds]  # everyone is ranked
+    ranks: list[tuple[int, int]] = []
+    if ranked:
+        if history is None:
+            history = standings_history(tournament, include_hidden=include_hidden)
+        ranks = [(number, history.ranks(number)[entry.id]) for number in history.rounds]  # everyone is ranked
     return PlayerRecord(entry=entry, rounds=list(rounds.values()), total=total,
-                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history,
+                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history if ranked else None,
                         ranking=tournament.ranking, table_points=table_points)
 
 
 def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:
     """Sets each round's placement at the player's table (rounds with a result the reader may see)
     from everyone's points at those tables: one query. Returns the sum of the table points."""
-    shown = {played.table.id: played for played in rounds.values() if played.lines and not played.hidden}
+    shown = {played.table_id: played for played in rounds.values() if played.lines and not played.hidden}
     points: dict[int, dict[int, int]] = {}
     for table_id, seated, total in (Score.objects.filter(table_id__in=list(shown)).order_by()
                                     .values("table_id", "entry_id").annotate(total=Sum("points"))

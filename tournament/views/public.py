@@ -32,11 +32,9 @@ def own_record(tournament, entry_id: int, *, include_hidden: bool, own: str) -> 
 
     def compute():
         try:
-            record = selectors.player_record(tournament, entry_id, include_hidden=include_hidden,
-                                             history=caching.Ranks(rounds=[], after={}, before=[], missing=None))
+            return selectors.player_record(tournament, entry_id, include_hidden=include_hidden, ranked=False)
         except Entry.DoesNotExist:
             raise Http404 from None
-        return replace(record, rank=None, ranks=[], history=None)  # the ranks change with every game
 
     return caching.cached(key, compute)
 
@@ -83,8 +81,8 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
             for index, line in enumerate(played.lines):
                 values.append(line.running)
                 labels.append(_("R%(n)s") % {"n": played.number} if index == 0 else "")
-        chart = progression_svg([Series(record.entry.player.name, values, highlight=True)], labels,
-                                title=_("Punkteverlauf von %(name)s") % {"name": record.entry.player.name}
+        chart = progression_svg([Series(record.entry.name, values, highlight=True)], labels,
+                                title=_("Punkteverlauf von %(name)s") % {"name": record.entry.name}
                                 ) if len(values) > 1 and show_standing else ""
         words = player_rows.Words()
         rounds = [(played, player_rows.rows_html(played, record.entry.id, show_seating=show_seating,
@@ -96,7 +94,7 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
             "provisional": history.brief_provisional_sentences() if show_standing else [],
             "ranking_sentence": ranking.sentence(tournament),
         })
-        return {"html": html, "name": record.entry.player.name}
+        return {"html": html, "name": record.entry.name}
 
     return caching.cached(key, compute)
 
