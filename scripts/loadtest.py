@@ -196,6 +196,9 @@ def report(result: dict, run_time: int, label: str) -> int:
         print(f"  polls answered 304 Not Modified: {not_modified} of {polls}")
     for failure in result["failures"]:
         print(f"  ERROR {failure['Method']} {failure['Name']}: {failure['Error']} ({failure['Occurrences']}x)")
+    if wire.get("logins"):
+        logins = ", ".join(f"{ms:,} ms" for ms in wire["logins"])
+        print(f"  the directors logged in before the phones arrived: {logins}")
     total = sum(wire["bytes"].values()) / 1048576
     print(f"  errors: {errors} ({'none' if not errors else 'NOT zero'}); sent {total:.1f} MiB in {run_time} s")
     return errors

@@ -6,8 +6,10 @@ saving games through the game form.
   round's seating first), then polls every POLL seconds
   with jitter, like static/js/standings.js: `?partial=1` (with its own row `me` on the standings)
   and the ETag of what it shows (If-None-Match); a 304 keeps what it has.
-- A director logs in and enters the games of the round's tables one after the other (each director
-  its own tables), every 5 to 10 seconds, as fast as one types a sheet.
+- A director enters the games of the round's tables one after the other (each director its own
+  tables), every 5 to 10 seconds, as fast as one types a sheet. The directors log in before the
+  phones arrive (at a venue they have been at their laptops since the evening began); their logins
+  are timed apart (`logins` in LOADTEST_BYTES).
 
 The plan (tournament, players, tables and who plays which game) comes from LOADTEST_PLAN (JSON,
 written by scripts/loadtest.py). What the server sent is counted from Content-Length (the bytes on
@@ -23,7 +25,9 @@ import random
 import re
 import threading
 import time
+import urllib.request
 from collections import Counter
+from http.cookiejar import CookieJar
 from pathlib import Path
 from urllib.parse import urlencode
 
@@ -37,6 +41,8 @@ sent = Counter()
 statuses = Counter()
 times = []  # (seconds since the start, name, milliseconds): each request, for the phases of the run
 started = [0.0]
+logged_in: list[CookieJar] = []  # the directors' sessions, logged in before the phones arrive
+login_times: list[int] = []  # how long each of these logins took (ms)
 lock = threading.Lock()
 phones = itertools.count()
 directors = itertools.count()
@@ -54,8 +60,30 @@ def count(request_type, name, response_length, response=None, exception=None, **
 
 
 @events.test_start.add_listener
-def note_start(environment, **kwargs):
+def log_in_and_start(environment, **kwargs):
+    """The directors log in before the phones arrive (at a venue they have been at their laptops
+    since the evening began): each login is timed here, apart from the figures of the run."""
+    for account in PLAN["directors"][:int(os.environ.get("LOADTEST_DIRECTORS", "3"))]:
+        began = time.monotonic()
+        logged_in.append(log_in(environment.host, account))
+        login_times.append(round((time.monotonic() - began) * 1000))
     started[0] = time.monotonic()
+
+
+def log_in(host: str, account: dict) -> CookieJar:
+    """A director's session (the cookies of a login through the login form)."""
+    jar = CookieJar()
+    opener = urllib.request.build_opener(urllib.request.HTTPCookieProcessor(jar))
+    with opener.open(f"{host}/accounts/login/", timeout=30) as response:
+        token = CSRF.search(response.read().decode()).group(1)
+    body = urlencode({"username": account["username"], "password": account["password"],
+                      "csrfmiddlewaretoken": token}).encode()
+    login = f"{host}/accounts/login/"
+    request = urllib.request.Request(login, data=body, headers={"Referer": login})
+    with opener.open(request, timeout=30) as response:
+        if "/accounts/login/" in response.geturl():
+            raise RuntimeError(f"loadtest: {account['username']} could not log in")
+    return jar
 
 
 @events.test_stop.add_listener
@@ -63,7 +91,7 @@ def write_counts(environment, **kwargs):
     path = os.environ.get("LOADTEST_BYTES")
     if path:
         with open(path, "w", encoding="utf-8") as file:
-            json.dump({"bytes": dict(sent), "statuses": dict(statuses), "times": times}, file)
+            json.dump({"bytes": dict(sent), "statuses": dict(statuses), "times": times, "logins": login_times}, file)
 
 
 ETAG = re.compile(r'data-etag="([^"]+)"')
@@ -133,18 +161,11 @@ class Director(FastHttpUser):
 
     def on_start(self):
         number = next(directors)
-        account = PLAN["directors"][number % len(PLAN["directors"])]
         self.tables = [t for i, t in enumerate(PLAN["tables"]) if i % len(PLAN["directors"]) == number]
         self.current = 0
         self.game = {}
-        page = self.client.get("/accounts/login/", name="login (form)")
-        token = CSRF.search(page.text).group(1)
-        body = urlencode({"username": account["username"], "password": account["password"],
-                          "csrfmiddlewaretoken": token})
-        with self.client.post("/accounts/login/", data=body, name="login", allow_redirects=False, catch_response=True,
-                              headers={"Content-Type": "application/x-www-form-urlencoded"}) as response:
-            if response.status_code != 302:
-                response.failure(f"login: status {response.status_code}")
+        for cookie in logged_in[number % len(logged_in)]:  # the session of the login before the phones came
+            self.client.cookiejar.set_cookie(cookie)
 
     @task
     def save_game(self):
