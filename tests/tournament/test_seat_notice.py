@@ -60,7 +60,7 @@ def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, djan
     caching.recent.clear()
     with django_assert_num_queries(4):
         text = poll(tournament, entry.id)
-    # the same process again: the fragment is kept in it (caching.recent)
-    with django_assert_num_queries(3):
+    # the same process again: the fragment and the tournament are kept in it (caching.recent)
+    with django_assert_num_queries(2):
         poll(tournament, entry.id)
     assert "data-seat-notice" in text

@@ -28,6 +28,7 @@ from django.shortcuts import get_object_or_404
 
 from ..models import Series, Tournament
 from ..selectors import is_series_director, role_of
+from ..web import caching
 
 DIRECTOR, HELPER = "director", "helper"
 ORGANISE = "tournament.organise"
@@ -79,7 +80,7 @@ def public_or_director(page: str):
     def decorator(view):
         @wraps(view)
         def wrapper(request, slug, *args, **kwargs):
-            tournament = get_object_or_404(Tournament, slug=slug)
+            tournament = caching.tournament_by_slug(request, slug)  # read once per change of it
             _set_role(request, tournament)
             if not request.can_enter and not getattr(tournament, f"public_{page}"):
                 raise Http404

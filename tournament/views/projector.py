@@ -19,7 +19,7 @@ def projector_page(request, tournament):
     standings = None
     if tournament.public_standings:
         history = caching.standings_history(tournament, include_hidden=False,
-                                            counter=caching.change_counter(tournament))
+                                            counter=caching.request_counter(request, tournament))
         standings = history.final()
     try:
         seconds = min(max(int(request.GET.get("seconds", SECONDS_PER_PAGE)), 1), 120)

@@ -42,7 +42,7 @@ def tournament_overview(request, tournament):
     winners = []
     if overview.finished:
         history = caching.standings_history(tournament, include_hidden=request.is_director,
-                                            counter=caching.change_counter(tournament))
+                                            counter=caching.request_counter(request, tournament))
         winners = [row for row in history.final() if row.rank <= 3 and not row.withdrawn]
     return render(request, "tournament/overview.html", {
         "tournament": tournament, "is_director": request.is_director, "can_enter": request.can_enter,

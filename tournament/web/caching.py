@@ -24,6 +24,7 @@ compressed (`compressed`).
 
 from __future__ import annotations
 
+import copy
 import hashlib
 import os
 import re
@@ -40,7 +41,7 @@ from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
 from django.db import connection
-from django.http import HttpResponse, HttpResponseNotModified
+from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
@@ -168,7 +169,7 @@ class Poll:
     def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False,
                  counter: int | None = None, version: str | None = None):
         self.request = request
-        self.counter = change_counter(tournament) if counter is None else counter  # (or a narrower one)
+        self.counter = request_counter(request, tournament) if counter is None else counter  # (or a narrower one)
         self.personal = personal
         self.version = version
         self.etag = etag(tournament, self.counter, page, variant, personal_parts(request) if personal else (),
@@ -205,6 +206,32 @@ def counter_by_slug(slug: str) -> tuple[int, int] | None:
         cursor.execute(_counter_sql(), [slug])
         row = cursor.fetchone()
     return (row[0], row[1] or 0) if row else None
+
+
+def tournament_by_slug(request, slug: str) -> Tournament:
+    """The tournament of a public page, and its change counter (`request.change_counter`, which
+    `Poll` then uses), from one query: the tournament's row itself is read once per change of the
+    tournament and kept in the process (`recent`; any write counts the tournament up, so a kept row
+    is never stale). Each request gets its own copy. Http404 for an unknown slug."""
+    found = counter_by_slug(slug)
+    if found is None:
+        raise Http404
+    tournament_id, counter = found
+    key = f"doko:tournament:{tournament_id}:{counter}"
+    kept = recent.get(key)
+    if kept is None:
+        kept = Tournament.objects.filter(pk=tournament_id).first()
+        if kept is None:
+            raise Http404
+        recent.put(key, kept)
+    request.change_counter = counter
+    return copy.copy(kept)
+
+
+def request_counter(request, tournament: Tournament) -> int:
+    """The change counter read with the tournament (`tournament_by_slug`), else read now."""
+    counter = getattr(request, "change_counter", None)
+    return change_counter(tournament) if counter is None else counter
 
 
 def answers_unchanged_polls(describe):
