@@ -4,7 +4,7 @@ Reads only, in a fixed number of queries whatever the size."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from django.db.models import Sum
 
@@ -104,6 +104,11 @@ class PlayerRecord:
     def average_explained(self) -> str:
         return ranking.average_explained(self.total, self.rounds_played)
 
+    def with_ranks(self, history: StandingsHistory) -> PlayerRecord:
+        """This record with the player's rank after each round of `history` (everyone is ranked)."""
+        ranks = [(number, history.ranks(number)[self.entry.id]) for number in history.rounds]
+        return replace(self, rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
+
 
 GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", "re_augen", "announce_re",
                "announce_kontra", "extras", "multiplier", "breakdown")
@@ -171,14 +176,12 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     table_points = 0
     if tournament.ranking == Tournament.Ranking.TABLE_POINTS:
         table_points = _place_at_tables(entry.id, rounds, mates)
-    ranks: list[tuple[int, int]] = []
-    if ranked:
-        if history is None:
-            history = standings_history(tournament, include_hidden=include_hidden)
-        ranks = [(number, history.ranks(number)[entry.id]) for number in history.rounds]  # everyone is ranked
-    return PlayerRecord(entry=entry, rounds=list(rounds.values()), total=total,
-                        rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history if ranked else None,
-                        ranking=tournament.ranking, table_points=table_points)
+    unranked = PlayerRecord(entry=entry, rounds=list(rounds.values()), total=total, rank=None, ranks=[],
+                            history=None, ranking=tournament.ranking, table_points=table_points)
+    if not ranked:
+        return unranked
+    return unranked.with_ranks(history if history is not None else
+                               standings_history(tournament, include_hidden=include_hidden))
 
 
 def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:

@@ -6,7 +6,7 @@ of what it shows (`PlayerVersion`: the player's own games, their ranks, which ro
 and kept in the shared cache, so a game at another table that changes none of it leaves it as it is.
 """
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
@@ -71,8 +71,7 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
     def compute():
         history = version.history
         record = own_record(tournament, entry_id, include_hidden=request.is_director, own=version.own)
-        ranks = [(number, history.ranks(number)[record.entry.id]) for number in history.rounds]
-        record = replace(record, rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
+        record = record.with_ranks(history)
         # what the other switches keep off the public pages stays off this one too
         show_seating = request.can_enter or tournament.public_seating
         show_standing = request.can_enter or tournament.public_standings
