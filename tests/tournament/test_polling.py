@@ -85,6 +85,18 @@ def test_an_unchanged_poll_gets_304_from_one_query_and_no_rendering(client, tour
     assert "tournament_datachange" in queries.captured_queries[0]["sql"]
 
 
+def test_a_visitors_changed_poll_reads_the_counter_once(client, tournament):
+    """An ETag that no longer holds: the check before the view has read the counter by the slug, and
+    the view goes on with it instead of reading it again."""
+    url = standings(tournament, partial=1)
+    first = client.get(url)
+    DataChange.objects.create(tournament=tournament)  # a change: the phone's ETag no longer holds
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(url, HTTP_IF_NONE_MATCH=first["ETag"]).status_code == 200
+    by_slug = [q for q in queries.captured_queries if "WHERE t.slug" in q["sql"]]
+    assert len(by_slug) == 1, [q["sql"] for q in queries.captured_queries]
+
+
 def test_a_logged_in_readers_unchanged_poll_gets_304_after_the_role_check(client, tournament):
     client.force_login(tournament.directors.get())
     first = client.get(standings(tournament, partial=1))

@@ -213,7 +213,7 @@ def tournament_by_slug(request, slug: str) -> Tournament:
     `Poll` then uses), from one query: the tournament's row itself is read once per change of the
     tournament and kept in the process (`recent`; any write counts the tournament up, so a kept row
     is never stale). Each request gets its own copy. Http404 for an unknown slug."""
-    found = counter_by_slug(slug)
+    found = getattr(request, "counter_by_slug", None) or counter_by_slug(slug)  # (read already by a poll's check)
     if found is None:
         raise Http404
     tournament_id, counter = found
@@ -249,7 +249,7 @@ def answers_unchanged_polls(describe):
         def wrapper(request, slug, *args, **kwargs):
             if (request.method in ("GET", "HEAD") and "HTTP_IF_NONE_MATCH" in request.META
                     and settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES):
-                found = counter_by_slug(slug)
+                found = request.counter_by_slug = counter_by_slug(slug)  # (the view goes on with it)
                 if found is not None:
                     page, variant, personal = describe(request, *args, **kwargs)
                     tag = etag(found[0], found[1], page, variant, personal_parts(request) if personal else ())
