@@ -15,6 +15,7 @@ import pytest
 from tournament.models import DraftGame, Game
 
 from ..tournament.factories import make_director, make_tournament, seated_round
+from .offline import go_offline, go_online
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "locale": "de-DE",
          "timezone_id": "Europe/Berlin"}
@@ -64,7 +65,7 @@ def test_a_game_entered_offline_arrives_on_the_board(live_server, browser, tmp_p
     phone.reload()  # once under the service worker, so that the page is kept for offline use
     assert "Spiel 1 eintragen" in phone.inner_text("#entry-heading")
 
-    phone_context.set_offline(True)
+    go_offline(phone_context, phone)
     started = time.perf_counter()
     re_buttons = phone.locator("#re-buttons button")
     re_buttons.nth(0).click()
@@ -81,8 +82,7 @@ def test_a_game_entered_offline_arrives_on_the_board(live_server, browser, tmp_p
     assert "1 Eingabe(n) warten auf Verbindung" in phone.inner_text("#queue")
     assert not DraftGame.objects.exists()
 
-    phone_context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(phone_context, phone)
     phone.wait_for_selector("#queue", state="hidden")
     arrived = time.perf_counter() - started
     assert DraftGame.objects.get().data["re_augen"] == 131

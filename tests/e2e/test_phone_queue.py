@@ -12,6 +12,7 @@ from tournament.models import DraftGame, Table
 from tournament.services import table_links
 
 from ..tournament.factories import make_director, make_tournament, seated_round
+from .offline import go_offline, go_online
 
 PHONE = {"viewport": {"width": 360, "height": 740}, "is_mobile": True, "has_touch": True, "locale": "de-DE",
          "timezone_id": "Europe/Berlin"}
@@ -39,7 +40,7 @@ def test_no_game_is_lost_whatever_the_server_answers(live_server, browser, tmp_p
     phone.get_by_role("button", name=re.compile(r"^1 ")).first.click()
 
     # three games typed without Wi-Fi; the second has impossible Augen
-    context.set_offline(True)
+    go_offline(context, phone)
     for augen in ("131", "241", "150"):
         type_game(phone, augen)
     assert "3 Eingabe(n) warten auf Verbindung" in phone.inner_text("#queue")
@@ -55,8 +56,7 @@ def test_no_game_is_lost_whatever_the_server_answers(live_server, browser, tmp_p
             route.continue_()
 
     phone.route("**/games.json", flaky)
-    context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(context, phone)
     phone.wait_for_function("document.querySelector('#queue').textContent.indexOf('neuer Versuch') >= 0")
     assert "3 Eingabe(n) warten" in phone.inner_text("#queue")  # nothing taken out of the queue by an error page
     phone.screenshot(path=str(tmp_path / "phone-retrying.png"), full_page=True)
@@ -76,13 +76,13 @@ def test_no_game_is_lost_whatever_the_server_answers(live_server, browser, tmp_p
     phone.click("#save")
     phone.wait_for_selector("#queue", state="hidden")
     assert arrived() == [(1, 131), (2, 121), (3, 150)]
+    phone.unroute("**/games.json", flaky)  # the server works again
 
     # the director revokes the link while game 4 waits on the phone: it stays there, readable
-    context.set_offline(True)
+    go_offline(context, phone)
     type_game(phone, "100")
     table_links.revoke_links(round=round, tables=[1])
-    context.set_offline(False)
-    phone.evaluate("window.dispatchEvent(new Event('online'))")
+    go_online(context, phone)
     phone.wait_for_selector("#kept:not([hidden])")
     assert "Spiel 4" in phone.inner_text("#kept-list") and "100 Augen" in phone.inner_text("#kept-list")
     assert "QR-Code" in phone.inner_text("#closed")
