@@ -28,6 +28,7 @@ from django.utils.html import escape
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, pgettext, pgettext_lazy
+from django_tables2.data import TableListData
 
 from .. import ranking, selectors
 from ..models import Tournament
@@ -109,6 +110,16 @@ MODE_COLUMNS: dict[str, tuple[str, ...]] = {Ranking.POINTS: (), Ranking.TABLE_PO
                 Ranking.AVERAGE: ("average", "rounds_played")}
 
 
+class RankedRows(TableListData):
+    """The standings' rows for django-tables2, which arrive ranked (ties in the ranking's order): asked
+    for that order, they stay as they are; any other order is django-tables2's own sort. Its sort
+    compares through a Python object per row: 7 ms for 1,000 rows, for the order they already have."""
+
+    def order_by(self, aliases):
+        if tuple(aliases) != ("rank",):
+            super().order_by(aliases)
+
+
 class StandingsTable(tables.Table):
     """django-tables2 orders the rows and draws the sortable headers; the body is written in Python
     (`body_html`). With `limit`, only the first rows in the table's order are shown, and the body
@@ -131,14 +142,14 @@ class StandingsTable(tables.Table):
         template_name = "tournament/_standings_table.html"
         order_by = ("rank",)
 
-    def __init__(self, *args, player_url, limit: int | None = None, mode: str = Ranking.POINTS,
+    def __init__(self, rows, *args, player_url, limit: int | None = None, mode: str = Ranking.POINTS,
                  tables_shown: bool = True, **kwargs):
         self.player_url = player_url
         self.limit = limit
         self.mode = mode
         self.tables_shown = tables_shown
         unused = [name for columns in MODE_COLUMNS.values() for name in columns if name not in MODE_COLUMNS[mode]]
-        super().__init__(*args, exclude=unused, **kwargs)
+        super().__init__(RankedRows(list(rows)), *args, exclude=unused, **kwargs)
         if mode == Ranking.TABLE_POINTS:
             self.columns["points"].column.verbose_name = gettext_lazy("Spielpunkte")
 
