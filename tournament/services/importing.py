@@ -9,7 +9,6 @@ All in one transaction: a file is imported completely or not at all.
 
 from __future__ import annotations
 
-from functools import cache
 from typing import Any
 
 from django.db import models, transaction
@@ -17,15 +16,10 @@ from django.db import models, transaction
 from .. import engine
 from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
 from ..log.audit import Actor
-from ..log.changelog import KINDS
-from ..log.changelog import history_model as _history_model
+from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Round, Table, Tournament
 from . import bulk, results, seating, sheet_state, teams, tournaments
 from .file_checks import PUBLIC_KEYS, Plan, check_file
-
-# the historical model of each kind, looked up once: django-simple-history builds a new manager class
-# on every `Model.history` access, which took most of an import's time (one access per record)
-history_model = cache(_history_model)
 
 
 def import_tournament(data: Any, *, director=None, slug: str | None = None, by: Actor | None = None) -> Tournament:
