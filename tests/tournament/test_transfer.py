@@ -17,6 +17,7 @@ from tournament.selectors import standings
 from tournament.services import generate, penalties, results, seating, sheet_state, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
+from tournament.services.file_reading import MOST_DEPTH, depth
 from tournament.services.importing import import_tournament
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
@@ -155,6 +156,19 @@ def test_a_files_log_asks_for_each_historical_model_once(monkeypatch):
     monkeypatch.setattr(descriptor, "__get__", counted)
     import_tournament(copy.deepcopy(data), slug="kopie")
     assert len(asked) <= 2 * len(KINDS), len(asked)
+
+
+def test_depth_counts_the_levels_and_finds_a_nul_anywhere():
+    assert depth({"a": [{"b": "x"}], "c": 1}) == (3, False)
+    assert depth({"a": [{"b\x00": 1}]}) == (3, True)  # in a key
+    assert depth([[[["ok", "a\x00b"]]]]) == (4, True)
+    assert depth("\x00") == (0, True)
+    deep: list = []
+    inner = deep
+    for _ in range(100_000):  # no RecursionError, and it stops below the limit
+        inner.append([])
+        inner = inner[0]
+    assert depth(deep) == (MOST_DEPTH + 1, False)
 
 
 def test_deleted_game_late_penalty_note_and_signature_survive_export_and_import():
