@@ -232,5 +232,6 @@ def rules_spec(rules: Rules) -> str | dict:
     base = PRESETS.get(rules.id)
     if base is None:
         raise ValueError(f"rules {rules.id!r} are not based on a preset")
-    changed = {name: value for name, value in rules.options().items() if base.options()[name] != value}
+    preset = base.options()  # once, not once per option
+    changed = {name: value for name, value in rules.options().items() if preset[name] != value}
     return {"preset": rules.id, **changed} if changed else rules.id

@@ -111,6 +111,17 @@ def test_changed_options_start_from_a_preset():
     assert rules_spec(rules_from("ddv")) == "ddv"
 
 
+def test_the_spec_reads_the_presets_options_once(monkeypatch):
+    """It is written for every table a file or a saved game scores (it read the preset's options once
+    per option: 0.27 ms a table, 0.2 s for a file of 750 tables)."""
+    rules = rules_from({"preset": "turnier", "penalty_points": 3})
+    read = []
+    options = type(rules).options
+    monkeypatch.setattr(type(rules), "options", lambda self: (read.append(self.id), options(self))[1])
+    assert rules_spec(rules) == {"preset": "turnier", "penalty_points": 3}
+    assert len(read) == 2  # the rules' own and the preset's
+
+
 def test_lone_factor_cannot_break_zero_sum():
     with pytest.raises(ValueError):
         rules_from({"preset": "turnier", "lone_factor": 2})
