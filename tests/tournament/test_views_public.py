@@ -13,8 +13,9 @@ from django.urls import reverse
 from django.utils import timezone
 from django_tables2.data import TableListData
 
+from tournament.models import Player
 from tournament.services import results, sheet_state
-from tournament.web import caching
+from tournament.web import caching, frames
 
 from .factories import make_director, make_tournament, normal_game, play_round, seat_ids, seated_round
 
@@ -307,6 +308,29 @@ def test_the_next_visitor_gets_the_whole_page_from_the_shared_cache(client, monk
     monkeypatch.setattr(timezone, "now", lambda: datetime.datetime(2026, 11, 21, 21, 40, tzinfo=datetime.UTC))
     page = gzip.decompress(client.get(standings_url(tournament), HTTP_ACCEPT_ENCODING="gzip").content).decode()
     assert '<span class="now">22:40</span>' in page  # the time it is sent (Berlin), not the time it was stored
+
+
+def test_visitors_get_the_players_pages_in_one_frame_as_if_each_were_rendered(client, monkeypatch):
+    """Issue 18: the site's frame of a visitor's player page is rendered once per change (web/frames.py)
+    and filled in with each player's name, path, content and ETag: the pages are those rendered one
+    by one, down to the byte, and the second needs no query for the frame (the rounds of the navigation)."""
+    tournament = make_tournament(players=9, slug="rahmen", name="Abend <&> \"Kreuz\"")
+    play_round(tournament, games=2)
+    first, second = list(tournament.entries.order_by("start_number").values_list("id", flat=True))[:2]
+    Player.objects.filter(entries__id=second).update(name="O'Brien & <Söhne>")
+    urls = [reverse("tournament:player", args=[tournament.slug, entry]) for entry in (first, second)]
+    framed = [client.get(url) for url in urls]
+    kept = queries(client, urls[1])
+    monkeypatch.setattr(frames, "fill", lambda *args, **kwargs: None)  # each rendered on its own
+    assert queries(client, urls[1]) == kept + 1  # the rounds of the navigation
+    rendered = [client.get(url) for url in urls]
+    assert [page.content for page in framed] == [page.content for page in rendered]
+    page = framed[1].content.decode()
+    assert "<title>O&#x27;Brien &amp; &lt;Söhne&gt; – Abend &lt;&amp;&gt; &quot;Kreuz&quot;</title>" in page
+    assert f'value="/t/rahmen/players/{second}/"' in page and f"?next=/t/rahmen/players/{second}/" in page
+    assert "dokomark" not in page
+    logged_in = client.get(urls[0] + "?x=1")  # an address with a query: rendered as usual
+    assert logged_in.status_code == 200 and "dokomark" not in logged_in.content.decode()
 
 
 def test_a_game_saved_leaves_the_seating_as_it_was(client):

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import ranking, selectors
 from ..models import Entry, Table
-from ..web import caching
+from ..web import caching, frames
 from ..web.charts import Series, progression_svg
 from . import player_rows
 from .access import public_or_director
@@ -120,12 +120,19 @@ def player_page(request, tournament, entry_id):
         notice = seat_notice(request, tournament, entry_param(request))
         return caching.compressed(request, poll.finish(HttpResponse(notice + fragment["html"])))
 
-    # (not stored whole: a player's page is opened by that player's phone, not by everyone at once)
+    # (not stored whole: a player's page is opened by that player's phone, not by everyone at once;
+    # a visitor's frame is rendered once per change and filled in: web/frames.py)
     fragment = player_fragment(request, tournament, entry_id, version)
-    response = poll.finish(render(request, "tournament/player.html", {
-        "tournament": tournament, "name": fragment["name"], "live": mark_safe(fragment["html"]), "refresh": 30,
-        "poll_etag": caching.etag(tournament, counter, "player-poll", variant, version=version.text),
-    }))
+    poll_etag = caching.etag(tournament, counter, "player-poll", variant, version=version.text)
+    context = {"tournament": tournament, "refresh": 30}
+    page = frames.fill(request, caching.key("player-frame", tournament, counter), "tournament/player.html", context,
+                       path_part=str(entry_id), safe={"live": fragment["html"]},
+                       text={"name": fragment["name"], "poll_etag": poll_etag})
+    if page is not None:
+        response = poll.finish(HttpResponse(page))
+    else:
+        response = poll.finish(render(request, "tournament/player.html", {
+            **context, "name": fragment["name"], "live": mark_safe(fragment["html"]), "poll_etag": poll_etag}))
     # a visitor's page holds no CSRF token (no secret beside text others choose): it may be compressed
     return caching.compressed(request, response) if caching.for_everyone(request) else response
 
