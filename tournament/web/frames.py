@@ -36,8 +36,8 @@ def fill(request, key: str, template: str, context: dict, *, path_part: str, saf
     """The page `template` for a visitor: the frame kept in this process under `key` (which must
     name what the frame shows: `caching.key` with the tournament's change counter), with `safe`
     (HTML) and `text` (escaped here) put in where the template shows those context values, and
-    `path_part` (the page's own part of its path, such as a player's id) where the frame shows the
-    address. None when the page is not one for everyone: render it as usual."""
+    `path_part` (the page's own part of its path, letters and digits, such as a player's id) where
+    the frame shows the address. None when the page is not one for everyone: render it as usual."""
     if not caching.for_everyone(request) or request.META.get("QUERY_STRING") or f"/{path_part}/" not in request.path:
         return None
     frame = caching.recent.get(key)
