@@ -61,7 +61,7 @@ def test_a_fixed_number_of_queries(director, players, django_assert_num_queries)
     tournament = make_tournament(players=players, director=director, slug=f"t{players}")
     play_round(tournament)
     page(tournament)  # the standings are computed once per change, then come from the cache
-    # the change counter by the slug (the tournament is kept in the process while it holds), the cached
-    # standings, the round, its seats
-    with django_assert_num_queries(4):
+    # the change counter by the slug (the tournament and the standings are kept in the process while it
+    # holds: caching.recent, caching.histories), the round, its seats
+    with django_assert_num_queries(3):
         page(tournament)

@@ -57,7 +57,7 @@ def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, djan
     entry = tournament.entries.get(start_number=2)
     poll(tournament, entry.id)  # the standings fragment is cached once per change
     # the tournament, the change counter, the cached fragment (as in another worker process), the seat
-    caching.recent.clear()
+    caching.forget_kept()
     with django_assert_num_queries(4):
         text = poll(tournament, entry.id)
     # the same process again: the fragment and the tournament are kept in it (caching.recent)

@@ -249,15 +249,15 @@ def queries(client, url):
 # with the two savepoints of the tests' transaction), the kept score sums (web/score_sums.py: a miss, the
 # rounds' ids and storing them: 7; the sums then replace the standings' own query), what is still missing
 # (one query, "vorläufig", cached with the standings), and the rounds for the navigation. After round 1:
-# the standings (and what is missing) come from the cache. The CSV: the cached standings. A player's page:
-# the tournament's, the setup's and the player's tables' newest changes (one query), the cached ranks (a
-# miss), the standings from the cache, storing the ranks, its page's cache (a miss), the player's kept
-# games (a miss), their entry, everyone seated at their tables (with the rounds) and their scores,
-# storing them, storing the page, the navigation. The standings' table also asks whether
+# the standings (and what is missing) kept in the process (`caching.histories`). The CSV: the same. A
+# player's page: the tournament's, the setup's and the player's tables' newest changes (one query), the
+# cached ranks (a miss), the standings kept in the process, storing the ranks, its page's cache (a
+# miss), the player's kept games (a miss), their entry, everyone seated at their tables (with the
+# rounds) and their scores, storing them, storing the page, the navigation. The standings' table also asks whether
 # the tournament has teams (the link to the team standings; cached with the table). The standings then
 # store the whole page for every visitor (a look-up and a store: 6). Unchanged polls:
 # tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 16, "standings.csv": 2, "player": 25}
+PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 15, "standings.csv": 1, "player": 24}
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)
@@ -296,7 +296,7 @@ def test_the_next_visitor_gets_the_whole_page_from_the_shared_cache(client, monk
         first = client.get(url)
         assert first.status_code == 200 and "csrfmiddlewaretoken" not in first.content.decode()
         assert not first.cookies  # nothing of the visitor in it
-        caching.recent.clear()  # as in another worker process: from the shared cache
+        caching.forget_kept()  # as in another worker process: from the shared cache
         # (the seating also reads its own counter, the setup's, after the tournament's by the slug)
         assert queries(client, url) == WHOLE_PAGE_QUERIES + (url == round_url), url
         if url != round_url:  # the same process again: the standings page and the tournament kept in it,

@@ -307,6 +307,15 @@ class Recent:
 
 # a few per tournament and view: the ranks, the standings' fragments and whole pages of the newest counters
 recent = Recent(64)
+# the newest standings histories: a few MiB each at 1,000 players, so only two (the public one and the
+# director's); right after the standings, the players' ranks come from it without reading it back
+histories = Recent(2)
+
+
+def forget_kept() -> None:
+    """Forgets what this process keeps (`recent`, `histories`), as if it were another process."""
+    recent.clear()
+    histories.clear()
 
 _computing: dict[str, threading.Lock] = {}
 _computing_guard = threading.Lock()
@@ -335,24 +344,26 @@ def once(key: str, read, compute):
                 del _computing[key]
 
 
-def cached(key: str, compute, timeout: int = TIMEOUT, *, keep: bool = False):
+def cached(key: str, compute, timeout: int = TIMEOUT, *, keep: bool | Recent = False):
     """The value stored under `key`, computed (`once`) and stored first when it is not there.
-    `keep`: also kept in this process (`recent`), for a value read by every poll that only reads it."""
+    `keep`: also kept in this process (`recent`, or the `Recent` given), for a value read by every
+    poll that only reads it."""
+    kept = recent if keep is True else keep or None
 
     def read():
         value = cache.get(key)
-        if value is not None and keep:
-            recent.put(key, value)
+        if value is not None and kept is not None:
+            kept.put(key, value)
         return value
 
     def store():
         value = compute()
         cache.set(key, value, timeout)
-        if keep:
-            recent.put(key, value)
+        if kept is not None:
+            kept.put(key, value)
         return value
 
-    value = recent.get(key) if keep else None
+    value = kept.get(key) if kept is not None else None
     if value is None:
         value = read()
     return value if value is not None else once(key, read, store)
@@ -370,7 +381,7 @@ def standings_history(tournament: Tournament, *, include_hidden: bool, counter: 
         history.missing = selectors.missing_results(tournament)
         return history
 
-    return cached(key, compute)
+    return cached(key, compute, keep=histories)
 
 
 @dataclass
