@@ -317,6 +317,7 @@ def forget_kept() -> None:
     recent.clear()
     histories.clear()
 
+
 _computing: dict[str, threading.Lock] = {}
 _computing_guard = threading.Lock()
 
