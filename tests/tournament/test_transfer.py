@@ -17,7 +17,7 @@ from tournament.selectors import standings
 from tournament.services import generate, penalties, results, seating, sheet_state, tournaments
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
-from tournament.services.file_reading import MOST_DEPTH, depth
+from tournament.services.file_reading import MOST_DEPTH, depth, nul_place
 from tournament.services.importing import import_tournament
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
@@ -138,6 +138,17 @@ def test_generated_tournament_exports_imports_and_exports_the_same():
     assert without_links(second) == without_links({**first, "slug": "kopie"})
     assert all(links(first)) and all(links(second)) and not set(links(first)) & set(links(second))
     assert [(r.points, r.games) for r in standings(copy_)] == [(r.points, r.games) for r in standings(generated)]
+
+
+def test_a_nul_character_is_refused_where_it_is():
+    data = canonical()
+    data["players"][1]["club"] = "DK\x00Nord"
+    assert problems_of(data) == ["Die Datei enthält ein Nullzeichen (\\u0000) in einem Text, bei players[1].club; "
+                                 "so ein Zeichen kann nicht gespeichert werden."]
+    assert nul_place({"a": [{"b": "ok"}, {"c": ["x", "y\x00"]}]}) == "a[1].c[1]"
+    assert nul_place({"a": 1, "b\x00c": 2}) == "b\\u0000c"  # in a key: shown as the file writes it
+    assert nul_place([["first\x00"], "second\x00"]) == "[0][0]"  # the first in the file's order
+    assert nul_place({"a": ["ok"]}) == ""
 
 
 def test_a_files_log_asks_for_each_historical_model_once(monkeypatch):

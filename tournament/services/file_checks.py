@@ -36,6 +36,7 @@ from .file_reading import (
     PlannedPlayer,
     PlannedRound,
     depth,
+    nul_place,
     round_where,
     shown,
 )
@@ -63,8 +64,8 @@ def check_file(data, *, slug: str | None = None) -> Plan:
         raise ImportProblems([_("Die Datei ist zu tief verschachtelt (mehr als %(n)s Ebenen); eine Turnierdatei "
                                 "hat etwa zehn.") % {"n": MOST_DEPTH}])
     if nul:
-        raise ImportProblems([_("Die Datei enthält ein Nullzeichen (\\u0000) in einem Text; so ein Zeichen kann "
-                                "nicht gespeichert werden.")])
+        raise ImportProblems([_("Die Datei enthält ein Nullzeichen (\\u0000) in einem Text, bei %(where)s; so ein "
+                                "Zeichen kann nicht gespeichert werden.") % {"where": nul_place(data)}])
     c.unknown("", data, TOURNAMENT_KEYS)
     plan = Plan(tournament=Tournament())
     try:

@@ -236,6 +236,28 @@ def table_where(round_where: str, number, index: int) -> str:
     return round_where + ", " + _("%(index)s. Tisch der Runde") % {"index": index}
 
 
+def nul_place(data) -> str:
+    """Where the first text (or key) holding a NUL character is, as the file's author looks for it:
+    `players[3].name`; "" when there is none. For a file whose `depth` is within the limit."""
+    stack: list = [(data, "")]
+    while stack:
+        value, path = stack.pop()
+        if isinstance(value, str):
+            if "\x00" in value:
+                return path
+        elif isinstance(value, dict):
+            items = []
+            for key, item in value.items():
+                name = f"{path}.{key}" if path else str(key)
+                if isinstance(key, str) and "\x00" in key:
+                    return name.replace("\x00", "\\u0000")
+                items.append((item, name))
+            stack.extend(reversed(items))  # the first one next: in the file's order
+        elif isinstance(value, list):
+            stack.extend(reversed([(item, f"{path}[{index}]") for index, item in enumerate(value)]))
+    return ""
+
+
 def depth(data) -> tuple[int, bool]:
     """How deeply lists and objects are nested in `data`, and whether any text (or key) holds a NUL
     character, which no database stores: found level by level without recursion (a file nested a
