@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from .evening import Evening, make_evening, open_entry_page, public_pages
+from ..tournament.factories import make_director
+from .evening import Evening, login, make_evening, open_entry_page, public_pages
 
 TARGET = 44  # CSS px, WCAG 2.5.5 (AAA), Apple's and Google's guidance
 SMALLEST_TEXT = 16  # px
@@ -100,6 +101,18 @@ def test_no_sideways_scrolling(live_server, browser, width, text):
         found.append(f"the header is {header['height']:.0f} px high of 740")
     context.close()
     assert not found, "\n".join(found)
+
+
+def test_a_file_field_fits_a_phone(live_server, browser):
+    """The restore page at 360 px: Chromium makes a file field as wide as its button and its text
+    ("No file chosen"), which pushed the page 18 px sideways."""
+    make_director("leitung")
+    context, page = phone(browser, 360)
+    login(page, live_server.url)
+    page.goto(live_server.url + "/restore/")
+    scroll, limit, wide = measure(page, "reflow")
+    context.close()
+    assert scroll <= limit, f"the restore page: {scroll} px wide in a {limit} px window: {wide}"
 
 
 @pytest.mark.parametrize("width", [360, 1280])
