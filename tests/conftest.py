@@ -55,7 +55,7 @@ def fast_password_hashing():
 def no_values_kept_from_another_test():
     """A test's database is rolled back at its end, and on SQLite the next test's tournament and
     changes get the same ids again: what a process keeps of the shared cache (`caching.recent` and
-    `caching.histories`, keyed by those ids) must not outlive the test."""
+    `histories.kept`, keyed by those ids) must not outlive the test."""
     from tournament.web import caching
 
     caching.forget_kept()

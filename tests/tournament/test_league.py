@@ -211,7 +211,7 @@ def test_the_team_standings_page_runs_a_fixed_number_of_queries(director, size, 
     client = Client()
     client.get(url)  # the first view fills the standings' cache
     # the tournament, its change counter, the teams' members, the rounds of the menu (the standings are
-    # kept in the process: caching.histories): the match day and the cup group read nothing of their own
+    # kept in the process: histories.kept): the match day and the cup group read nothing of their own
     with django_assert_num_queries(4):
         assert client.get(url).status_code == 200
 

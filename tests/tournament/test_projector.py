@@ -62,6 +62,6 @@ def test_a_fixed_number_of_queries(director, players, django_assert_num_queries)
     play_round(tournament)
     page(tournament)  # the standings are computed once per change, then come from the cache
     # the change counter by the slug (the tournament and the standings are kept in the process while it
-    # holds: caching.recent, caching.histories), the round, its seats
+    # holds: caching.recent, histories.kept), the round, its seats
     with django_assert_num_queries(3):
         page(tournament)

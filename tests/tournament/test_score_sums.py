@@ -10,7 +10,7 @@ from django.core.cache import cache
 from tournament import selectors
 from tournament.models import Tournament
 from tournament.services import penalties, results, tournaments
-from tournament.web import caching, score_sums
+from tournament.web import caching, histories, score_sums
 
 from .factories import make_tournament, normal_game, play_round, seat_ids
 
@@ -80,7 +80,7 @@ def test_the_kept_sums_follow_every_kind_of_change():
         results.delete_game(table=last, number=number)
         assert kept(tournament) == anew(tournament)
     # and the standings built from them are those of the selector itself
-    history = caching.standings_history(tournament, include_hidden=True, counter=caching.change_counter(tournament))
+    history = histories.standings_history(tournament, include_hidden=True, counter=caching.change_counter(tournament))
     assert history.after == selectors.standings_history(tournament).after
 
 

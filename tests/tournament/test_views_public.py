@@ -249,7 +249,7 @@ def queries(client, url):
 # with the two savepoints of the tests' transaction), the kept score sums (web/score_sums.py: a miss, the
 # rounds' ids and storing them: 7; the sums then replace the standings' own query), what is still missing
 # (one query, "vorläufig", cached with the standings), and the rounds for the navigation. After round 1:
-# the standings (and what is missing) kept in the process (`caching.histories`). The CSV: the same. A
+# the standings (and what is missing) kept in the process (`histories.kept`). The CSV: the same. A
 # player's page: the tournament's, the setup's and the player's tables' newest changes (one query), the
 # cached ranks (a miss), the standings kept in the process, storing the ranks, its page's cache (a
 # miss), the player's kept games (a miss), their entry, everyone seated at their tables (with the

@@ -130,13 +130,20 @@ def score_sums(*, round_ids: Iterable[int] | None = None, table_ids: Iterable[in
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True,
-                      sums: Iterable[ScoreSum] | None = None) -> StandingsHistory:
+                      sums: Iterable[ScoreSum] | None = None, since: StandingsHistory | None = None,
+                      from_round: int | None = None) -> StandingsHistory:
     """Standings after every round, best first, ranked as the tournament says (`Tournament.ranking`,
     `ranking.row_key`); ties share a rank. Rounds whose results are hidden count only with
     `include_hidden` (the director's view). Three queries whatever the size (the rounds, the scores
     summed per round, table and player, the players), and with table points one more (who sits at
     which table: a player who sat out every game entered so far has no score there yet). `sums`: the
-    tournament's `score_sums` when the caller has them (then one query fewer)."""
+    tournament's `score_sums` when the caller has them (then one query fewer).
+
+    `since` and `from_round`: the history of an earlier change after which only results of round
+    `from_round` and later changed (`caching.standings_history` knows which tables did). The rounds
+    before it are taken from `since` as they are (its rows are not changed), and the rounds from it
+    on are summed and ranked again starting from `since`'s rows after the round before: a game saved
+    in the last round ranks 1,000 players once, not once per round, and reads no players."""
     rounds = tournament.rounds.all() if include_hidden else tournament.rounds.filter(results_hidden=False)
     numbers = dict(rounds.values_list("id", "number"))
     if sums is None:
@@ -146,21 +153,30 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
     by_round: dict[int, list[tuple]] = {}
     for aggregate in per_round:
         by_round.setdefault(numbers[aggregate[0]], []).append(aggregate)
-    rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number, name=name, club=club,
-                                  withdrawn=withdrawn is not None)
-            for entry_id, start_number, name, club, withdrawn in tournament.entries.order_by("start_number")
-            .values_list("id", "start_number", "player__name", "player__club", "withdrawn_from_round")}
     mode, breakers = tournament.ranking, tournament.tie_breakers
+    after: dict[int, list[StandingRow]] = {}
+    kept = [n for n in sorted(by_round) if from_round is not None and n < from_round]
+    if since is not None and from_round is not None and kept == [n for n in since.rounds if n < from_round]:
+        after = {n: since.after[n] for n in kept}
+        before = since.before
+        rows = {row.entry_id: _copy(row) for row in (after[kept[-1]] if kept else before)}
+    else:
+        kept = []
+        rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number, name=name, club=club,
+                                      withdrawn=withdrawn is not None)
+                for entry_id, start_number, name, club, withdrawn in tournament.entries.order_by("start_number")
+                .values_list("id", "start_number", "player__name", "player__club", "withdrawn_from_round")}
+        before = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
+    summed = [n for n in sorted(by_round) if n not in after]
     seated: dict[int, list[int]] = {}  # table id -> entry ids, with table points only
     table_numbers: dict[int, int] = {}
-    if mode == Tournament.Ranking.TABLE_POINTS and by_round:
-        for table_id, table_number, entry_id in (Seat.objects.filter(round_id__in=list(numbers)).order_by()
+    if mode == Tournament.Ranking.TABLE_POINTS and summed:
+        round_ids = [round_id for round_id, number in numbers.items() if number in summed]
+        for table_id, table_number, entry_id in (Seat.objects.filter(round_id__in=round_ids).order_by()
                                                  .values_list("table_id", "table__number", "entry_id")):
             seated.setdefault(table_id, []).append(entry_id)
             table_numbers[table_id] = table_number
-    after: dict[int, list[StandingRow]] = {}
-    before = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
-    for number in sorted(by_round):
+    for number in summed:
         at_table: dict[int, dict[int, int]] = {}  # table id -> entry id -> points in this round
         for _round, entry_id, points, games, won, solos, totals, table_id in by_round[number]:
             row = rows[entry_id]

@@ -8,7 +8,7 @@ from __future__ import annotations
 from django.shortcuts import render
 
 from ..selectors.projector import projector_view
-from ..web import caching
+from ..web import caching, histories
 from .access import public_or_director
 
 SECONDS_PER_PAGE = 12
@@ -18,7 +18,7 @@ SECONDS_PER_PAGE = 12
 def projector_page(request, tournament):
     standings = None
     if tournament.public_standings:
-        history = caching.standings_history(tournament, include_hidden=False,
+        history = histories.standings_history(tournament, include_hidden=False,
                                             counter=caching.request_counter(request, tournament))
         standings = history.final()
     try:

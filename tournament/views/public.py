@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import ranking, selectors
 from ..models import Entry, Table
-from ..web import caching, frames
+from ..web import caching, frames, histories
 from ..web.charts import Series, progression_svg
 from . import player_rows
 from .access import public_or_director
@@ -46,7 +46,7 @@ class PlayerVersion:
     which rounds are not final yet ("vorläufig"). A game saved at another table that moves none of this leaves
     the page, its cache entry and its ETag as they are (issue 18.3)."""
 
-    history: caching.Ranks
+    history: histories.Ranks
     own: str
     ranks: tuple
     text: str
@@ -56,7 +56,7 @@ def player_version(request, tournament, entry_id: int) -> tuple[int, PlayerVersi
     """The tournament's change counter, and the version of the player's page (three counters in one
     query, the ranks from the shared cache)."""
     counter, setup, tables = caching.player_counters(tournament.pk, entry_id)
-    history = caching.ranks(tournament, include_hidden=request.is_director, counter=counter)
+    history = histories.ranks(tournament, include_hidden=request.is_director, counter=counter)
     own = f"{setup}-{tables}"
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
     text = caching.digest(own, ranks, *history.brief_provisional_sentences())

@@ -34,7 +34,7 @@ from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
 from ..selectors.teams import has_teams
-from ..web import caching
+from ..web import caching, histories
 from ..web.charts import Series, progression_html
 from .access import public_or_director
 from .seat_notice import seat_notice
@@ -177,7 +177,7 @@ class StandingsTable(tables.Table):
 def visible_history(request, tournament, counter: int | None = None):
     if counter is None:
         counter = caching.change_counter(tournament)
-    return caching.standings_history(tournament, include_hidden=request.is_director, counter=counter)
+    return histories.standings_history(tournament, include_hidden=request.is_director, counter=counter)
 
 
 def chosen_round(request, history) -> int | None:

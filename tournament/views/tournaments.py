@@ -13,7 +13,7 @@ from ..errors import Conflict, EntryProblems, UserError
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
 from ..log.audit import Actor
 from ..services import tournaments
-from ..web import caching
+from ..web import caching, histories
 from .access import director_required, organiser_required, public_or_director
 
 
@@ -41,7 +41,7 @@ def tournament_overview(request, tournament):
     overview = selectors.tournament_overview(tournament)
     winners = []
     if overview.finished:
-        history = caching.standings_history(tournament, include_hidden=request.is_director,
+        history = histories.standings_history(tournament, include_hidden=request.is_director,
                                             counter=caching.request_counter(request, tournament))
         winners = [row for row in history.final() if row.rank <= 3 and not row.withdrawn]
     return render(request, "tournament/overview.html", {

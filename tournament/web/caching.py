@@ -32,7 +32,6 @@ import struct
 import threading
 import zlib
 from collections import OrderedDict
-from dataclasses import dataclass, field
 from functools import cache as memoize
 from functools import wraps
 from typing import Any, cast
@@ -49,10 +48,7 @@ from django.utils.formats import time_format
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
-from .. import selectors
 from ..models import DataChange, Seat, Tournament
-from ..selectors.missing import brief_sentences
-from . import score_sums
 
 # how long an entry is kept at most (a write makes new keys anyway)
 TIMEOUT = 6 * 3600
@@ -274,6 +270,9 @@ def key(page: str, tournament: Tournament, counter: int, *variant) -> str:
     return f"doko:{page}:{tournament.pk}:{counter}:{digest(release(), get_language(), *variant)}"
 
 
+_every_recent: list[Recent] = []  # for `forget_kept`
+
+
 class Recent:
     """The last values a process read from the shared cache under keys whose value never changes
     (they hold the change counter, the language and the release: a write makes new keys), kept in the
@@ -285,6 +284,7 @@ class Recent:
         self.size = size
         self.items: OrderedDict[str, Any] = OrderedDict()
         self.lock = threading.Lock()
+        _every_recent.append(self)
 
     def get(self, key: str):
         with self.lock:
@@ -307,15 +307,13 @@ class Recent:
 
 # a few per tournament and view: the ranks, the standings' fragments and whole pages of the newest counters
 recent = Recent(64)
-# the newest standings histories: a few MiB each at 1,000 players, so only two (the public one and the
-# director's); right after the standings, the players' ranks come from it without reading it back
-histories = Recent(2)
 
 
 def forget_kept() -> None:
-    """Forgets what this process keeps (`recent`, `histories`), as if it were another process."""
-    recent.clear()
-    histories.clear()
+    """Forgets what this process keeps (`recent`, `histories.kept` and every other `Recent`), as if it
+    were another process."""
+    for kept in _every_recent:
+        kept.clear()
 
 
 _computing: dict[str, threading.Lock] = {}
@@ -368,48 +366,6 @@ def cached(key: str, compute, timeout: int = TIMEOUT, *, keep: bool | Recent = F
     if value is None:
         value = read()
     return value if value is not None else once(key, read, store)
-
-
-def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
-    """`selectors.standings_history`, computed once per change of the tournament and shared by every
-    page, worker and machine that needs it (the standings, every player's page, the exports), with
-    what is still missing (`selectors.missing_results`: the pages' "vorläufig")."""
-    key = f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{release()}"
-
-    def compute():
-        sums = score_sums.score_sums(tournament, counter=counter, release=release())
-        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
-        history.missing = selectors.missing_results(tournament)
-        return history
-
-    return cached(key, compute, keep=histories)
-
-
-@dataclass
-class Ranks(selectors.StandingsHistory):
-    """Only everyone's rank after each round: what a player's page needs from the standings, in a
-    hundredth of their size (so that reading it from the cache costs next to nothing)."""
-
-    by_round: dict[int, dict[int, int]] = field(default_factory=dict)
-    brief: tuple[tuple[int, bool], ...] = ()  # `MissingResults.brief_state`, instead of all that is missing
-
-    def ranks(self, round_number: int) -> dict[int, int]:
-        return self.by_round.get(round_number, {})
-
-    def brief_provisional_sentences(self) -> list[str]:
-        return brief_sentences(self.brief)
-
-
-def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Ranks:
-    key = f"doko:ranks:{tournament.pk}:{counter}:{int(include_hidden)}:{release()}"
-
-    def compute():
-        history = standings_history(tournament, include_hidden=include_hidden, counter=counter)
-        return Ranks(rounds=history.rounds, after={}, before=[], missing=None,
-                     by_round={number: history.ranks(number) for number in history.rounds},
-                     brief=history.missing.brief_state() if history.missing is not None else ())
-
-    return cached(key, compute, keep=True)
 
 
 _gzip = GZipMiddleware(cast(Any, lambda request: None))  # only its process_response is used

@@ -1,0 +1,120 @@
+"""The standings of every round kept across changes (tournament/web/histories.py, issue 18.3): after a
+game saved at one table, only the rounds from that table's round on are ranked again, and the history
+is the one computed anew, whatever changes come in between."""
+
+from __future__ import annotations
+
+import importlib
+
+import pytest
+from django.core.cache import cache
+
+from tournament import selectors
+from tournament.models import Tournament
+from tournament.services import penalties, results, seating, tournaments
+from tournament.web import caching, histories, score_sums
+
+from .factories import make_tournament, normal_game, play_round, seat_ids
+
+pytestmark = pytest.mark.django_db
+
+Ranking = Tournament.Ranking
+# the module (`tournament.selectors.standings` is also the name of one of its functions)
+standings_module = importlib.import_module("tournament.selectors.standings")
+
+
+@pytest.fixture(autouse=True)
+def empty_cache():
+    cache.clear()
+    yield
+    cache.clear()
+
+
+def kept(tournament: Tournament, include_hidden: bool = True) -> selectors.StandingsHistory:
+    """The history as the pages get it (computed from the one before when this process keeps it)."""
+    return histories.standings_history(tournament, include_hidden=include_hidden,
+                                       counter=caching.change_counter(tournament))
+
+
+def assert_as_anew(tournament: Tournament) -> None:
+    for include_hidden in (True, False):
+        history = kept(tournament, include_hidden)
+        anew = selectors.standings_history(tournament, include_hidden=include_hidden)
+        assert (history.rounds, history.after, history.before) == (anew.rounds, anew.after, anew.before)
+
+
+def ranked(monkeypatch) -> list[int]:
+    """How many rows each ranking of the standings ranks, from now on. The tables of the change
+    before the last are looked at again (late commits; `score_sums.LOOK_BACK`), not those of the
+    50 before it: in these small tournaments they would reach back to round 1."""
+    monkeypatch.setattr(score_sums, "LOOK_BACK", 1)
+    calls: list[int] = []
+    real = standings_module.rank_rows
+
+    def spy(rows, *args, **kwargs):
+        calls.append(len(rows))
+        return real(rows, *args, **kwargs)
+
+    monkeypatch.setattr(standings_module, "rank_rows", spy)
+    return calls
+
+
+def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch):
+    tournament = make_tournament(players=12, slug="verlauf")
+    for _ in range(3):
+        play_round(tournament, games=1)
+    before = kept(tournament)
+    calls = ranked(monkeypatch)
+    table = tournament.rounds.get(number=3).tables.order_by("number").last()
+    results.save_game(table=table, data=normal_game(table, re_augen=200))
+    after = kept(tournament)
+    assert calls == [12]  # round 3 only: not the start, round 1 and round 2 again
+    assert after.after[1] is before.after[1] and after.after[2] is before.after[2]
+    assert after.after[3] != before.after[3]
+    assert after.after[3] == selectors.standings_history(tournament).after[3]
+
+
+def test_a_game_saved_in_an_earlier_round_ranks_that_round_and_the_later_ones_again(monkeypatch):
+    tournament = make_tournament(players=8, slug="frueher")
+    for _ in range(3):
+        play_round(tournament, games=1)
+    kept(tournament)
+    calls = ranked(monkeypatch)
+    table = tournament.rounds.get(number=2).tables.order_by("number").first()
+    results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=60))
+    kept(tournament)
+    assert calls == [8, 8]
+    assert_as_anew(tournament)
+
+
+@pytest.mark.parametrize("ranking", [Ranking.POINTS, Ranking.TABLE_POINTS, Ranking.AVERAGE])
+def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
+    monkeypatch.setattr(score_sums, "LOOK_BACK", 1)  # as in `ranked`: else every change reaches round 1
+    tournament = make_tournament(players=13, slug=f"folgen-{ranking}", ranking=ranking)
+    round1 = play_round(tournament, games=3)
+    assert_as_anew(tournament)
+    first, second, *_ = round1.tables.order_by("number")
+    round2 = play_round(tournament, games=2)
+    assert_as_anew(tournament)
+    results.save_game(table=first, number=1, data=normal_game(first, 1, re_augen=40))  # in round 1
+    assert_as_anew(tournament)
+    penalties.add_penalty(table=second, offender_id=seat_ids(second)[0], game_number=2, note="Test")
+    assert_as_anew(tournament)
+    results.delete_game(table=first, number=3)
+    assert_as_anew(tournament)
+    seating.hide_results(round=round2)  # a wider change: everything anew
+    assert_as_anew(tournament)
+    table = round2.tables.order_by("number").last()
+    results.save_game(table=table, data=normal_game(table, re_augen=100))  # in a hidden round
+    assert_as_anew(tournament)
+    seating.show_results(round=round2)
+    tournaments.withdraw_player(entry=tournament.entries.order_by("start_number").first())
+    assert_as_anew(tournament)
+    for number in (3, 2, 1):  # the table has no score left in round 2
+        results.delete_game(table=table, number=number)
+        assert_as_anew(tournament)
+    round3 = play_round(tournament, games=1)
+    assert_as_anew(tournament)
+    table = round3.tables.order_by("number").first()
+    results.save_game(table=table, data=normal_game(table, re_augen=150))
+    assert_as_anew(tournament)

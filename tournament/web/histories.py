@@ -1,0 +1,95 @@
+"""The standings of every round (`selectors.standings_history`) once per change of the tournament,
+shared through the cache by every page, worker and machine that needs them (the standings, every
+player's page, the projector, the exports), and brought up to date from the change before (issue
+18.3: a game saved at one table should not rank 1,000 players once for every round).
+
+A process keeps the newest histories it computed or read (`kept`). For a newer counter it looks at
+the changes in between (`score_sums.changed_tables`, with its look-back for late commits): when each
+of them touched one table, the rounds before the first of those tables' rounds are taken over as
+they are and only the rounds from there on are summed and ranked again; any wider change (seating,
+players, rules, hidden results, a whole round) computes everything anew, as does a process that
+keeps no earlier history of the tournament.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import selectors
+from ..models import Table, Tournament
+from ..selectors.missing import brief_sentences
+from . import caching, score_sums
+
+# the newest histories: a MiB or two each at 1,000 players, so only a few (the public one and the
+# director's, each with the one before while the next is computed); right after the standings, the
+# players' ranks come from here without reading the history back from the cache
+kept = caching.Recent(4)
+
+
+def _key(tournament: Tournament, include_hidden: bool, counter: int) -> str:
+    """The history's key; the counter is the only part that is 0 in `_key(…, 0)`."""
+    return f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{caching.release()}"
+
+
+def _earlier(tournament: Tournament, include_hidden: bool, counter: int
+             ) -> tuple[selectors.StandingsHistory, int] | None:
+    """The newest history of the tournament before `counter` that this process keeps, and the first
+    round whose results may differ since; None: none kept, or something wider changed since."""
+    newest, since = None, 0
+    start, end = _key(tournament, include_hidden, 0).split(":0:")  # what comes before and after the counter
+    with kept.lock:
+        for key, history in kept.items.items():
+            middle = key[len(start) + 1:-len(end) - 1]
+            if (key.startswith(start + ":") and key.endswith(":" + end) and middle.isdigit()
+                    and since < int(middle) < counter):
+                newest, since = history, int(middle)
+    if newest is None:
+        return None
+    changed = score_sums.changed_tables(tournament, since=since, counter=counter)
+    if changed is None:
+        return None
+    rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
+    return newest, min(rounds, default=max(newest.rounds, default=0) + 1)
+
+
+def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
+    """`selectors.standings_history` as of change `counter`, computed once per change, with what is
+    still missing (`selectors.missing_results`: the pages' "vorläufig")."""
+
+    def compute():
+        sums = score_sums.score_sums(tournament, counter=counter, release=caching.release())
+        earlier = _earlier(tournament, include_hidden, counter)
+        since, from_round = earlier if earlier is not None else (None, None)
+        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums,
+                                              since=since, from_round=from_round)
+        history.missing = selectors.missing_results(tournament)
+        return history
+
+    return caching.cached(_key(tournament, include_hidden, counter), compute, keep=kept)
+
+
+@dataclass
+class Ranks(selectors.StandingsHistory):
+    """Only everyone's rank after each round: what a player's page needs from the standings, in a
+    hundredth of their size (so that reading it from the cache costs next to nothing)."""
+
+    by_round: dict[int, dict[int, int]] = field(default_factory=dict)
+    brief: tuple[tuple[int, bool], ...] = ()  # `MissingResults.brief_state`, instead of all that is missing
+
+    def ranks(self, round_number: int) -> dict[int, int]:
+        return self.by_round.get(round_number, {})
+
+    def brief_provisional_sentences(self) -> list[str]:
+        return brief_sentences(self.brief)
+
+
+def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Ranks:
+    key = f"doko:ranks:{tournament.pk}:{counter}:{int(include_hidden)}:{caching.release()}"
+
+    def compute():
+        history = standings_history(tournament, include_hidden=include_hidden, counter=counter)
+        return Ranks(rounds=history.rounds, after={}, before=[], missing=None,
+                     by_round={number: history.ranks(number) for number in history.rounds},
+                     brief=history.missing.brief_state() if history.missing is not None else ())
+
+    return caching.cached(key, compute, keep=True)
