@@ -10,8 +10,8 @@ import pytest
 from django.core.cache import cache
 
 from tournament import selectors
-from tournament.models import Tournament
-from tournament.services import penalties, results, seating, tournaments
+from tournament.models import Table, Tournament
+from tournament.services import penalties, results, seating, sheet_state, table_links, tournaments
 from tournament.web import caching, histories, score_sums
 
 from .factories import make_tournament, normal_game, play_round, seat_ids
@@ -21,6 +21,7 @@ pytestmark = pytest.mark.django_db
 Ranking = Tournament.Ranking
 # the module (`tournament.selectors.standings` is also the name of one of its functions)
 standings_module = importlib.import_module("tournament.selectors.standings")
+missing_module = importlib.import_module("tournament.selectors.missing")
 
 
 @pytest.fixture(autouse=True)
@@ -41,6 +42,7 @@ def assert_as_anew(tournament: Tournament) -> None:
         history = kept(tournament, include_hidden)
         anew = selectors.standings_history(tournament, include_hidden=include_hidden)
         assert (history.rounds, history.after, history.before) == (anew.rounds, anew.after, anew.before)
+        assert history.missing == selectors.missing_results(tournament)
 
 
 def ranked(monkeypatch) -> list[int]:
@@ -65,6 +67,15 @@ def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch)
         play_round(tournament, games=1)
     before = kept(tournament)
     calls = ranked(monkeypatch)
+    read: list[int] = []  # how many tables each look at what is missing reads
+    real = missing_module._table_results
+
+    def spy(*args, **kwargs):
+        found, closed = real(*args, **kwargs)
+        read.append(len(found))
+        return found, closed
+
+    monkeypatch.setattr(missing_module, "_table_results", spy)
     table = tournament.rounds.get(number=3).tables.order_by("number").last()
     results.save_game(table=table, data=normal_game(table, re_augen=200))
     after = kept(tournament)
@@ -72,6 +83,8 @@ def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch)
     assert after.after[1] is before.after[1] and after.after[2] is before.after[2]
     assert after.after[3] != before.after[3]
     assert after.after[3] == selectors.standings_history(tournament).after[3]
+    assert read == [1]  # what is missing: that table read again, not all 9
+    assert after.missing == selectors.missing_results(tournament) != before.missing
 
 
 def test_a_game_saved_in_an_earlier_round_ranks_that_round_and_the_later_ones_again(monkeypatch):
@@ -115,6 +128,14 @@ def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
         assert_as_anew(tournament)
     round3 = play_round(tournament, games=1)
     assert_as_anew(tournament)
-    table = round3.tables.order_by("number").first()
+    table, other = round3.tables.order_by("number")[:2]
     results.save_game(table=table, data=normal_game(table, re_augen=150))
+    assert_as_anew(tournament)
+    table_links.ensure_links(round3)  # an entry from the table's phone waits for confirmation
+    table_links.enter_game(token=Table.objects.get(pk=other.pk).link_token, number=2, data=normal_game(other, 2),
+                           key="k1", device="d" * 16, version=0, player_id=seat_ids(other)[0])
+    assert_as_anew(tournament)
+    sheet_state.end_table(table=table, note="Zeit")
+    assert_as_anew(tournament)
+    sheet_state.sign_table(table=table)
     assert_as_anew(tournament)

@@ -26,6 +26,7 @@ class TableResults:
     waiting: int
     signed: bool
     totals_only: bool
+    table_id: int = 0
 
     @property
     def missing(self) -> int:
@@ -121,12 +122,32 @@ def _count_of(model, link: str, **where) -> Subquery:
 
 
 def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
-                    include_closed: bool = True) -> MissingResults:
+                    include_closed: bool = True, since: MissingResults | None = None,
+                    changed: set[int] | None = None) -> MissingResults:
     """The results still missing in the published and closed rounds (or in `rounds`, whatever their
     status; `include_closed=False`: the published ones only): closing a round does not make a missing game
     final. One query (the counts as
-    subqueries, the rows as values: 250 tables in a few milliseconds)."""
-    tables = Table.objects.filter(round__tournament=tournament).annotate(
+    subqueries, the rows as values: 250 tables in a few milliseconds).
+
+    `since` and `changed`: what was missing at an earlier change (of the published and closed rounds),
+    and the ids of the tables whose sheets changed since then, and nothing else (`web/histories.py`
+    knows): only those tables are read again."""
+    tables = Table.objects.filter(round__tournament=tournament)
+    if since is not None and changed is not None and rounds is None and include_closed:
+        again = {line.table_id: line for line in _table_results(tournament, tables.filter(id__in=changed))[0]}
+        if set(again) == changed & {line.table_id for line in since.tables}:  # else: the rounds changed too
+            return MissingResults(rounds=since.rounds, tables=[again.get(line.table_id, line) for line in since.tables],
+                                  closed=since.closed)
+    found, closed = _table_results(tournament, tables, rounds=rounds, include_closed=include_closed)
+    numbers = sorted({t.round_number for t in found})
+    return MissingResults(rounds=numbers, tables=found, closed=closed)
+
+
+def _table_results(tournament: Tournament, tables, *, rounds: list[int] | None = None,
+                   include_closed: bool = True) -> tuple[list[TableResults], set[int]]:
+    """How far each of `tables` is (in the rounds `missing_results` looks at), and which of their
+    rounds are closed."""
+    tables = tables.annotate(
         size=Coalesce(_count_of(Seat, "table_id"), 0), entered=Coalesce(_count_of(Game, "table_id"), 0),
         waiting=Coalesce(_count_of(DraftGame, "table_id", status=DraftGame.Status.WAITING), 0),
     ).order_by("round__number", "number")
@@ -136,14 +157,14 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
     else:
         tables = tables.filter(round__number__in=rounds)
     rows = list(tables.values_list("round__number", "round__status", "number", "size", "entered", "waiting",
-                                   "signed_at", "totals_only", "ended_after"))
+                                   "signed_at", "totals_only", "ended_after", "id"))
     found = []
-    for round_number, _status, number, size, entered, waiting, signed_at, totals_only, ended_after in rows:
+    for round_number, _status, number, size, entered, waiting, signed_at, totals_only, ended_after, table_id in rows:
         per_table = tournament.games_at_table(size)
         found.append(TableResults(
             round_number=round_number, table_number=number,
             expected=Table.games_to_play(per_table, ended_after),
-            entered=entered, waiting=waiting, signed=signed_at is not None, totals_only=totals_only))
-    numbers = sorted({t.round_number for t in found})
+            entered=entered, waiting=waiting, signed=signed_at is not None, totals_only=totals_only,
+            table_id=table_id))
     closed = {row[0] for row in rows if row[1] == Round.Status.CLOSED}
-    return MissingResults(rounds=numbers, tables=found, closed=closed)
+    return found, closed

@@ -32,9 +32,9 @@ def _key(tournament: Tournament, include_hidden: bool, counter: int) -> str:
 
 
 def _earlier(tournament: Tournament, include_hidden: bool, counter: int
-             ) -> tuple[selectors.StandingsHistory, int] | None:
-    """The newest history of the tournament before `counter` that this process keeps, and the first
-    round whose results may differ since; None: none kept, or something wider changed since."""
+             ) -> tuple[selectors.StandingsHistory, set[int]] | None:
+    """The newest history of the tournament before `counter` that this process keeps, and the tables
+    whose results may differ since; None: none kept, or something wider changed since."""
     newest, since = None, 0
     start, end = _key(tournament, include_hidden, 0).split(":0:")  # what comes before and after the counter
     with kept.lock:
@@ -46,10 +46,7 @@ def _earlier(tournament: Tournament, include_hidden: bool, counter: int
     if newest is None:
         return None
     changed = score_sums.changed_tables(tournament, since=since, counter=counter)
-    if changed is None:
-        return None
-    rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
-    return newest, min(rounds, default=max(newest.rounds, default=0) + 1)
+    return (newest, changed) if changed is not None and newest.missing is not None else None
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
@@ -59,10 +56,15 @@ def standings_history(tournament: Tournament, *, include_hidden: bool, counter: 
     def compute():
         sums = score_sums.score_sums(tournament, counter=counter, release=caching.release())
         earlier = _earlier(tournament, include_hidden, counter)
-        since, from_round = earlier if earlier is not None else (None, None)
-        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums,
-                                              since=since, from_round=from_round)
-        history.missing = selectors.missing_results(tournament)
+        if earlier is None:
+            history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
+            history.missing = selectors.missing_results(tournament)
+            return history
+        since, changed = earlier
+        rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
+        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums, since=since,
+                                              from_round=min(rounds, default=max(since.rounds, default=0) + 1))
+        history.missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
         return history
 
     return caching.cached(_key(tournament, include_hidden, counter), compute, keep=kept)
