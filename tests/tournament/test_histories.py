@@ -139,3 +139,35 @@ def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
     assert_as_anew(tournament)
     sheet_state.sign_table(table=table)
     assert_as_anew(tournament)
+
+
+def test_another_process_reads_the_history_with_the_lists_taken_over(monkeypatch):
+    """In the cache, a history holds the lists it ranked itself and where the others are: a change in
+    round 3 stores round 3's list, and a process that keeps nothing reads them all back."""
+    monkeypatch.setattr(score_sums, "LOOK_BACK", 1)
+    tournament = make_tournament(players=8, slug="anderer")
+    for _ in range(3):
+        play_round(tournament, games=1)
+    first = kept(tournament)
+    stored: dict[str, object] = {}
+    real = cache.set
+
+    def spy(key, value, *args, **kwargs):
+        stored[key] = value
+        return real(key, value, *args, **kwargs)
+
+    monkeypatch.setattr(cache, "set", spy)
+    table = tournament.rounds.get(number=3).tables.order_by("number").last()
+    results.save_game(table=table, data=normal_game(table, re_augen=200))
+    history = kept(tournament)
+    key = f"doko:history:{tournament.pk}:{caching.change_counter(tournament)}:1:{caching.release()}"
+    assert list(stored[key]["own"]) == [3]
+    assert history.lists == {"before": first.lists["before"], 1: first.lists[1], 2: first.lists[2], 3: key}
+    caching.forget_kept()  # as in another process
+    again = kept(tournament)
+    assert again is not history
+    assert (again.rounds, again.after, again.before, again.missing) == (
+        history.rounds, history.after, history.before, history.missing)
+    caching.forget_kept()
+    cache.delete(first.lists[1])  # the history it took lists from is gone: computed anew
+    assert kept(tournament).after == selectors.standings_history(tournament).after

@@ -9,11 +9,19 @@ of them touched one table, the rounds before the first of those tables' rounds a
 they are and only the rounds from there on are summed and ranked again; any wider change (seating,
 players, rules, hidden results, a whole round) computes everything anew, as does a process that
 keeps no earlier history of the tournament.
+
+In the shared cache, a history holds the ranked lists it ranked itself, and for each list it took
+over the key of the history that holds it: a change in the last round stores that round's list, not
+all of them again (pickling 1,000 rows costs about as much as ranking them). Reading it back is one
+more read of the cache (the histories it took lists from, at once). A history whose earlier history
+is gone from the cache is computed anew.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+
+from django.core.cache import cache
 
 from .. import selectors
 from ..models import Table, Tournament
@@ -26,13 +34,20 @@ from . import caching, score_sums
 kept = caching.Recent(4)
 
 
+@dataclass
+class KeptHistory(selectors.StandingsHistory):
+    """A history with, for each of its ranked lists ("before", or a round's number), the key of the
+    history in the cache that holds it (`lists`)."""
+
+    lists: dict[str | int, str] = field(default_factory=dict)
+
+
 def _key(tournament: Tournament, include_hidden: bool, counter: int) -> str:
     """The history's key; the counter is the only part that is 0 in `_key(…, 0)`."""
     return f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{caching.release()}"
 
 
-def _earlier(tournament: Tournament, include_hidden: bool, counter: int
-             ) -> tuple[selectors.StandingsHistory, set[int]] | None:
+def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tuple[KeptHistory, set[int]] | None:
     """The newest history of the tournament before `counter` that this process keeps, and the tables
     whose results may differ since; None: none kept, or something wider changed since."""
     newest, since = None, 0
@@ -49,25 +64,72 @@ def _earlier(tournament: Tournament, include_hidden: bool, counter: int
     return (newest, changed) if changed is not None and newest.missing is not None else None
 
 
-def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
-    """`selectors.standings_history` as of change `counter`, computed once per change, with what is
-    still missing (`selectors.missing_results`: the pages' "vorläufig")."""
-
-    def compute():
-        sums = score_sums.score_sums(tournament, counter=counter, release=caching.release())
-        earlier = _earlier(tournament, include_hidden, counter)
-        if earlier is None:
-            history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
-            history.missing = selectors.missing_results(tournament)
-            return history
+def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory:
+    key = _key(tournament, include_hidden, counter)
+    sums = score_sums.score_sums(tournament, counter=counter, release=caching.release())
+    earlier = _earlier(tournament, include_hidden, counter)
+    if earlier is None:
+        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
+        missing = selectors.missing_results(tournament)
+        lists: dict[str | int, str] = {}
+    else:
         since, changed = earlier
         rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
         history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums, since=since,
                                               from_round=min(rounds, default=max(since.rounds, default=0) + 1))
-        history.missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
+        missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
+    parts: list[str | int] = ["before", *history.rounds]
+    if earlier is not None:  # the lists taken over are where they were
+        lists = {part: since.lists[part] for part in parts
+                 if part in since.lists and _list(history, part) is _list(since, part)}
+    for part in parts:
+        lists.setdefault(part, key)
+    return KeptHistory(rounds=history.rounds, after=history.after, before=history.before, missing=missing,
+                       lists=lists)
+
+
+def _list(history: selectors.StandingsHistory, part: str | int) -> list[selectors.StandingRow]:
+    return history.before if part == "before" else history.after[int(part)]
+
+
+def _store(key: str, history: KeptHistory) -> None:
+    own = {part: _list(history, part) for part, holder in history.lists.items() if holder == key}
+    cache.set(key, {"rounds": history.rounds, "missing": history.missing, "lists": history.lists, "own": own},
+              caching.TIMEOUT)
+
+
+def _read(key: str) -> KeptHistory | None:
+    stored = cache.get(key)
+    if stored is None:
+        return None
+    holders = {holder for holder in stored["lists"].values() if holder != key}
+    found = {key: stored, **cache.get_many(list(holders))} if holders else {key: stored}
+    try:
+        parts = {part: found[holder]["own"][part] for part, holder in stored["lists"].items()}
+    except KeyError:
+        return None  # an earlier history is gone from the cache: computed anew
+    return KeptHistory(rounds=stored["rounds"], after={n: parts[n] for n in stored["rounds"]},
+                       before=parts["before"], missing=stored["missing"], lists=stored["lists"])
+
+
+def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
+    """`selectors.standings_history` as of change `counter`, computed once per change, with what is
+    still missing (`selectors.missing_results`: the pages' "vorläufig")."""
+    key = _key(tournament, include_hidden, counter)
+
+    def read():
+        history = _read(key)
+        if history is not None:
+            kept.put(key, history)
         return history
 
-    return caching.cached(_key(tournament, include_hidden, counter), compute, keep=kept)
+    def store():
+        history = _compute(tournament, include_hidden, counter)
+        _store(key, history)
+        kept.put(key, history)
+        return history
+
+    return kept.get(key) or read() or caching.once(key, read, store)
 
 
 @dataclass
