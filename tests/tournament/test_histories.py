@@ -76,6 +76,9 @@ def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch)
         return found, closed
 
     monkeypatch.setattr(missing_module, "_table_results", spy)
+    shared: list[int] = []  # reads of the score sums kept in the shared cache
+    real_tables = score_sums.tables
+    monkeypatch.setattr(score_sums, "tables", lambda *args, **kwargs: shared.append(1) or real_tables(*args, **kwargs))
     table = tournament.rounds.get(number=3).tables.order_by("number").last()
     results.save_game(table=table, data=normal_game(table, re_augen=200))
     after = kept(tournament)
@@ -84,6 +87,7 @@ def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch)
     assert after.after[3] != before.after[3]
     assert after.after[3] == selectors.standings_history(tournament).after[3]
     assert read == [1]  # what is missing: that table read again, not all 9
+    assert shared == []  # the sums: those kept with the history, that table summed again
     assert after.missing == selectors.missing_results(tournament) != before.missing
 
 

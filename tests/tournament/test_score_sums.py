@@ -95,8 +95,8 @@ def test_a_write_that_commits_after_a_later_one_is_summed_at_the_next_change():
     counter = caching.change_counter(tournament)
     key = f"doko:score-sums:{tournament.pk}:{caching.release()}"
     # what a computation at this counter stored had the late table's game not been committed yet
-    without = {table: lines for table, lines in score_sums._by_table(anew(tournament)).items() if table != late.id}
-    without[late.id] = [(*line[:2], 0, 0, 0, 0, 0, line[7]) for line in score_sums._by_table(anew(tournament))[late.id]]
+    without = {table: lines for table, lines in score_sums.by_table(anew(tournament)).items() if table != late.id}
+    without[late.id] = [(*line[:2], 0, 0, 0, 0, 0, line[7]) for line in score_sums.by_table(anew(tournament))[late.id]]
     cache.set(key, (counter, without))
     results.save_game(table=other, data=normal_game(other, re_augen=100))
     assert kept(tournament) == anew(tournament)

@@ -15,6 +15,10 @@ over the key of the history that holds it: a change in the last round stores tha
 all of them again (pickling 1,000 rows costs about as much as ranking them). Reading it back is one
 more read of the cache (the histories it took lists from, at once). A history whose earlier history
 is gone from the cache is computed anew.
+
+The score sums a history was ranked from stay with it in the process (`KeptHistory.sums`): the next
+change sums its tables again in one small query, without reading and writing all of them in the
+shared cache (`web/score_sums.py`, which a history computed without an earlier one uses).
 """
 
 from __future__ import annotations
@@ -26,6 +30,7 @@ from django.core.cache import cache
 from .. import selectors
 from ..models import Table, Tournament
 from ..selectors.missing import brief_sentences
+from ..selectors.standings import ScoreSum
 from . import caching, score_sums
 
 # the newest histories: a MiB or two each at 1,000 players, so only a few (the public one and the
@@ -40,6 +45,8 @@ class KeptHistory(selectors.StandingsHistory):
     history in the cache that holds it (`lists`)."""
 
     lists: dict[str | int, str] = field(default_factory=dict)
+    # the score sums it was ranked from, by table: in this process only (not in the cache)
+    sums: dict[int, list[ScoreSum]] | None = None
 
 
 def _key(tournament: Tournament, include_hidden: bool, counter: int) -> str:
@@ -66,8 +73,13 @@ def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tupl
 
 def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory:
     key = _key(tournament, include_hidden, counter)
-    sums = score_sums.score_sums(tournament, counter=counter, release=caching.release())
     earlier = _earlier(tournament, include_hidden, counter)
+    if earlier is not None and earlier[0].sums is not None:  # the changed tables summed again
+        by_table = {table: lines for table, lines in earlier[0].sums.items() if table not in earlier[1]}
+        by_table.update(score_sums.by_table(selectors.score_sums(table_ids=earlier[1])))
+    else:  # kept across changes in the shared cache
+        by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
+    sums = score_sums.lines_of(by_table)
     if earlier is None:
         history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
         missing = selectors.missing_results(tournament)
@@ -85,7 +97,7 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> Kept
     for part in parts:
         lists.setdefault(part, key)
     return KeptHistory(rounds=history.rounds, after=history.after, before=history.before, missing=missing,
-                       lists=lists)
+                       lists=lists, sums=by_table)
 
 
 def _list(history: selectors.StandingsHistory, part: str | int) -> list[selectors.StandingRow]:

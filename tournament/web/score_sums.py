@@ -27,14 +27,14 @@ MOST_NEW = 200  # more changes since the stored counter than this: everything is
 TIMEOUT = 6 * 3600
 
 
-def _by_table(lines: list[ScoreSum]) -> dict[int, list[ScoreSum]]:
+def by_table(lines: list[ScoreSum]) -> dict[int, list[ScoreSum]]:
     tables: dict[int, list[ScoreSum]] = {}
     for line in lines:
         tables.setdefault(line[SCORE_SUM_TABLE], []).append(line)
     return tables
 
 
-def _lines(tables: dict[int, list[ScoreSum]]) -> list[ScoreSum]:
+def lines_of(tables: dict[int, list[ScoreSum]]) -> list[ScoreSum]:
     return [line for lines in tables.values() for line in lines]
 
 
@@ -53,22 +53,26 @@ def changed_tables(tournament: Tournament, *, since: int, counter: int) -> set[i
 def score_sums(tournament: Tournament, *, counter: int, release: str) -> list[ScoreSum]:
     """Every line of `selectors.score_sums` for the tournament's rounds, as of change `counter`
     (`release`: the code's, `caching.release()`: a new release sums anew)."""
+    return lines_of(tables(tournament, counter=counter, release=release))
+
+
+def tables(tournament: Tournament, *, counter: int, release: str) -> dict[int, list[ScoreSum]]:
+    """`score_sums` by table (table id -> its lines)."""
     key = f"doko:score-sums:{tournament.pk}:{release}"
     stored = cache.get(key)
     if stored is not None:
-        since, tables = stored
+        since, by_id = stored
         if since == counter:
-            return _lines(tables)
+            return by_id
         if since < counter:
             changed = changed_tables(tournament, since=since, counter=counter)
             if changed is not None:
                 for table in changed:
-                    tables.pop(table, None)
-                for table, lines in _by_table(selectors.score_sums(table_ids=changed)).items():
-                    tables[table] = lines
-                cache.set(key, (counter, tables), TIMEOUT)
-                return _lines(tables)
-    lines = selectors.score_sums(round_ids=tournament.rounds.values_list("id", flat=True))
+                    by_id.pop(table, None)
+                by_id.update(by_table(selectors.score_sums(table_ids=changed)))
+                cache.set(key, (counter, by_id), TIMEOUT)
+                return by_id
+    by_id = by_table(selectors.score_sums(round_ids=tournament.rounds.values_list("id", flat=True)))
     if stored is None or stored[0] < counter:
-        cache.set(key, (counter, _by_table(lines)), TIMEOUT)
-    return lines
+        cache.set(key, (counter, by_id), TIMEOUT)
+    return by_id
