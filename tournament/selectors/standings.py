@@ -197,7 +197,9 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
                 row = rows[entry_id]
                 row.table_points += placement.table_points
                 row.placements = (*row.placements, (number, table_numbers[table_id], placement))
-        after[number] = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
+        # a snapshot of the rows (the next round adds to them); the last round's are the rows themselves
+        snapshot = [_copy(row) for row in rows.values()] if number != summed[-1] else list(rows.values())
+        after[number] = rank_rows(snapshot, breakers, mode)
     return StandingsHistory(rounds=sorted(by_round), after=after, before=before)
 
 
