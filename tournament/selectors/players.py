@@ -119,7 +119,7 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     """A player's tables, every game they played with points and breakdown, their total and their rank
     after each round. Three queries (four with table points), read as plain values. `history`: the
     tournament's standings (with the same `include_hidden`) when the caller has them already
-    (`caching.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
+    (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
     found = (Entry.objects.filter(tournament=tournament, pk=entry_id)
              .values_list("id", "start_number", "player__name", "player__club").first())
     if found is None:

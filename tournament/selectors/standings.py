@@ -62,7 +62,7 @@ class StandingsHistory:
     rounds: list[int]  # round numbers with results, in order
     after: dict[int, list[StandingRow]]  # round number -> ranked standings after that round
     before: list[StandingRow]  # everyone with 0 points, before any result
-    # what is still missing in the rounds being played (set by caching.standings_history, which
+    # what is still missing in the rounds being played (set by histories.standings_history, which
     # computes it once per change with the standings; None: not looked at)
     missing: MissingResults | None = None
 
@@ -140,7 +140,7 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
     tournament's `score_sums` when the caller has them (then one query fewer).
 
     `since` and `from_round`: the history of an earlier change after which only results of round
-    `from_round` and later changed (`caching.standings_history` knows which tables did). The rounds
+    `from_round` and later changed (`histories.standings_history` knows which tables did). The rounds
     before it are taken from `since` as they are (its rows are not changed), and the rounds from it
     on are summed and ranked again starting from `since`'s rows after the round before: a game saved
     in the last round ranks 1,000 players once, not once per round, and reads no players."""
