@@ -175,3 +175,14 @@ def test_another_process_reads_the_history_with_the_lists_taken_over(monkeypatch
     caching.forget_kept()
     cache.delete(first.lists[1])  # the history it took lists from is gone: computed anew
     assert kept(tournament).after == selectors.standings_history(tournament).after
+
+
+def test_rows_become_values_for_the_cache_and_rows_again():
+    tournament = make_tournament(players=9, slug="werte", ranking=Ranking.TABLE_POINTS)
+    play_round(tournament, games=2)
+    play_round(tournament, games=1)
+    history = selectors.standings_history(tournament)
+    for rows in (history.before, *history.after.values()):
+        again = selectors.rows_from(selectors.row_values(rows))
+        assert again == rows and [row.placements for row in again] == [row.placements for row in rows]
+    assert any(row.placements for row in history.after[2])

@@ -211,6 +211,8 @@ def test_a_poll_sends_the_first_places_and_the_readers_own_row(client, tournamen
     mine = client.get(standings(tournament, partial=1, me=last)).content.decode()
     assert [int(e) for e in re.findall(r'<tr data-entry="(\d+)"', mine)] == order[:3] + [last]
     assert '<tr class="gap"' in mine
+    row = re.compile(rf'<tr data-entry="{last}".*?</tr>', re.S)  # kept as values in the cache, the same row
+    assert row.search(mine).group(0) == row.search(full).group(0)
     # someone among the first places gets no extra row; an unknown entry none either
     assert re.findall(r'<tr data-entry="(\d+)"', client.get(standings(tournament, partial=1, me=order[0]))
                       .content.decode()) == [str(e) for e in order[:3]]

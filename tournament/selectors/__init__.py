@@ -29,7 +29,17 @@ from .series import (
     series_standings,
 )
 from .sheets import SheetLine, TableSheet, round_progress, table_sheet, table_sheets
-from .standings import ScoreSum, StandingRow, StandingsHistory, rank_rows, score_sums, standings, standings_history
+from .standings import (
+    ScoreSum,
+    StandingRow,
+    StandingsHistory,
+    rank_rows,
+    row_values,
+    rows_from,
+    score_sums,
+    standings,
+    standings_history,
+)
 
 __all__ = [
     "MissingResults",
@@ -59,6 +69,8 @@ __all__ = [
     "person_text",
     "player_record",
     "rank_rows",
+    "row_values",
+    "rows_from",
     "rank_series_rows",
     "score_sums",
     "repeat_pairs",

@@ -261,7 +261,8 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         }, request=shown)
         rest = {}
         if table.truncated:
-            rest = {row.entry_id: row for row in table.ordered_rows()[settings.STANDINGS_TOP:]}
+            not_shown = table.ordered_rows()[settings.STANDINGS_TOP:]
+            rest = dict(zip((row.entry_id for row in not_shown), selectors.row_values(not_shown), strict=True))
         return {"html": html, "rest": rest, "links": tournament.public_players or director,
                 "rounds": history.rounds, "after_round": after_round, "mode": tournament.ranking,
                 "tables": tournament.public_seating or director, "columns": table.column_count,
@@ -276,8 +277,9 @@ def compose(fragment: dict, tournament, me: int | None, *, now: bool = True) -> 
     html = fragment["html"]
     if now:
         html = html.replace(NOW_MARK, time_format(timezone.localtime(), "TIME_FORMAT"), 1)
-    own = fragment["rest"].get(me) if me is not None else None
-    if own is not None:
+    values = fragment["rest"].get(me) if me is not None else None
+    if values is not None:
+        own = selectors.rows_from([values])[0]
         texts = RowTexts(player_link(tournament, fragment["links"]), fragment["mode"], fragment["tables"])
         gap = (f'<tr class="gap" aria-hidden="true"><td colspan="{fragment["columns"]}">…</td></tr>'
                f'{row_html(own, texts)}')

@@ -105,7 +105,7 @@ def _list(history: selectors.StandingsHistory, part: str | int) -> list[selector
 
 
 def _store(key: str, history: KeptHistory) -> None:
-    own = {part: _list(history, part) for part, holder in history.lists.items() if holder == key}
+    own = {part: selectors.row_values(_list(history, part)) for part, holder in history.lists.items() if holder == key}
     cache.set(key, {"rounds": history.rounds, "missing": history.missing, "lists": history.lists, "own": own},
               caching.TIMEOUT)
 
@@ -117,7 +117,7 @@ def _read(key: str) -> KeptHistory | None:
     holders = {holder for holder in stored["lists"].values() if holder != key}
     found = {key: stored, **cache.get_many(list(holders))} if holders else {key: stored}
     try:
-        parts = {part: found[holder]["own"][part] for part, holder in stored["lists"].items()}
+        parts = {part: selectors.rows_from(found[holder]["own"][part]) for part, holder in stored["lists"].items()}
     except KeyError:
         return None  # an earlier history is gone from the cache: computed anew
     return KeptHistory(rounds=stored["rounds"], after={n: parts[n] for n in stored["rounds"]},
