@@ -10,11 +10,12 @@ they are and only the rounds from there on are summed and ranked again; any wide
 players, rules, hidden results, a whole round) computes everything anew, as does a process that
 keeps no earlier history of the tournament.
 
-In the shared cache, a history holds the ranked lists it ranked itself, and for each list it took
-over the key of the history that holds it: a change in the last round stores that round's list, not
-all of them again (pickling 1,000 rows costs about as much as ranking them). Reading it back is one
-more read of the cache (the histories it took lists from, at once). A history whose earlier history
-is gone from the cache is computed anew.
+In the shared cache, a history holds the ranked lists it ranked itself (as tuples of the rows'
+fields: `selectors.row_values`), and for each list it took over the key of the history that holds
+it: a change in the last round stores that round's list, not all of them again (pickling 1,000 rows
+costs about as much as ranking them). Reading it back is one more read of the cache (the histories
+it took lists from, at once). A history whose earlier history is gone from the cache is computed
+anew.
 
 The score sums a history was ranked from stay with it in the process (`KeptHistory.sums`): the next
 change sums its tables again in one small query, without reading and writing all of them in the
@@ -72,28 +73,32 @@ def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tupl
 
 
 def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory:
+    """The history as of `counter`: from the newest one kept before it when each change since touched
+    one table, else anew."""
     key = _key(tournament, include_hidden, counter)
     earlier = _earlier(tournament, include_hidden, counter)
-    if earlier is not None and earlier[0].sums is not None:  # the changed tables summed again
-        by_table = {table: lines for table, lines in earlier[0].sums.items() if table not in earlier[1]}
-        by_table.update(score_sums.by_table(selectors.score_sums(table_ids=earlier[1])))
-    else:  # kept across changes in the shared cache
-        by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
-    sums = score_sums.lines_of(by_table)
     if earlier is None:
-        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums)
+        by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
+        history = selectors.standings_history(tournament, include_hidden=include_hidden,
+                                              sums=score_sums.lines_of(by_table))
         missing = selectors.missing_results(tournament)
         lists: dict[str | int, str] = {}
     else:
         since, changed = earlier
+        if since.sums is not None:  # the changed tables summed again
+            by_table = {table: lines for table, lines in since.sums.items() if table not in changed}
+            by_table.update(score_sums.by_table(selectors.score_sums(table_ids=changed)))
+        else:  # read from the cache, without its sums: those kept in the shared cache
+            by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
         rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
-        history = selectors.standings_history(tournament, include_hidden=include_hidden, sums=sums, since=since,
+        history = selectors.standings_history(tournament, include_hidden=include_hidden,
+                                              sums=score_sums.lines_of(by_table), since=since,
                                               from_round=min(rounds, default=max(since.rounds, default=0) + 1))
         missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
+        # the lists taken over are where they were
+        lists = {part: holder for part, holder in since.lists.items()
+                 if part in ("before", *history.rounds) and _list(history, part) is _list(since, part)}
     parts: list[str | int] = ["before", *history.rounds]
-    if earlier is not None:  # the lists taken over are where they were
-        lists = {part: since.lists[part] for part in parts
-                 if part in since.lists and _list(history, part) is _list(since, part)}
     for part in parts:
         lists.setdefault(part, key)
     return KeptHistory(rounds=history.rounds, after=history.after, before=history.before, missing=missing,
