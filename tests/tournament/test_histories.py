@@ -78,7 +78,12 @@ def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch)
     monkeypatch.setattr(missing_module, "_table_results", spy)
     shared: list[int] = []  # reads of the score sums kept in the shared cache
     real_tables = score_sums.tables
-    monkeypatch.setattr(score_sums, "tables", lambda *args, **kwargs: shared.append(1) or real_tables(*args, **kwargs))
+
+    def shared_spy(*args, **kwargs):
+        shared.append(1)
+        return real_tables(*args, **kwargs)
+
+    monkeypatch.setattr(score_sums, "tables", shared_spy)
     table = tournament.rounds.get(number=3).tables.order_by("number").last()
     results.save_game(table=table, data=normal_game(table, re_augen=200))
     after = kept(tournament)

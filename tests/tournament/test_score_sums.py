@@ -27,7 +27,7 @@ def empty_cache():
 def kept(tournament: Tournament) -> list:
     """The standings as the pages get them: through the kept sums."""
     counter = caching.change_counter(tournament)
-    return sorted(score_sums.score_sums(tournament, counter=counter, release=caching.release()))
+    return sorted(score_sums.lines_of(score_sums.tables(tournament, counter=counter, release=caching.release())))
 
 
 def anew(tournament: Tournament) -> list:

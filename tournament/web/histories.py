@@ -42,33 +42,34 @@ kept = caching.Recent(4)
 
 @dataclass
 class KeptHistory(selectors.StandingsHistory):
-    """A history with, for each of its ranked lists ("before", or a round's number), the key of the
-    history in the cache that holds it (`lists`)."""
+    """A history with what it is the history of (the tournament, the view, the change counter and the
+    code's release: the parts of its key) and, for each of its ranked lists ("before", or a round's
+    number), the key of the history in the cache that holds it (`lists`)."""
 
+    tournament_id: int = 0
+    include_hidden: bool = False
+    counter: int = 0
+    release: str = ""
     lists: dict[str | int, str] = field(default_factory=dict)
     # the score sums it was ranked from, by table: in this process only (not in the cache)
     sums: dict[int, list[ScoreSum]] | None = None
 
 
 def _key(tournament: Tournament, include_hidden: bool, counter: int) -> str:
-    """The history's key; the counter is the only part that is 0 in `_key(…, 0)`."""
     return f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{caching.release()}"
 
 
 def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tuple[KeptHistory, set[int]] | None:
     """The newest history of the tournament before `counter` that this process keeps, and the tables
     whose results may differ since; None: none kept, or something wider changed since."""
-    newest, since = None, 0
-    start, end = _key(tournament, include_hidden, 0).split(":0:")  # what comes before and after the counter
     with kept.lock:
-        for key, history in kept.items.items():
-            middle = key[len(start) + 1:-len(end) - 1]
-            if (key.startswith(start + ":") and key.endswith(":" + end) and middle.isdigit()
-                    and since < int(middle) < counter):
-                newest, since = history, int(middle)
-    if newest is None:
+        candidates = [history for history in kept.items.values()
+                      if (history.tournament_id, history.include_hidden, history.release)
+                      == (tournament.pk, include_hidden, caching.release()) and history.counter < counter]
+    if not candidates:
         return None
-    changed = score_sums.changed_tables(tournament, since=since, counter=counter)
+    newest = max(candidates, key=lambda history: history.counter)
+    changed = score_sums.changed_tables(tournament, since=newest.counter, counter=counter)
     return (newest, changed) if changed is not None and newest.missing is not None else None
 
 
@@ -102,7 +103,8 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> Kept
     for part in parts:
         lists.setdefault(part, key)
     return KeptHistory(rounds=history.rounds, after=history.after, before=history.before, missing=missing,
-                       lists=lists, sums=by_table)
+                       tournament_id=tournament.pk, include_hidden=include_hidden, counter=counter,
+                       release=caching.release(), lists=lists, sums=by_table)
 
 
 def _list(history: selectors.StandingsHistory, part: str | int) -> list[selectors.StandingRow]:
@@ -115,7 +117,8 @@ def _store(key: str, history: KeptHistory) -> None:
               caching.TIMEOUT)
 
 
-def _read(key: str) -> KeptHistory | None:
+def _read(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory | None:
+    key = _key(tournament, include_hidden, counter)
     stored = cache.get(key)
     if stored is None:
         return None
@@ -126,7 +129,9 @@ def _read(key: str) -> KeptHistory | None:
     except KeyError:
         return None  # an earlier history is gone from the cache: computed anew
     return KeptHistory(rounds=stored["rounds"], after={n: parts[n] for n in stored["rounds"]},
-                       before=parts["before"], missing=stored["missing"], lists=stored["lists"])
+                       before=parts["before"], missing=stored["missing"], tournament_id=tournament.pk,
+                       include_hidden=include_hidden, counter=counter, release=caching.release(),
+                       lists=stored["lists"])
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
@@ -135,7 +140,7 @@ def standings_history(tournament: Tournament, *, include_hidden: bool, counter: 
     key = _key(tournament, include_hidden, counter)
 
     def read():
-        history = _read(key)
+        history = _read(tournament, include_hidden, counter)
         if history is not None:
             kept.put(key, history)
         return history

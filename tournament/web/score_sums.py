@@ -50,14 +50,9 @@ def changed_tables(tournament: Tournament, *, since: int, counter: int) -> set[i
     return {table for table in new + older if table is not None}
 
 
-def score_sums(tournament: Tournament, *, counter: int, release: str) -> list[ScoreSum]:
-    """Every line of `selectors.score_sums` for the tournament's rounds, as of change `counter`
-    (`release`: the code's, `caching.release()`: a new release sums anew)."""
-    return lines_of(tables(tournament, counter=counter, release=release))
-
-
 def tables(tournament: Tournament, *, counter: int, release: str) -> dict[int, list[ScoreSum]]:
-    """`score_sums` by table (table id -> its lines)."""
+    """Every line of `selectors.score_sums` for the tournament's rounds as of change `counter`, by table
+    (table id -> its lines; `release`: the code's, `caching.release()`: a new release sums anew)."""
     key = f"doko:score-sums:{tournament.pk}:{release}"
     stored = cache.get(key)
     if stored is not None:
