@@ -47,9 +47,9 @@ def assert_as_anew(tournament: Tournament) -> None:
 
 def ranked(monkeypatch) -> list[int]:
     """How many rows each ranking of the standings ranks, from now on. The tables of the change
-    before the last are looked at again (late commits; `score_sums.LOOK_BACK`), not those of the
-    50 before it: in these small tournaments they would reach back to round 1."""
-    monkeypatch.setattr(score_sums, "LOOK_BACK", 1)
+    before the last are looked at again (late commits, as on PostgreSQL; `score_sums.look_back`), not
+    those of the 50 before it: in these small tournaments they would reach back to round 1."""
+    monkeypatch.setattr(score_sums, "look_back", lambda: 1)
     calls: list[int] = []
     real = standings_module.rank_rows
 
@@ -111,7 +111,7 @@ def test_a_game_saved_in_an_earlier_round_ranks_that_round_and_the_later_ones_ag
 
 @pytest.mark.parametrize("ranking", [Ranking.POINTS, Ranking.TABLE_POINTS, Ranking.AVERAGE])
 def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
-    monkeypatch.setattr(score_sums, "LOOK_BACK", 1)  # as in `ranked`: else every change reaches round 1
+    monkeypatch.setattr(score_sums, "look_back", lambda: 1)  # as in `ranked`: else every change reaches round 1
     tournament = make_tournament(players=13, slug=f"folgen-{ranking}", ranking=ranking)
     round1 = play_round(tournament, games=3)
     assert_as_anew(tournament)
@@ -153,7 +153,7 @@ def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
 def test_another_process_reads_the_history_with_the_lists_taken_over(monkeypatch):
     """In the cache, a history holds the lists it ranked itself and where the others are: a change in
     round 3 stores round 3's list, and a process that keeps nothing reads them all back."""
-    monkeypatch.setattr(score_sums, "LOOK_BACK", 1)
+    monkeypatch.setattr(score_sums, "look_back", lambda: 1)
     tournament = make_tournament(players=8, slug="anderer")
     for _ in range(3):
         play_round(tournament, games=1)
