@@ -392,3 +392,13 @@ def test_the_standings_say_an_entry_waits_for_confirmation(client, table):
     page = client.get(reverse("tournament:standings", args=["handy"])).content.decode()
     assert "Vorläufig:" in page and "Runde 1: 1 Eingabe vom Tisch wartet auf Bestätigung." in page
     assert "Runde 1: es fehlen noch 16 Spiele (Tische 1, 2)." in page  # the draft is no game yet
+
+
+def test_only_entries_still_waiting_count_as_waiting(client, table, director):
+    enter(client, table, 1)
+    enter(client, table, 2, key="k2")
+    first = table.drafts.get(number=1)
+    table_links.decide_as_director(table=table, draft_id=first.pk, confirm=True, by=Actor(user=director))
+    page = client.get(reverse("tournament:standings", args=["handy"])).content.decode()
+    assert "Runde 1: 1 Eingabe vom Tisch wartet auf Bestätigung." in page  # game 2's; game 1's is confirmed
+    assert "Runde 1: es fehlen noch 15 Spiele (Tische 1, 2)." in page
