@@ -85,8 +85,9 @@ class MissingResults:
     def sentences(self) -> list[str]:
         """What is missing, for people: "In Runde 2 fehlen noch 12 Spiele an 3 Tischen (2, 5, 7)." """
         lines = []
+        incomplete = self.incomplete  # once, not once per round (750 tables at a championship)
         for number in self.rounds:
-            tables = [t for t in self.incomplete if t.round_number == number]
+            tables = [t for t in incomplete if t.round_number == number]
             games = sum(t.missing for t in tables)
             waiting = sum(t.waiting for t in tables)
             numbers = ", ".join(str(t.table_number) for t in tables if t.missing)
