@@ -42,8 +42,13 @@ def row_key(row, ranking: str, tie_breakers: list[str]) -> tuple:
 
 
 def signed(value: int) -> str:
-    """+3, 0, −1 (a real minus sign), as the rule is written."""
+    """+3, 0, −1 (a real minus sign), as the rule is written: a game's or a round's points."""
     return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+
+
+def total_text(value: int) -> str:
+    """3, 0, −1: a total or a running total, with the same real minus sign as `signed`."""
+    return f"−{-value}" if value < 0 else str(value)
 
 
 def average_text(value: Fraction | None) -> str:

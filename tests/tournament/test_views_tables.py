@@ -7,7 +7,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from tournament.models import Game, Penalty
+from tournament.models import Game, Penalty, Score
 from tournament.services import penalties, results
 
 from .factories import make_director, make_tournament, normal_game, re_seats, seat_ids, seated_round
@@ -298,3 +298,17 @@ def test_the_saved_games_scores_are_in_the_message(client, director):
     players = [e for e in seat_ids(table) if e != game.sitting_out_id]
     expected = ", ".join(f"{names[e]} {'+1' if e in game.re else '-1'}" for e in players)
     assert message_texts(response) == [f"Spiel 1 gespeichert: {expected}."]
+
+
+def test_running_totals_have_the_same_minus_sign_as_the_points(client, director, table):
+    """The sheet and a player's page write a running total below zero as "−8", like a game's points,
+    not "-8" with a hyphen next to them."""
+    results.save_game(table=table, data=normal_game(table, 1, re_augen=200))
+    loser = Score.objects.filter(table=table, points__lt=0).first().entry_id  # Kontra: Re won
+    client.force_login(director)
+    sheet = client.get(url("table", table)).content.decode()
+    running = re.findall(r'<span class="running">([^<]*)</span>', sheet)
+    assert running and any(text.startswith("−") for text in running) and not any("-" in text for text in running)
+    page = client.get(reverse("tournament:player", args=[table.round.tournament.slug, loser])).content.decode()
+    cells = re.findall(r'<td class="num">([^<]*)</td></tr>', page)  # the running total ends each game's row
+    assert cells and cells[0].startswith("−") and not any("-" in cell for cell in cells)

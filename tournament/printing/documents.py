@@ -24,7 +24,6 @@ from .. import ranking, selectors, vocabulary
 from ..collation import name_key
 from ..models import Entry, Game, Round, Table, Tournament
 from ..selectors import teams as team_selectors
-from ..templatetags.doko import signed
 from ..vocabulary import game_type, ruleset_title
 
 # Abbreviations on the sheet, explained in its legend.
@@ -38,11 +37,6 @@ PFLICHT_ABBR = {True: "P", False: "L"}
 # text in lower rows, so that the sheet with its signatures stays on one page (sheet_pdf.py)
 COMPACT_FROM_ROWS = 22
 BLANK_PENALTY_ROWS = 2
-
-
-def number_text(value: int) -> str:
-    """A total as printed: with a real minus sign."""
-    return f"−{-value}" if value < 0 else str(value)
 
 
 def footer(tournament: Tournament) -> str:
@@ -138,7 +132,7 @@ def _penalty_row(penalty, points: list[int], running: list[int], entries: list[E
         label += f" ({penalty.note})"
     players = set(penalty.players)
     return Row(kind="penalty", label=label, cells=[
-        Cell(points=signed(p), running=number_text(r), out=e.id not in players)
+        Cell(points=ranking.signed(p), running=ranking.total_text(r), out=e.id not in players)
         for e, p, r in zip(entries, points, running, strict=True)])
 
 
@@ -179,7 +173,7 @@ def filled_rows(sheet: selectors.TableSheet, rules) -> list[Row]:
                 augen=augen_text(game, rules),
                 announcements=announcements_text(game), sonderpunkte=sonderpunkte_text(game),
                 value=f"{WINNER_ABBR.get(game.winner, game.winner)} {game.value}", multiplier=multiplier_text(game),
-                cells=[Cell(out=True) if p is None else Cell(points=signed(p), running=number_text(r))
+                cells=[Cell(out=True) if p is None else Cell(points=ranking.signed(p), running=ranking.total_text(r))
                        for p, r in zip(line.points, line.running, strict=True)]))
         rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in line.penalties]
     rows += [_penalty_row(penalty, points, running, entries) for penalty, points, running in sheet.loose_penalties]
@@ -329,7 +323,7 @@ def sheet_document(*, table: Table, entries: list[Entry], table_count: int, shee
                   "value": row.value, "multiplier": row.multiplier, "label": row.label,
                   "cells": [_cell(cell) for cell in row.cells]} for row in rows],
         "total_label": _("Summe"), "total_note": total_note,
-        "totals": None if sheet is None else [number_text(t) for t in sheet.totals],
+        "totals": None if sheet is None else [ranking.total_text(t) for t in sheet.totals],
         "pflicht": [_("Pflichtsolo gespielt in Spiel"),
                     "– " + _("wer es nach den Normalspielen noch nicht gespielt hat, wird vorgeführt"),
                     pflichtsolo_cells(sheet, entries)] if pflichtsoli else None,

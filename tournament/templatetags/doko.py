@@ -6,7 +6,7 @@ from django import template
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from .. import vocabulary
+from .. import ranking, vocabulary
 
 register = template.Library()
 
@@ -45,14 +45,19 @@ def amount(value) -> str:
     """A breakdown amount: "×2" for a doubling, "+1"/"−1" for points."""
     if isinstance(value, str):
         return value.replace("x", "×")
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+    return ranking.signed(value)
 
 
 @register.filter
 def signed(value) -> str:
-    if value is None:
-        return ""
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+    """Points with their sign (`ranking.signed`); "" for none."""
+    return "" if value is None else ranking.signed(value)
+
+
+@register.filter
+def total(value) -> str:
+    """A total or running total with a real minus sign (`ranking.total_text`); "" for none."""
+    return "" if value is None else ranking.total_text(value)
 
 
 TABLE_ACTOR = re.compile(r"^Tisch (\d+)(?: \((.*)\))?$")

@@ -11,6 +11,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from .. import vocabulary
+from ..ranking import total_text
 from ..selectors.players import PlayerLine, PlayerRound
 from ..templatetags.doko import amount, signed
 
@@ -61,7 +62,7 @@ def line_html(line: PlayerLine, entry_id: int, *, show_seating: bool, show_stand
         what = f"<td>{esc(words.penalty)}{against}</td>"
     else:
         what = f"<td>{esc(words.totals)}</td>"
-    running = f'<td class="num">{line.running}</td>' if show_standing else ""
+    running = f'<td class="num">{total_text(line.running)}</td>' if show_standing else ""
     kind = ' class="penalty"' if line.kind == "penalty" else ""
     return (f'<tr{kind}><th scope="row">{number}</th>{what}<td class="num">{esc(signed(line.points))}</td>'
             f'{running}</tr>')
