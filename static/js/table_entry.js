@@ -435,7 +435,7 @@
       var scores = el("p", {"class": "scores"});
       Object.keys(d.scores).forEach(function (id) {
         var points = d.scores[id];
-        scores.appendChild(el("span", {text: playerName(Number(id)) + " " + (points > 0 ? "+" : "") + points}));
+        scores.appendChild(el("span", {text: playerName(Number(id)) + " " + (points > 0 ? "+" + points : points < 0 ? "\u2212" + (-points) : "0")}));
       });
       box.appendChild(scores);
     }).catch(function () { box.hidden = true; });

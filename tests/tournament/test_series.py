@@ -266,11 +266,11 @@ def test_hidden_results_count_for_the_director_only(client, director, series):
     own = selectors.series_standings(series, user=director)
     assert own.rows[0].points == 25 and [c.points for c in own.rows[0].cells] == [30, 5, -10]
     html = client.get(reverse("tournament:series", args=["monat"])).content.decode()
-    assert ">35<" in html and ">-10<" not in html
+    assert ">35<" in html and ">−10<" not in html
     assert "Noch nicht alle Ergebnisse sind bekanntgegeben (Märzabend)" in html
     client.force_login(director)
     html = client.get(reverse("tournament:series", args=["monat"])).content.decode()
-    assert ">25<" in html and ">-10<" in html
+    assert ">25<" in html and ">−10<" in html
     assert "Ergebnisse, die die Öffentlichkeit nicht sieht (Märzabend), sind hier mitgezählt." in html
 
 
@@ -301,7 +301,7 @@ def test_public_series_page_shows_every_evening_linked_and_the_merge(client, ser
 def test_best_k_page_strikes_through_the_evenings_that_do_not_count(client, series):
     series = set_mode(series, Series.Mode.BEST, 2)
     html = client.get(reverse("tournament:series", args=["monat"])).content.decode()
-    assert '<s title="zählt nicht">-10</s>' in html and "besten 2 Abende" in html
+    assert '<s title="zählt nicht">−10</s>' in html and "besten 2 Abende" in html
 
 
 def test_a_private_series_is_for_its_directors_only(client, director, series):

@@ -300,15 +300,22 @@ def test_the_saved_games_scores_are_in_the_message(client, director):
     assert message_texts(response) == [f"Spiel 1 gespeichert: {expected}."]
 
 
-def test_running_totals_have_the_same_minus_sign_as_the_points(client, director, table):
-    """The sheet and a player's page write a running total below zero as "−8", like a game's points,
-    not "-8" with a hyphen next to them."""
+def test_totals_below_zero_have_the_same_minus_sign_as_the_points(client, director, table):
+    """The sheet (running totals, sums), a player's page (running totals, total) and the standings
+    write a total below zero as "−8", like a game's points, not "-8" with a hyphen next to them."""
     results.save_game(table=table, data=normal_game(table, 1, re_augen=200))
     loser = Score.objects.filter(table=table, points__lt=0).first().entry_id  # Kontra: Re won
+    slug = table.round.tournament.slug
     client.force_login(director)
     sheet = client.get(url("table", table)).content.decode()
     running = re.findall(r'<span class="running">([^<]*)</span>', sheet)
-    assert running and any(text.startswith("−") for text in running) and not any("-" in text for text in running)
-    page = client.get(reverse("tournament:player", args=[table.round.tournament.slug, loser])).content.decode()
+    sums = re.findall(r'<td class="num total">([^<]*)</td>', sheet)
+    for texts in (running, sums):
+        assert any(text.startswith("−") for text in texts) and not any("-" in text for text in texts)
+    page = client.get(reverse("tournament:player", args=[slug, loser])).content.decode()
     cells = re.findall(r'<td class="num">([^<]*)</td></tr>', page)  # the running total ends each game's row
     assert cells and cells[0].startswith("−") and not any("-" in cell for cell in cells)
+    assert re.search(r"<dd>−\d+</dd>", page)  # the total at the top
+    standings = client.get(reverse("tournament:standings", args=[slug])).content.decode()
+    points = re.findall(r'<td class="num">([−-]?\d+)</td><td class="num secondary">', standings)
+    assert any(text.startswith("−") for text in points) and not any("-" in text for text in points)

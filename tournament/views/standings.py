@@ -88,7 +88,8 @@ def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
             f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
             f'<td>{shown} <button type="button" class="me-toggle" aria-pressed="false" title="{texts.me_title}">'
             f'<span aria-hidden="true">☆</span><span class="visually-hidden">{texts.me_text}</span></button>{club}</td>'
-            f'{mode_cells(row, texts)}<td class="num">{row.points}</td><td class="num secondary">{row.games}</td>'
+            f'{mode_cells(row, texts)}<td class="num">{ranking.total_text(row.points)}</td>'
+            f'<td class="num secondary">{row.games}</td>'
             f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
 
 
