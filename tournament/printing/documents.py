@@ -419,7 +419,7 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": title, "title": title,
         "tournament": tournament, "rounds": rounds, "mode": mode,
         "missing": missing.sentences() if missing.provisional else [],
-        "rows": [{"row": row, "rounds": ["–" if points is None else points
+        "rows": [{"row": row, "rounds": ["–" if points is None else ranking.total_text(points)
                                          for points in per_round.get(row.entry_id, [None] * len(rounds))]}
                  for row in rows],
         "any_totals_only": any(r.totals_only for r in rows),
