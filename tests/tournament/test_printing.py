@@ -253,6 +253,8 @@ def test_standings_overall_and_after_a_round(client, director, tournament, round
     assert "Summe aller Punkte: 0" in overall
     for name in NAMES:
         assert name in overall and name in after_one
+    # below zero with a real minus sign, in each round's column as in the total
+    assert re.search(r"−\d+ −\d+", overall) and not re.search(r"(^|\s)-\d", overall)
 
 
 def test_standings_ignore_an_unknown_round(client, director, round):
