@@ -319,3 +319,6 @@ def test_totals_below_zero_have_the_same_minus_sign_as_the_points(client, direct
     standings = client.get(reverse("tournament:standings", args=[slug])).content.decode()
     points = re.findall(r'<td class="num">([−-]?\d+)</td><td class="num secondary">', standings)
     assert any(text.startswith("−") for text in points) and not any("-" in text for text in points)
+    chart = standings[standings.index('class="chart"'):]  # the top 10's chart and its table of numbers
+    numbers = re.findall(r'<td class="num">([^<]*)</td>', chart) + re.findall(r'fill="#444">([^<]*)</text>', chart)
+    assert any(text.startswith("−") for text in numbers) and not any(re.match(r"-\d", text) for text in numbers)

@@ -11,6 +11,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from html import escape
 
+from ..ranking import total_text
+
 # colours that stay apart for people with the common colour vision deficiencies (Okabe–Ito, darkened
 # where needed): every one at least 4.5:1 against the white chart, as the end labels are text in it;
 # series 6 to 10 are dashed as well, so that no line is told apart by its colour alone
@@ -62,7 +64,8 @@ def progression_svg(series: list[Series], x_labels: list[str], *, title: str, wi
     for v in range(low, high + 1, step):
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                      f'stroke="{"#888" if v == 0 else "#ddd"}" stroke-width="1"/>')
-        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#444">{v}</text>')
+        parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#444">'
+                     f'{total_text(v)}</text>')
     for i, label in enumerate(x_labels):
         parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
                      f'fill="#444">{escape(label)}</text>')
@@ -73,7 +76,7 @@ def progression_svg(series: list[Series], x_labels: list[str], *, title: str, wi
         stroke = 3.5 if s.highlight else 2
         dash = ' stroke-dasharray="7 4"' if index >= DASHED_FROM else ""
         parts.append(f'<polyline fill="none" stroke="{colour}" stroke-width="{stroke}"{dash} points="{points}">'
-                     f'<title>{escape(s.label)}: {s.values[-1] if s.values else 0}</title></polyline>')
+                     f'<title>{escape(s.label)}: {total_text(s.values[-1] if s.values else 0)}</title></polyline>')
         for i, v in enumerate(s.values):
             parts.append(f'<circle cx="{x(i):.1f}" cy="{y(v):.1f}" r="{3 if s.highlight else 2.2}" fill="{colour}"/>')
         if s.values and len(series) > 1:
@@ -99,6 +102,6 @@ def progression_html(series: list[Series], x_labels: list[str], *, title: str) -
         return chart  # one player's page: its games table has the same running total beside every game
     head = "".join(f'<th scope="col" class="num">{escape(label)}</th>' for label in x_labels[1:])
     rows = "".join(f'<tr><th scope="row">{escape(s.label)}</th>'
-                   + "".join(f'<td class="num">{v}</td>' for v in s.values[1:]) + "</tr>" for s in series)
+                   + "".join(f'<td class="num">{total_text(v)}</td>' for v in s.values[1:]) + "</tr>" for s in series)
     return (f'{chart}<div class="scroll chart-table" tabindex="0" role="region" aria-label="{escape(title)}">'
             f'<table class="list"><thead><tr><td></td>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
