@@ -80,7 +80,8 @@ def test_every_kind_of_change_is_recorded_with_who_and_where(director):
     ids = seat_ids(other)
     totals = {ids[0]: 10, ids[1]: -10, **{e: 0 for e in ids[2:]}}
     sheet_state.enter_totals(table=other, totals=totals, by=by)
-    assert "+10" in check("totals_entered", "table", round_number=1, table_number=2).after_text
+    entered = check("totals_entered", "table", round_number=1, table_number=2).after_text
+    assert "+10" in entered and "−10" in entered and "-10" not in entered
     sheet_state.clear_totals(table=other, by=by)
     check("totals_cleared", "table", round_number=1, table_number=2)
     sheet_state.sign_table(table=other, note="alle fünf", by=by)

@@ -296,7 +296,7 @@ def test_the_saved_games_scores_are_in_the_message(client, director):
     game = Game.objects.get()
     names = {s.entry_id: s.entry.player.name for s in table.seats.select_related("entry__player")}
     players = [e for e in seat_ids(table) if e != game.sitting_out_id]
-    expected = ", ".join(f"{names[e]} {'+1' if e in game.re else '-1'}" for e in players)
+    expected = ", ".join(f"{names[e]} {'+1' if e in game.re else '−1'}" for e in players)
     assert message_texts(response) == [f"Spiel 1 gespeichert: {expected}."]
 
 

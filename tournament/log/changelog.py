@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
-from .. import vocabulary
+from .. import ranking, vocabulary
 from ..models import DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team, Tournament
 from .audit import ACTIONS
 
@@ -320,7 +320,7 @@ def penalty_text(detail: dict) -> str:
 def table_text(detail: dict) -> str:
     parts = []
     if detail.get("totals"):
-        totals = ", ".join(f"{name} {points:+d}" for name, points in detail["totals"].items())
+        totals = ", ".join(f"{name} {ranking.signed(points)}" for name, points in detail["totals"].items())
         parts.append(_("Endstände") + ": " + totals)
     if detail.get("approved"):
         parts.append(_("„stimmt“: %(names)s") % {"names": ", ".join(detail["approved"])})

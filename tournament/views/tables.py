@@ -19,7 +19,7 @@ from django.utils.http import url_has_allowed_host_and_scheme
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
-from .. import engine, selectors
+from .. import engine, ranking, selectors
 from ..errors import Conflict, EntryProblems, UserError
 from ..forms.common import new_key
 from ..forms.games import GameForm, PenaltyForm, SignForm, TotalsForm
@@ -144,7 +144,8 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
                         version = _posted_int(request, "current_version", version)
                     game = results.save_game(table=table, number=number, data=data, version=version,
                                              by=Actor.of(request))
-                    scores = ", ".join(f"{name} {points:+d}" for name, points in selectors.game_points(game, entries))
+                    scores = ", ".join(f"{name} {ranking.signed(points)}"
+                                       for name, points in selectors.game_points(game, entries))
                     messages.success(request, _("Spiel %(number)s gespeichert: %(scores)s.")
                                      % {"number": game.number, "scores": scores})
                     if existing is None and game.number < tournament.games_at_table(len(entries)):
