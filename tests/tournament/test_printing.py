@@ -305,7 +305,8 @@ def test_an_unchanged_sheet_is_laid_out_once(client, director, round, layouts):
     assert first == second and len(layouts) == 1
 
 
-def test_a_round_lays_out_again_only_the_changed_table(client, director, round, layouts):
+def test_a_round_lays_out_again_only_the_changed_table(client, director, round, layouts, monkeypatch):
+    monkeypatch.setattr(render, "SHEETS_PER_FILE", 1)  # a file per sheet (groups: the test below)
     get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
     assert len(layouts) == 2
     get_pdf(client, director, "round_sheets_pdf", "herbst", 1)
@@ -315,6 +316,34 @@ def test_a_round_lays_out_again_only_the_changed_table(client, director, round, 
     assert len(layouts) == 3 and any("1 von 8 Spielen eingetragen" in text for text in texts)
     get_pdf(client, director, "table_pdf", "herbst", 1, table_of(round, 4).number)  # the same sheet: cached
     assert len(layouts) == 3
+
+
+def test_a_round_draws_its_sheets_in_groups_and_again_only_the_changed_tables_group(tournament, monkeypatch):
+    """Score sheets `SHEETS_PER_FILE` to a file (one font subset, few files to merge); a change at one
+    table draws its group again, the others stay cached; the pages are those drawn one by one."""
+    monkeypatch.setattr(render, "SHEETS_PER_FILE", 2)
+    rounds = [seated_round(tournament) for _ in range(2)]
+    htmls = [html for round in rounds for html in documents.round_sheet_documents(round)]
+    htmls.append(documents.round_sheet_documents(rounds[0], blank=True)[0])
+    drawn: list[int] = []
+    real = render.group_pdf
+
+    def counting(group):
+        drawn.append(len(group))
+        return real(group)
+
+    monkeypatch.setattr(render, "group_pdf", counting)
+    merged = PdfReader(render.merged_pdf_file(htmls, workers=1))
+    assert drawn == [2, 2, 1]
+    singles = [PdfReader(path).pages[0].extract_text() for path in render.pdf_files(htmls, workers=1)]
+    assert [page.extract_text() for page in merged.pages] == singles
+    assert [item.title for item in merged.outline] == [
+        "Runde 1 · Tisch 1", "Runde 1 · Tisch 2", "Runde 2 · Tisch 1", "Runde 2 · Tisch 2", "Runde 1 · Tisch 1"]
+    drawn.clear()
+    play(table_of(rounds[1], 4), 1)
+    htmls = [html for round in rounds for html in documents.round_sheet_documents(round)] + htmls[-1:]
+    render.merged_pdf_file(htmls, workers=1)
+    assert drawn == [2]  # round 2's two sheets, one of them changed
 
 
 def test_the_pool_renders_the_same_pages_as_in_process(settings, tmp_path, tournament):
