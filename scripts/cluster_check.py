@@ -29,8 +29,9 @@ import urllib.request
 from pathlib import Path
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
+# a standings row: entry, rank, points (written with a real minus sign below zero)
 ROW = re.compile(r'<tr data-entry="(\d+)"[^>]*><td class="num">(-?\d+)</td><td class="movement">.*?</td><td>.*?</td>'
-                 r'<td class="num">(-?\d+)</td>')
+                 r'<td class="num">([−-]?\d+)</td>')
 
 
 def loopback(url: str) -> str:
@@ -75,7 +76,7 @@ def check(condition: bool, what: str) -> None:
 
 
 def points(html: bytes) -> dict[int, int]:
-    return {int(entry): int(total) for entry, _rank, total in ROW.findall(html.decode())}
+    return {int(entry): int(total.replace("−", "-")) for entry, _rank, total in ROW.findall(html.decode())}
 
 
 def main() -> None:
