@@ -10,7 +10,9 @@
  *   that cannot go together).
  * - In a list with Pflichtsoli a solo is marked as Pflicht- or Lustsolo; left "von selbst", the
  *   soloist's first solo is the Pflichtsolo, and the mark it gets is shown next to the choice.
- * Without this script the form still works: Enter shows the scores, Enter again saves.
+ * Without this script the form still works: Enter shows the scores, Enter again saves. The name and
+ * Sonderpunkt buttons come hidden and are shown only once they work (a tap before the script ran
+ * would do nothing).
  */
 (function () {
   "use strict";
@@ -168,4 +170,5 @@
   });
 
   showNames(); showMeaning(); showAnnouncements(); tricksMatter(); showSolo(); showPflicht();
+  form.querySelectorAll(".seat-buttons, .extras-buttons").forEach(function (row) { row.hidden = false; });
 }());
