@@ -43,7 +43,7 @@ def row_key(row, ranking: str, tie_breakers: list[str]) -> tuple:
 
 def signed(value: int) -> str:
     """+3, 0, −1 (a real minus sign), as the rule is written: a game's or a round's points."""
-    return f"+{value}" if value > 0 else f"−{-value}" if value < 0 else "0"
+    return f"+{value}" if value > 0 else total_text(value)
 
 
 def total_text(value: int) -> str:

@@ -11,9 +11,9 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext as _
 
 from .. import vocabulary
-from ..ranking import total_text
+from ..ranking import signed, total_text
 from ..selectors.players import PlayerLine, PlayerRound
-from ..templatetags.doko import amount, signed
+from ..templatetags.doko import amount
 
 
 class Words:
