@@ -5,6 +5,7 @@ is the one computed anew, whatever changes come in between."""
 from __future__ import annotations
 
 import importlib
+import random
 
 import pytest
 from django.core.cache import cache
@@ -61,7 +62,7 @@ def ranked(monkeypatch) -> list[int]:
     return calls
 
 
-def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch):
+def test_a_game_saved_in_the_last_round_moves_only_its_players(monkeypatch):
     tournament = make_tournament(players=12, slug="verlauf")
     for _ in range(3):
         play_round(tournament, games=1)
@@ -87,10 +88,16 @@ def test_a_game_saved_in_the_last_round_ranks_only_that_round_again(monkeypatch)
     table = tournament.rounds.get(number=3).tables.order_by("number").last()
     results.save_game(table=table, data=normal_game(table, re_augen=200))
     after = kept(tournament)
-    assert calls == [12]  # round 3 only: not the start, round 1 and round 2 again
+    assert calls == []  # nothing sorted again: not the start, not a round, not round 3 either
     assert after.after[1] is before.after[1] and after.after[2] is before.after[2]
     assert after.after[3] != before.after[3]
     assert after.after[3] == selectors.standings_history(tournament).after[3]
+    # round 3's rows: the table's players new, the others the same rows unless their rank changed
+    was = {row.entry_id: row for row in before.after[3]}
+    players = set(seat_ids(table))
+    assert all((row is was[row.entry_id]) == (row.entry_id not in players and row.rank == was[row.entry_id].rank)
+               for row in after.after[3])
+    assert any(row is was[row.entry_id] for row in after.after[3])
     assert read == [1]  # what is missing: that table read again, not all 9
     assert shared == []  # the sums: those kept with the history, that table summed again
     assert after.missing == selectors.missing_results(tournament) != before.missing
@@ -191,3 +198,44 @@ def test_rows_become_values_for_the_cache_and_rows_again():
         again = selectors.rows_from(selectors.row_values(rows))
         assert again == rows and [row.placements for row in again] == [row.placements for row in rows]
     assert any(row.placements for row in history.after[2])
+
+
+@pytest.mark.parametrize("ranking,tie_breakers", [(Ranking.POINTS, []), (Ranking.POINTS, ["won", "best_round"]),
+                                                   (Ranking.AVERAGE, ["best_round"])])
+def test_players_moved_in_the_last_round_land_where_a_new_ranking_puts_them(ranking, tie_breakers, monkeypatch):
+    """Many games in the last round, each at a table drawn at random, with many ties (24 players, few
+    points): after each, the kept history equals the one computed anew, and it was moved, not
+    ranked again (`_moved`)."""
+    monkeypatch.setattr(score_sums, "look_back", lambda: 0)
+    tournament = make_tournament(players=24, slug=f"bewegt-{ranking}-{len(tie_breakers)}", ranking=ranking,
+                                 tie_breakers=tie_breakers)
+    play_round(tournament, games=1)
+    round2 = play_round(tournament, games=1)
+    tables = list(round2.tables.order_by("number"))
+    moved: list[bool] = []
+    real = standings_module._moved
+
+    def spy(*args, **kwargs):
+        rows = real(*args, **kwargs)
+        moved.append(rows is not None)
+        return rows
+
+    monkeypatch.setattr(standings_module, "_moved", spy)
+    draw = random.Random(f"bewegt-{ranking}")
+    history = kept(tournament)
+    for step in range(24):
+        earlier = history
+        was = [(row.entry_id, row.rank, row.points) for row in earlier.after[2]]
+        table = draw.choice(tables)
+        number = draw.randint(1, 3)
+        if step % 7 == 6 and table.games.filter(number=number).exists():
+            results.delete_game(table=table, number=table.games.order_by("-number").first().number)
+        else:
+            data = normal_game(table, number, re_augen=draw.choice([0, 60, 90, 119, 121, 151, 181, 240]),
+                               re_seats=draw.choice([(0, 1), (0, 2), (1, 3)]))
+            results.save_game(table=table, number=min(number, table.games.count() + 1), data=data)
+        history = kept(tournament)
+        anew = selectors.standings_history(tournament)
+        assert (history.rounds, history.after, history.before) == (anew.rounds, anew.after, anew.before), step
+        assert [(row.entry_id, row.rank, row.points) for row in earlier.after[2]] == was, step  # not changed
+    assert moved.count(True) >= 20, moved

@@ -5,6 +5,7 @@ Reads only, in a fixed number of queries whatever the size."""
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Iterable
 from dataclasses import dataclass, fields
 from fractions import Fraction
@@ -132,7 +133,7 @@ def score_sums(*, round_ids: Iterable[int] | None = None, table_ids: Iterable[in
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True,
                       sums: Iterable[ScoreSum] | None = None, since: StandingsHistory | None = None,
-                      from_round: int | None = None) -> StandingsHistory:
+                      from_round: int | None = None, entries: set[int] | None = None) -> StandingsHistory:
     """Standings after every round, best first, ranked as the tournament says (`Tournament.ranking`,
     `ranking.row_key`); ties share a rank. Rounds whose results are hidden count only with
     `include_hidden` (the director's view). Three queries whatever the size (the rounds, the scores
@@ -144,7 +145,12 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
     `from_round` and later changed (`histories.standings_history` knows which tables did). The rounds
     before it are taken from `since` as they are (its rows are not changed), and the rounds from it
     on are summed and ranked again starting from `since`'s rows after the round before: a game saved
-    in the last round ranks 1,000 players once, not once per round, and reads no players."""
+    in the last round ranks 1,000 players once, not once per round, and reads no players.
+
+    `entries`: the only players whose results in round `from_round` may have changed since `since`
+    (those of the changed tables). When that round is the last one with results, only their rows are
+    summed again and moved to their new places in `since`'s ranking of it (`_moved`); not with table
+    points, where a placement depends on the whole table."""
     rounds = tournament.rounds.all() if include_hidden else tournament.rounds.filter(results_hidden=False)
     numbers = dict(rounds.values_list("id", "number"))
     if sums is None:
@@ -160,7 +166,13 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
     if since is not None and from_round is not None and kept == [n for n in since.rounds if n < from_round]:
         after = {n: since.after[n] for n in kept}
         before = since.before
-        rows = {row.entry_id: _copy(row) for row in (after[kept[-1]] if kept else before)}
+        base = after[kept[-1]] if kept else before
+        if (entries is not None and mode != Tournament.Ranking.TABLE_POINTS and from_round in since.after
+                and sorted(by_round) == [*kept, from_round]):
+            moved = _moved(since.after[from_round], base, by_round[from_round], entries, breakers, mode)
+            if moved is not None:
+                return StandingsHistory(rounds=[*kept, from_round], after={**after, from_round: moved}, before=before)
+        rows = {row.entry_id: _copy(row) for row in base}
     else:
         kept = []
         rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number, name=name, club=club,
@@ -179,17 +191,9 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
             table_numbers[table_id] = table_number
     for number in summed:
         at_table: dict[int, dict[int, int]] = {}  # table id -> entry id -> points in this round
-        for _round, entry_id, points, games, won, solos, totals, table_id in by_round[number]:
-            row = rows[entry_id]
-            points = points or 0
-            row.points += points
-            row.games += games or 0
-            row.won += won
-            row.solos += solos
-            row.totals_only = row.totals_only or bool(totals)
-            row.best_round = points if row.best_round is None else max(row.best_round, points)
-            row.rounds_played += 1
-            at_table.setdefault(table_id, {})[entry_id] = points
+        for line in by_round[number]:
+            _add(rows[line[1]], line)
+            at_table.setdefault(line[7], {})[line[1]] = line[2] or 0
         for table_id, points_at_table in at_table.items():
             if table_id not in seated:
                 continue  # only with table points
@@ -222,6 +226,71 @@ def rows_from(values: Iterable[tuple]) -> list[StandingRow]:
         row = object.__new__(StandingRow)
         row.__dict__.update(zip(ROW_FIELDS, line, strict=True))
         rows.append(row)
+    return rows
+
+
+def _add(row: StandingRow, line: ScoreSum) -> None:
+    """Adds a line of `score_sums` (a player's results at a table in a round) to the player's row."""
+    _round, _entry, points, games, won, solos, totals, _table = line
+    points = points or 0
+    row.points += points
+    row.games += games or 0
+    row.won += won
+    row.solos += solos
+    row.totals_only = row.totals_only or bool(totals)
+    row.best_round = points if row.best_round is None else max(row.best_round, points)
+    row.rounds_played += 1
+
+
+def _moved(ranked: list[StandingRow], base: list[StandingRow], lines: list[ScoreSum], entries: set[int],
+           tie_breakers: list[str], mode: str) -> list[StandingRow] | None:
+    """`ranked`, a round's ranking, with the rows of `entries` summed again (their rows after the round
+    before, `base`, plus their `lines` of this round) and put where `rank_rows` would put them, without
+    sorting 1,000 rows again for the four players of a table:
+
+    - the others keep their order, so each changed row is inserted by bisection;
+    - a rank is 1 + the number of rows with a better key (`ranking.row_key`). A player's rank changes
+      only where a changed row's key moved past or onto theirs: between its old and its new key. Only
+      those rows are ranked again, from the first row of each such stretch.
+
+    Rows whose rank stays are the same objects as in `ranked`, the others copies. None: a player of
+    `entries` is not in `base`."""
+    changed = {row.entry_id: _copy(row) for row in base if row.entry_id in entries}
+    if len(changed) != len(entries):
+        return None
+    for line in lines:
+        if line[1] in changed:
+            _add(changed[line[1]], line)
+    names = [name for name in tie_breakers if name in ranking.TIE_BREAKERS]
+
+    def worse(row: StandingRow) -> tuple:  # ascending along the ranking
+        return tuple(-k for k in ranking.row_key(row, mode, names))
+
+    def order(row: StandingRow) -> tuple:  # as `rank_rows` sorts
+        return worse(row), name_key(row.name), row.start_number
+
+    rows: list[StandingRow] = []
+    stretches = []  # (best, worst) key between which ranks may change
+    for row in ranked:
+        if row.entry_id in changed:
+            stretches.append(sorted((worse(row), worse(changed[row.entry_id]))))
+        else:
+            rows.append(row)
+    for row in changed.values():
+        rows.insert(bisect_left(rows, order(row), key=order), row)
+    copies = {id(row) for row in changed.values()}
+    for best, worst in stretches:
+        # the row before a stretch has a better key than all of it: its first row's rank is its place
+        previous_key, previous_rank = None, 0
+        for index in range(bisect_left(rows, best, key=worse), bisect_right(rows, worst, key=worse)):
+            row = rows[index]
+            this = worse(row)
+            rank = previous_rank if this == previous_key else index + 1
+            if row.rank != rank:
+                if id(row) not in copies:
+                    row = rows[index] = _copy(row)
+                row.rank = rank
+            previous_key, previous_rank = this, rank
     return rows
 
 

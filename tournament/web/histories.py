@@ -86,14 +86,16 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> Kept
         lists: dict[str | int, str] = {}
     else:
         since, changed = earlier
+        entries: set[int] | None = None  # the players of the changed tables, before and now
         if since.sums is not None:  # the changed tables summed again
             by_table = {table: lines for table, lines in since.sums.items() if table not in changed}
             by_table.update(score_sums.by_table(selectors.score_sums(table_ids=changed)))
+            entries = {line[1] for table in changed for sums in (since.sums, by_table) for line in sums.get(table, ())}
         else:  # read from the cache, without its sums: those kept in the shared cache
             by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
         rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
         history = selectors.standings_history(tournament, include_hidden=include_hidden,
-                                              sums=score_sums.lines_of(by_table), since=since,
+                                              sums=score_sums.lines_of(by_table), since=since, entries=entries,
                                               from_round=min(rounds, default=max(since.rounds, default=0) + 1))
         missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
         # the lists taken over are where they were
