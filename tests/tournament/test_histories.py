@@ -157,9 +157,10 @@ def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
     assert_as_anew(tournament)
 
 
-def test_another_process_reads_the_history_with_the_lists_taken_over(monkeypatch):
-    """In the cache, a history holds the lists it ranked itself and where the others are: a change in
-    round 3 stores round 3's list, and a process that keeps nothing reads them all back."""
+def test_only_a_history_computed_anew_goes_into_the_shared_cache(monkeypatch):
+    """A history computed anew is stored for the processes that keep none; one brought up to date from
+    an earlier one stays in its process (another process brings its own up to date, or reads the
+    last one computed anew and brings that up to date)."""
     monkeypatch.setattr(score_sums, "look_back", lambda: 1)
     tournament = make_tournament(players=8, slug="anderer")
     for _ in range(3):
@@ -173,20 +174,28 @@ def test_another_process_reads_the_history_with_the_lists_taken_over(monkeypatch
         return real(key, value, *args, **kwargs)
 
     monkeypatch.setattr(cache, "set", spy)
+    caching.forget_kept()  # as in another process: it reads the one computed anew
+    assert parts(kept(tournament)) == parts(first) and stored == {}
     table = tournament.rounds.get(number=3).tables.order_by("number").last()
     results.save_game(table=table, data=normal_game(table, re_augen=200))
     history = kept(tournament)
-    key = f"doko:history:{tournament.pk}:{caching.change_counter(tournament)}:1:{caching.release()}"
-    assert list(stored[key]["own"]) == [3]
-    assert history.lists == {"before": first.lists["before"], 1: first.lists[1], 2: first.lists[2], 3: key}
-    caching.forget_kept()  # as in another process
+    assert histories_stored(stored) == []  # brought up to date: kept here
+    caching.forget_kept()  # another process that keeps none computes it anew, and stores it
     again = kept(tournament)
-    assert again is not history
-    assert (again.rounds, again.after, again.before, again.missing) == (
-        history.rounds, history.after, history.before, history.missing)
+    key = f"doko:history:{tournament.pk}:{caching.change_counter(tournament)}:1:{caching.release()}"
+    assert histories_stored(stored) == [key] and sorted(stored[key]["lists"], key=str) == [1, 2, 3, "before"]
+    assert again is not history and parts(again) == parts(history)
     caching.forget_kept()
-    cache.delete(first.lists[1])  # the history it took lists from is gone: computed anew
-    assert kept(tournament).after == selectors.standings_history(tournament).after
+    assert parts(kept(tournament)) == parts(again)  # read back
+    assert histories_stored(stored) == [key]
+
+
+def histories_stored(stored: dict[str, object]) -> list[str]:
+    return [key for key in stored if key.startswith("doko:history:")]
+
+
+def parts(history: selectors.StandingsHistory) -> tuple:
+    return history.rounds, history.after, history.before, history.missing
 
 
 def test_rows_become_values_for_the_cache_and_rows_again():

@@ -251,7 +251,8 @@ def _moved(ranked: list[StandingRow], base: list[StandingRow], lines: list[Score
     - the others keep their order, so each changed row is inserted by bisection;
     - a rank is 1 + the number of rows with a better key (`ranking.row_key`). A player's rank changes
       only where a changed row's key moved past or onto theirs: between its old and its new key. Only
-      those rows are ranked again, from the first row of each such stretch.
+      those rows are ranked again, from the first row of each such stretch (overlapping ones joined,
+      so that no row is looked at twice).
 
     Rows whose rank stays are the same objects as in `ranked`, the others copies. None: a player of
     `entries` is not in `base`."""
@@ -278,11 +279,18 @@ def _moved(ranked: list[StandingRow], base: list[StandingRow], lines: list[Score
             rows.append(row)
     for row in changed.values():
         rows.insert(bisect_left(rows, order(row), key=order), row)
+    spans: list[list[int]] = []  # where the stretches are in `rows`, overlapping ones joined
+    for start, end in sorted((bisect_left(rows, best, key=worse), bisect_right(rows, worst, key=worse))
+                             for best, worst in stretches):
+        if spans and start <= spans[-1][1]:
+            spans[-1][1] = max(spans[-1][1], end)
+        else:
+            spans.append([start, end])
     copies = {id(row) for row in changed.values()}
-    for best, worst in stretches:
+    for start, end in spans:
         # the row before a stretch has a better key than all of it: its first row's rank is its place
         previous_key, previous_rank = None, 0
-        for index in range(bisect_left(rows, best, key=worse), bisect_right(rows, worst, key=worse)):
+        for index in range(start, end):
             row = rows[index]
             this = worse(row)
             rank = previous_rank if this == previous_key else index + 1

@@ -10,12 +10,11 @@ they are and only the rounds from there on are summed and ranked again; any wide
 players, rules, hidden results, a whole round) computes everything anew, as does a process that
 keeps no earlier history of the tournament.
 
-In the shared cache, a history holds the ranked lists it ranked itself (as tuples of the rows'
-fields: `selectors.row_values`), and for each list it took over the key of the history that holds
-it: a change in the last round stores that round's list, not all of them again (pickling 1,000 rows
-costs about as much as ranking them). Reading it back is one more read of the cache (the histories
-it took lists from, at once). A history whose earlier history is gone from the cache is computed
-anew.
+Only a history computed anew goes into the shared cache (its ranked lists as tuples of the rows'
+fields: `selectors.row_values`), for the processes that keep no earlier one. One brought up to date
+stays in its process: storing it took as long as computing it (pickling and writing 1,000 rows,
+about 4 ms, against 2 ms to move a table's players: `selectors.standings._moved`), and every other
+process brings its own kept history up to date the same way.
 
 The score sums a history was ranked from stay with it in the process (`KeptHistory.sums`): the next
 change sums its tables again in one small query, without reading and writing all of them in the
@@ -42,15 +41,13 @@ kept = caching.Recent(4)
 
 @dataclass
 class KeptHistory(selectors.StandingsHistory):
-    """A history with what it is the history of (the tournament, the view, the change counter and the
-    code's release: the parts of its key) and, for each of its ranked lists ("before", or a round's
-    number), the key of the history in the cache that holds it (`lists`)."""
+    """A history with what it is the history of: the tournament, the view, the change counter and the
+    code's release (the parts of its key)."""
 
     tournament_id: int = 0
     include_hidden: bool = False
     counter: int = 0
     release: str = ""
-    lists: dict[str | int, str] = field(default_factory=dict)
     # the score sums it was ranked from, by table: in this process only (not in the cache)
     sums: dict[int, list[ScoreSum]] | None = None
 
@@ -73,24 +70,23 @@ def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tupl
     return (newest, changed) if changed is not None and newest.missing is not None else None
 
 
-def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory:
-    """The history as of `counter`: from the newest one kept before it when each change since touched
-    one table, else anew."""
-    key = _key(tournament, include_hidden, counter)
-    earlier = _earlier(tournament, include_hidden, counter)
+def _compute(tournament: Tournament, include_hidden: bool, counter: int,
+             earlier: tuple[KeptHistory, set[int]] | None) -> KeptHistory:
+    """The history as of `counter`: from `earlier` (`_earlier`) when there is one, else anew."""
     if earlier is None:
         by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
         history = selectors.standings_history(tournament, include_hidden=include_hidden,
                                               sums=score_sums.lines_of(by_table))
         missing = selectors.missing_results(tournament)
-        lists: dict[str | int, str] = {}
     else:
         since, changed = earlier
-        entries: set[int] | None = None  # the players of the changed tables, before and now
+        entries: set[int] | None = None  # the players of the tables whose sums changed, before and now
         if since.sums is not None:  # the changed tables summed again
             by_table = {table: lines for table, lines in since.sums.items() if table not in changed}
             by_table.update(score_sums.by_table(selectors.score_sums(table_ids=changed)))
-            entries = {line[1] for table in changed for sums in (since.sums, by_table) for line in sums.get(table, ())}
+            # (on PostgreSQL, `changed` holds the tables of the last 50 changes too: most are as they were)
+            moved = [table for table in changed if sorted(since.sums.get(table, ())) != sorted(by_table.get(table, ()))]
+            entries = {line[1] for table in moved for sums in (since.sums, by_table) for line in sums.get(table, ())}
         else:  # read from the cache, without its sums: those kept in the shared cache
             by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
         rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
@@ -98,42 +94,25 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int) -> Kept
                                               sums=score_sums.lines_of(by_table), since=since, entries=entries,
                                               from_round=min(rounds, default=max(since.rounds, default=0) + 1))
         missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
-        # the lists taken over are where they were
-        lists = {part: holder for part, holder in since.lists.items()
-                 if part in ("before", *history.rounds) and _list(history, part) is _list(since, part)}
-    parts: list[str | int] = ["before", *history.rounds]
-    for part in parts:
-        lists.setdefault(part, key)
     return KeptHistory(rounds=history.rounds, after=history.after, before=history.before, missing=missing,
                        tournament_id=tournament.pk, include_hidden=include_hidden, counter=counter,
-                       release=caching.release(), lists=lists, sums=by_table)
-
-
-def _list(history: selectors.StandingsHistory, part: str | int) -> list[selectors.StandingRow]:
-    return history.before if part == "before" else history.after[int(part)]
+                       release=caching.release(), sums=by_table)
 
 
 def _store(key: str, history: KeptHistory) -> None:
-    own = {part: selectors.row_values(_list(history, part)) for part, holder in history.lists.items() if holder == key}
-    cache.set(key, {"rounds": history.rounds, "missing": history.missing, "lists": history.lists, "own": own},
-              caching.TIMEOUT)
+    lists = {"before": history.before, **history.after}
+    cache.set(key, {"rounds": history.rounds, "missing": history.missing,
+                    "lists": {part: selectors.row_values(rows) for part, rows in lists.items()}}, caching.TIMEOUT)
 
 
 def _read(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory | None:
-    key = _key(tournament, include_hidden, counter)
-    stored = cache.get(key)
+    stored = cache.get(_key(tournament, include_hidden, counter))
     if stored is None:
         return None
-    holders = {holder for holder in stored["lists"].values() if holder != key}
-    found = {key: stored, **cache.get_many(list(holders))} if holders else {key: stored}
-    try:
-        parts = {part: selectors.rows_from(found[holder]["own"][part]) for part, holder in stored["lists"].items()}
-    except KeyError:
-        return None  # an earlier history is gone from the cache: computed anew
-    return KeptHistory(rounds=stored["rounds"], after={n: parts[n] for n in stored["rounds"]},
-                       before=parts["before"], missing=stored["missing"], tournament_id=tournament.pk,
-                       include_hidden=include_hidden, counter=counter, release=caching.release(),
-                       lists=stored["lists"])
+    lists = {part: selectors.rows_from(values) for part, values in stored["lists"].items()}
+    return KeptHistory(rounds=stored["rounds"], after={n: lists[n] for n in stored["rounds"]},
+                       before=lists["before"], missing=stored["missing"], tournament_id=tournament.pk,
+                       include_hidden=include_hidden, counter=counter, release=caching.release())
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
@@ -141,19 +120,23 @@ def standings_history(tournament: Tournament, *, include_hidden: bool, counter: 
     still missing (`selectors.missing_results`: the pages' "vorläufig")."""
     key = _key(tournament, include_hidden, counter)
 
-    def read():
-        history = _read(tournament, include_hidden, counter)
-        if history is not None:
-            kept.put(key, history)
+    def read():  # kept in this process (also by another thread meanwhile), or stored by another one
+        history = kept.get(key)
+        if history is None:
+            history = _read(tournament, include_hidden, counter)
+            if history is not None:
+                kept.put(key, history)
         return history
 
     def store():
-        history = _compute(tournament, include_hidden, counter)
-        _store(key, history)
+        earlier = _earlier(tournament, include_hidden, counter)
+        history = _compute(tournament, include_hidden, counter, earlier)
+        if earlier is None:  # computed anew: for the processes that keep no earlier history
+            _store(key, history)
         kept.put(key, history)
         return history
 
-    return kept.get(key) or read() or caching.once(key, read, store)
+    return read() or caching.once(key, read, store)
 
 
 @dataclass
