@@ -100,9 +100,9 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
 
 
 def _store(key: str, history: KeptHistory) -> None:
-    lists = {"before": history.before, **history.after}
+    lists: list[tuple[str | int, list[selectors.StandingRow]]] = [("before", history.before), *history.after.items()]
     cache.set(key, {"rounds": history.rounds, "missing": history.missing,
-                    "lists": {part: selectors.row_values(rows) for part, rows in lists.items()}}, caching.TIMEOUT)
+                    "lists": {part: selectors.row_values(rows) for part, rows in lists}}, caching.TIMEOUT)
 
 
 def _read(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory | None:
