@@ -253,11 +253,11 @@ def queries(client, url):
 # player's page: the tournament's, the setup's and the player's tables' newest changes (one query), the
 # cached ranks (a miss), the standings kept in the process, storing the ranks, its page's cache (a
 # miss), the player's kept games (a miss), their entry, everyone seated at their tables (with the
-# rounds) and their scores, storing them, storing the page, the navigation. The standings' table also asks whether
-# the tournament has teams (the link to the team standings; cached with the table). The standings then
-# store the whole page for every visitor (a look-up and a store: 6). Unchanged polls:
-# tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 15, "standings.csv": 1, "player": 24}
+# rounds), their scores and the games they sat out at a table of five, storing them, storing the page,
+# the navigation. The standings' table also asks whether the tournament has teams (the link to the
+# team standings; cached with the table). The standings then store the whole page for every visitor
+# (a look-up and a store: 6). Unchanged polls: tests/tournament/test_polling.py.
+PUBLIC_QUERIES = {"standings": 33, "standings after round 1": 15, "standings.csv": 1, "player": 25}
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)
@@ -503,3 +503,20 @@ def test_a_players_games_are_worded_and_their_partners_names_escaped(client):
     assert '<p class="muted">Re 151 Augen</p>' in page
     assert '<li>keine 90 <span class="num">+1</span></li></ul>' in page
     assert '<td class="num">+2</td><td class="num">2</td></tr>' in page  # the game's points, the running total
+
+
+def test_a_player_sees_the_games_they_sat_out_at_a_table_of_five(client):
+    """At a table of five the dealer sits out each game with 0 points (rules.md, 9): their page lists
+    that game too, in its place, so that no number is missing from the list."""
+    tournament = make_tournament(players=5, slug="fuenf")
+    table = seated_round(tournament).tables.get()
+    for number in (1, 2, 3):
+        results.save_game(table=table, data=normal_game(table, number, re_augen=151))
+    out = table.games.get(number=2).sitting_out_id
+    page = client.get(reverse("tournament:player", args=[tournament.slug, out])).content.decode()
+    rows = re.findall(r'<tr[^>]*><th scope="row">(\d+)</th>(.*?)</tr>', page)
+    assert [number for number, _cells in rows] == ["1", "2", "3"]
+    assert ('<td class="muted">ausgesetzt (am Fünfertisch, 0 Punkte)</td><td class="num">0</td>'
+            in rows[1][1])
+    running = [re.findall(r'<td class="num">([^<]*)</td>', cells)[-1] for _number, cells in rows]
+    assert running[1] == running[0]  # the total stays

@@ -12,7 +12,7 @@ from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from .. import ranking
-from ..models import Entry, Round, Score, Seat, Tournament
+from ..models import Entry, Game, Round, Score, Seat, Tournament
 from .standings import StandingsHistory, standings_history
 
 
@@ -49,9 +49,13 @@ class PenaltyFacts:
     offender_id: int
 
 
+# the kind of a `PlayerLine` for a game the player sat out at a table of five (0 points, no `Score`)
+SAT_OUT = "sat_out"
+
+
 @dataclass
 class PlayerLine:
-    kind: str  # Score.Kind
+    kind: str  # Score.Kind, or SAT_OUT
     number: int | None  # game number (a penalty: the game it happened in)
     game: GameFacts | None
     penalty: PenaltyFacts | None
@@ -116,8 +120,9 @@ GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", 
 
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
                   history: StandingsHistory | None = None, ranked: bool = True) -> PlayerRecord:
-    """A player's tables, every game they played with points and breakdown, their total and their rank
-    after each round. Three queries (four with table points), read as plain values. `history`: the
+    """A player's tables, every game they played with points and breakdown (and those they sat out at a
+    table of five, with 0), their total and their rank after each round. Four queries (five with table
+    points), read as plain values. `history`: the
     tournament's standings (with the same `include_hidden`) when the caller has them already
     (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
     found = (Entry.objects.filter(tournament=tournament, pk=entry_id)
@@ -152,19 +157,27 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
         game = GameFacts(*(row[f"game__{name}"] for name in GAME_FIELDS)) if row["game_id"] else None
         penalty = PenaltyFacts(row["penalty__game_number"], row["penalty__offender_id"]) if row["penalty_id"] else None
         lines.append((row, game, penalty))
+    shown = {played.table_id: round_id for round_id, played in rounds.items() if not played.hidden}
+    for table_id, number in (Game.objects.filter(table_id__in=list(shown), sitting_out_id=entry.id)
+                             .values_list("table_id", "number")):
+        lines.append(({"id": 0, "round_id": shown[table_id], "table_id": table_id, "kind": SAT_OUT, "points": 0,
+                       "won": False, "number": number}, None, None))
+
+    def number_of(row, game, penalty) -> int | None:
+        return game.number if game else penalty.game_number if penalty else row.get("number")
 
     def sheet_order(line):  # as on the sheet: games by number, a penalty after the game it fell in
         row, game, penalty = line
-        number = game.number if game else penalty.game_number if penalty else None
+        number = number_of(*line)
         return (rounds[row["round_id"]].number, number if number is not None else 10_000,
-                row["kind"] != Score.Kind.GAME, row["id"])
+                row["kind"] not in (Score.Kind.GAME, SAT_OUT), row["id"])
 
     total = 0
     for row, game, penalty in sorted(lines, key=sheet_order):
         record = rounds[row["round_id"]]
         total += row["points"]
         record.total += row["points"]
-        line = PlayerLine(kind=row["kind"], number=game.number if game else (penalty.game_number if penalty else None),
+        line = PlayerLine(kind=row["kind"], number=number_of(row, game, penalty),
                           game=game, penalty=penalty, points=row["points"], running=total, won=row["won"])
         if game:
             on_re = entry.id in game.re

@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from .. import vocabulary
 from ..ranking import signed, total_text
-from ..selectors.players import PlayerLine, PlayerRound
+from ..selectors.players import SAT_OUT, PlayerLine, PlayerRound
 from ..templatetags.doko import amount
 
 
@@ -28,6 +28,7 @@ class Words:
         self.against_mate = _("(gegen einen Mitspieler)")
         self.totals = _("Endstand des Tisches (ohne einzelne Spiele)")
         self.augen = _("Re %(a)s Augen")
+        self.sat_out = _("ausgesetzt (am Fünfertisch, 0 Punkte)")
 
 
 def rows_html(played: PlayerRound, entry_id: int, *, show_seating: bool, show_standing: bool,
@@ -56,6 +57,8 @@ def line_html(line: PlayerLine, entry_id: int, *, show_seating: bool, show_stand
                 f'<details><summary>{esc(words.scoring)}{times}</summary>'
                 f'<p class="muted">{" · ".join(str(part) for part in said)}</p>'
                 f'<ul class="breakdown">{items}</ul></details></td>')
+    elif line.kind == SAT_OUT:
+        what = f'<td class="muted">{esc(words.sat_out)}</td>'
     elif line.kind == "penalty":
         offender = line.penalty.offender_id if line.penalty else None
         against = f" {esc(words.against_mate)}" if offender != entry_id else ""
