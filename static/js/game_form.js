@@ -10,9 +10,9 @@
  *   that cannot go together).
  * - In a list with Pflichtsoli a solo is marked as Pflicht- or Lustsolo; left "von selbst", the
  *   soloist's first solo is the Pflichtsolo, and the mark it gets is shown next to the choice.
- * Without this script the form still works: Enter shows the scores, Enter again saves. The name and
- * Sonderpunkt buttons come hidden and are shown only once they work (a tap before the script ran
- * would do nothing).
+ * Without this script the form still works: Enter shows the scores, Enter again saves. The name,
+ * announcement and Sonderpunkt buttons come hidden and are shown only once they work (a tap before
+ * the script ran would do nothing).
  */
 (function () {
   "use strict";
@@ -170,5 +170,5 @@
   });
 
   showNames(); showMeaning(); showAnnouncements(); tricksMatter(); showSolo(); showPflicht();
-  form.querySelectorAll(".seat-buttons, .extras-buttons").forEach(function (row) { row.hidden = false; });
+  form.querySelectorAll(".seat-buttons, .announce-buttons, .extras-buttons").forEach(function (row) { row.hidden = false; });
 }());

@@ -24,6 +24,7 @@ def test_the_game_forms_name_buttons_appear_once_they_work(live_server, page):
     page.goto(live_server.url + "/t/namen/rounds/1/tables/1/games/new/")
     assert page.locator(".seat-button").count() == 4
     assert not page.locator(".seat-buttons").is_visible()
+    assert not page.locator(".announce-buttons").is_visible()
     assert not page.locator(".extras-buttons").is_visible()
     page.unroute("**/game_form*.js")
     page.reload()
@@ -31,6 +32,8 @@ def test_the_game_forms_name_buttons_appear_once_they_work(live_server, page):
     page.locator(".seat-button").nth(2).click()
     assert page.input_value("#id_re_seats") == "13"
     assert page.locator(".extras-buttons").is_visible()
+    page.locator(".announce-buttons button").first.click()
+    assert page.input_value("#id_announcements") == "r"
 
 
 def test_the_standings_mark_of_ones_own_row_appears_once_it_works(live_server, page):
