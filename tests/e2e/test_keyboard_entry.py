@@ -89,4 +89,3 @@ def test_new_augen_empty_a_stale_stiche_field(live_server, page):
         keys.press("Enter")
     game = Game.objects.get(table=table)
     assert (game.re_augen, game.re_tricks) == (130, None)
-
