@@ -11,7 +11,7 @@ from dataclasses import dataclass, fields
 from fractions import Fraction
 from operator import attrgetter
 
-from django.db.models import Count, Q, Sum
+from django.db import connection
 
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
@@ -118,17 +118,25 @@ def score_sums(*, round_ids: Iterable[int] | None = None, table_ids: Iterable[in
     solos, totals-only rows, table id), for the given rounds or tables. One query, grouped by round id,
     entry and table (an entry sits at one table per round) without a join: the database reads the
     (round, entry) index in order instead of joining the rounds and sorting 25,000 scores (1,000
-    players, 3 rounds). `web/score_sums.py` keeps them across changes and sums only changed tables."""
-    scores = Score.objects.order_by()
-    if round_ids is not None:
-        scores = scores.filter(round_id__in=list(round_ids))
-    if table_ids is not None:
-        scores = scores.filter(table_id__in=list(table_ids))
-    return list(scores.values("round_id", "entry_id", "table_id")
-                .annotate(points=Sum("points"), games=Sum("games"),
-                          won=Count("id", filter=Q(won=True)), solos=Count("id", filter=Q(solo=True)),
-                          totals=Count("id", filter=Q(kind=Score.Kind.TOTAL)))
-                .values_list("round_id", "entry_id", "points", "games", "won", "solos", "totals", "table_id"))
+    players, 3 rounds). `web/score_sums.py` keeps them across changes and sums only changed tables.
+
+    Written out as SQL: Django took 2.0 ms to build the query a change sums its table with, which
+    runs in 0.09 ms (SQLite, 1,000 players). The test compares it with Django's aggregation."""
+    where, params = [], []
+    for column, ids in (("round_id", round_ids), ("table_id", table_ids)):
+        if ids is not None:
+            ids = list(ids)
+            if not ids:
+                return []
+            where.append(f"{column} IN ({', '.join(['%s'] * len(ids))})")
+            params.extend(ids)
+    condition = f"WHERE {' AND '.join(where)} " if where else ""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT round_id, entry_id, SUM(points), SUM(games), SUM(CASE WHEN won THEN 1 ELSE 0 END), "
+                       f"SUM(CASE WHEN solo THEN 1 ELSE 0 END), SUM(CASE WHEN kind = %s THEN 1 ELSE 0 END), "
+                       f"table_id FROM {connection.ops.quote_name(Score._meta.db_table)} {condition}"
+                       f"GROUP BY round_id, entry_id, table_id", [Score.Kind.TOTAL.value, *params])
+        return [tuple(row) for row in cursor.fetchall()]
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True,
