@@ -6,7 +6,7 @@ Reads only, in a fixed number of queries whatever the size."""
 from __future__ import annotations
 
 from bisect import bisect_left, bisect_right
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from operator import attrgetter
@@ -270,14 +270,7 @@ def _moved(ranked: list[StandingRow], base: list[StandingRow], lines: list[Score
     for line in lines:
         if line[1] in changed:
             _add(changed[line[1]], line)
-    names = [name for name in tie_breakers if name in ranking.TIE_BREAKERS]
-
-    def worse(row: StandingRow) -> tuple:  # ascending along the ranking
-        return tuple(-k for k in ranking.row_key(row, mode, names))
-
-    def order(row: StandingRow) -> tuple:  # as `rank_rows` sorts
-        return worse(row), name_key(row.name), row.start_number
-
+    worse, order = _order(tie_breakers, mode)
     rows: list[StandingRow] = []
     stretches = []  # (best, worst) key between which ranks may change
     for row in ranked:
@@ -329,12 +322,31 @@ def rank_rows(rows: list[StandingRow], tie_breakers: list[str],
               mode: str = Tournament.Ranking.POINTS) -> list[StandingRow]:
     """Sorts the rows best first by what the ranking mode decides on (`ranking.row_key`), then by
     name; rows with the same key share a rank (1, 1, 3 …)."""
-    names = [name for name in tie_breakers if name in ranking.TIE_BREAKERS]
-    keys = {id(row): ranking.row_key(row, mode, names) for row in rows}
-    rows.sort(key=lambda row: (tuple(-k for k in keys[id(row)]), name_key(row.name), row.start_number))
+    _worse, order = _order(tie_breakers, mode)
+    keys = {id(row): order(row) for row in rows}
+    rows.sort(key=lambda row: keys[id(row)])
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
-        this = keys[id(row)]
+        this = keys[id(row)][0]
         row.rank = previous_rank if this == previous_key else index
         previous_key, previous_rank = this, row.rank
     return rows
+
+
+Key = Callable[[StandingRow], tuple]
+
+
+def _order(tie_breakers: list[str], mode: str) -> tuple[Key, Key]:
+    """The ranking's order, for `rank_rows` and `_moved` alike: `worse(row)`, what the ranking mode
+    decides on (`ranking.row_key`, with the tournament's known tie-breakers) negated, so that it
+    ascends along the ranking; `order(row)`, the order of the rows: `worse`, then the name
+    (`collation.name_key`), then the start number."""
+    names = [name for name in tie_breakers if name in ranking.TIE_BREAKERS]
+
+    def worse(row: StandingRow) -> tuple:
+        return tuple(-k for k in ranking.row_key(row, mode, names))
+
+    def order(row: StandingRow) -> tuple:
+        return worse(row), name_key(row.name), row.start_number
+
+    return worse, order
