@@ -6,6 +6,8 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from tournament import selectors
+from tournament.models import Round, Seat
 from tournament.services import round_clock, seating
 from tournament.web import caching
 
@@ -64,3 +66,22 @@ def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, djan
     with django_assert_num_queries(2):
         poll(tournament, entry.id)
     assert "data-seat-notice" in text
+
+
+def test_the_seat_written_as_sql_is_the_one_django_finds(tournament):
+    """`selectors.current_seat` is SQL written out: the seat Django's own query finds, in the newest
+    published round (not a draft), with the same end of the round clock."""
+    play_round(tournament)
+    second = seated_round(tournament, seed="zwei")
+    round_clock.start_clock(round=second)
+    seated_round(tournament, seed="drei", publish=False)
+    for entry in tournament.entries.all():
+        expected = (Seat.objects.filter(entry=entry, round__tournament=tournament, round__status=Round.Status.PUBLISHED)
+                    .select_related("table", "round").order_by("-round__number").first())
+        found = selectors.current_seat(tournament.pk, entry.id)
+        assert found.round_number == 2
+        assert (found.round_number, found.table_number, found.position) == (
+            expected.round.number, expected.table.number, expected.position)
+        assert found.clock_end(90) == expected.round.clock_end(90) is not None
+    seating.close_round(round=second)
+    assert selectors.current_seat(tournament.pk, entry.id).round_number == 1

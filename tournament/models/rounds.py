@@ -14,6 +14,14 @@ from .players import Entry
 from .tournaments import Tournament
 
 
+def clock_end(started_at: datetime.datetime | None, minutes: int) -> datetime.datetime | None:
+    """When a round's time is up: its clock's start plus the tournament's `round_minutes` (None: the
+    clock was not started, or there is no time limit)."""
+    if started_at is None or not minutes:
+        return None
+    return started_at + datetime.timedelta(minutes=minutes)
+
+
 class Round(models.Model):
     class Status(models.TextChoices):
         DRAFT = "draft", _("Entwurf")
@@ -52,10 +60,7 @@ class Round(models.Model):
     def clock_end(self, minutes: int | None = None) -> datetime.datetime | None:
         """When the round's time is up (None: the clock was not started or there is no time limit).
         `minutes`: the tournament's `round_minutes`, when the caller holds the tournament already."""
-        minutes = self.tournament.round_minutes if minutes is None else minutes
-        if self.started_at is None or not minutes:
-            return None
-        return self.started_at + datetime.timedelta(minutes=minutes)
+        return clock_end(self.started_at, self.tournament.round_minutes if minutes is None else minutes)
 
 
 class Table(models.Model):

@@ -5,14 +5,17 @@ Reads only, in a fixed number of queries whatever the size."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import NamedTuple
 
+from django.db import connection
 from django.db.models import Sum
 
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from .. import ranking
-from ..models import Entry, Game, Round, Score, Seat, Tournament
+from ..models import Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from . import written_sql as sql
 from .standings import StandingsHistory, standings_history
 
 
@@ -51,6 +54,20 @@ class PenaltyFacts:
 
 # the kind of a `PlayerLine` for a game the player sat out at a table of five (0 points, no `Score`)
 SAT_OUT = "sat_out"
+
+
+class SheetLine(NamedTuple):
+    """A line of a player's sheet as read, before the running total: a `Score` of theirs, or a game they
+    sat out at a table of five (kind SAT_OUT, 0 points, no `Score`: score_id 0)."""
+    round_id: int
+    table_id: int
+    kind: str  # Score.Kind, or SAT_OUT
+    number: int | None  # game number (a penalty: the game it happened in)
+    points: int
+    won: bool
+    score_id: int
+    game: GameFacts | None = None
+    penalty: PenaltyFacts | None = None
 
 
 @dataclass
@@ -125,15 +142,23 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     points), read as plain values. `history`: the
     tournament's standings (with the same `include_hidden`) when the caller has them already
     (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
-    found = (Entry.objects.filter(tournament=tournament, pk=entry_id)
-             .values_list("id", "start_number", "player__name", "player__club").first())
-    if found is None:
+    found = sql.rows(
+        f"SELECT e.id, e.start_number, p.name, p.club FROM {sql.table(Entry)} e "
+        f"JOIN {sql.table(Player)} p ON p.id = e.player_id WHERE e.tournament_id = %s AND e.id = %s",
+        [tournament.pk, entry_id], [*sql.fields(Entry, "id", "start_number"), *sql.fields(Player, "name", "club")])
+    if not found:
         raise Entry.DoesNotExist
-    entry = PlayerEntry(*found)
+    entry = PlayerEntry(*found[0])
     # everyone seated at the player's tables, the player too: who sat where, and the rounds
-    seated = list(Seat.objects.filter(table__seats__entry_id=entry.id).order_by("round__number", "position")
-                  .values_list("table_id", "table__number", "round_id", "round__number", "round__status",
-                               "round__results_hidden", "position", "entry_id", "entry__player__name"))
+    seats, tables, rounds_, entries, players = map(sql.table, (Seat, Table, Round, Entry, Player))
+    seated = sql.rows(
+        f"SELECT s.table_id, t.number, s.round_id, r.number, r.status, r.results_hidden, s.position, s.entry_id, "
+        f"p.name FROM {seats} mine JOIN {seats} s ON s.table_id = mine.table_id JOIN {tables} t ON t.id = s.table_id "
+        f"JOIN {rounds_} r ON r.id = s.round_id JOIN {entries} e ON e.id = s.entry_id "
+        f"JOIN {players} p ON p.id = e.player_id WHERE mine.entry_id = %s ORDER BY r.number, s.position", [entry.id],
+        [*sql.fields(Seat, "table"), *sql.fields(Table, "number"), *sql.fields(Seat, "round"),
+         *sql.fields(Round, "number", "status", "results_hidden"), *sql.fields(Seat, "position", "entry"),
+         *sql.fields(Player, "name")])
     names = {seat[7]: seat[8] for seat in seated}
     mates: dict[int, list[int]] = {}
     for seat in seated:
@@ -145,43 +170,38 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
         rounds[round_id] = PlayerRound(
             number=number, table_id=table_id, table_number=table_number, position=position,
             mates=[names[e] for e in mates[table_id] if e != entry.id], hidden=results_hidden and not include_hidden)
-    scores = Score.objects.filter(entry_id=entry.id)
-    if not include_hidden:
-        scores = scores.filter(round__results_hidden=False)
-    lines = []
-    for row in scores.values("id", "round_id", "table_id", "kind", "points", "won", "game_id", "penalty_id",
-                             *(f"game__{name}" for name in GAME_FIELDS), "penalty__game_number",
-                             "penalty__offender_id"):
-        if row["round_id"] not in rounds:
+    lines: list[SheetLine] = []
+    for (score_id, round_id, table_id, kind, points, won, game_id, penalty_id, *game_values, penalty_number,
+         offender_id) in _scores(entry.id, include_hidden=include_hidden):
+        if round_id not in rounds:
             continue
-        game = GameFacts(*(row[f"game__{name}"] for name in GAME_FIELDS)) if row["game_id"] else None
-        penalty = PenaltyFacts(row["penalty__game_number"], row["penalty__offender_id"]) if row["penalty_id"] else None
-        lines.append((row, game, penalty))
+        game = GameFacts(*game_values) if game_id else None
+        penalty = PenaltyFacts(penalty_number, offender_id) if penalty_id else None
+        number = game.number if game else penalty.game_number if penalty else None
+        lines.append(SheetLine(round_id, table_id, kind, number, points, won, score_id, game, penalty))
     shown = {played.table_id: round_id for round_id, played in rounds.items() if not played.hidden}
-    for table_id, number in (Game.objects.filter(table_id__in=list(shown), sitting_out_id=entry.id)
-                             .values_list("table_id", "number")):
-        lines.append(({"id": 0, "round_id": shown[table_id], "table_id": table_id, "kind": SAT_OUT, "points": 0,
-                       "won": False, "number": number}, None, None))
+    if shown:
+        for table_id, number in sql.rows(
+                f"SELECT table_id, number FROM {sql.table(Game)} WHERE sitting_out_id = %s "
+                f"AND table_id IN ({', '.join(['%s'] * len(shown))})", [entry.id, *shown],
+                sql.fields(Game, "table", "number")):
+            lines.append(SheetLine(shown[table_id], table_id, SAT_OUT, number, points=0, won=False, score_id=0))
 
-    def number_of(row, game, penalty) -> int | None:
-        return game.number if game else penalty.game_number if penalty else row.get("number")
-
-    def sheet_order(line):  # as on the sheet: games by number, a penalty after the game it fell in
-        row, game, penalty = line
-        number = number_of(*line)
-        return (rounds[row["round_id"]].number, number if number is not None else 10_000,
-                row["kind"] not in (Score.Kind.GAME, SAT_OUT), row["id"])
+    def sheet_order(line: SheetLine):  # as on the sheet: games by number, a penalty after the game it fell in
+        return (rounds[line.round_id].number, line.number if line.number is not None else 10_000,
+                line.kind not in (Score.Kind.GAME, SAT_OUT), line.score_id)
 
     total = 0
-    for row, game, penalty in sorted(lines, key=sheet_order):
-        record = rounds[row["round_id"]]
-        total += row["points"]
-        record.total += row["points"]
-        line = PlayerLine(kind=row["kind"], number=number_of(row, game, penalty),
-                          game=game, penalty=penalty, points=row["points"], running=total, won=row["won"])
+    for sheet_line in sorted(lines, key=sheet_order):
+        record = rounds[sheet_line.round_id]
+        total += sheet_line.points
+        record.total += sheet_line.points
+        game = sheet_line.game
+        line = PlayerLine(kind=sheet_line.kind, number=sheet_line.number, game=game, penalty=sheet_line.penalty,
+                          points=sheet_line.points, running=total, won=sheet_line.won)
         if game:
             on_re = entry.id in game.re
-            side = set(game.re) if on_re else set(mates.get(row["table_id"], [])) - set(game.re) - {
+            side = set(game.re) if on_re else set(mates.get(sheet_line.table_id, [])) - set(game.re) - {
                 game.sitting_out_id}
             line.party = "Re" if on_re else "Kontra"
             line.partners = [names[e] for e in side if e != entry.id and e in names]
@@ -195,6 +215,24 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
         return unranked
     return unranked.with_ranks(history if history is not None else
                                standings_history(tournament, include_hidden=include_hidden))
+
+
+def _scores(entry_id: int, *, include_hidden: bool) -> list[tuple]:
+    """The player's `Score` rows with their game's `GAME_FIELDS` and their penalty's game number and
+    offender: (id, round id, table id, kind, points, won, game id, penalty id, *game fields, penalty's
+    game number, offender id). Without the rounds whose results are hidden unless `include_hidden`."""
+    game_fields = sql.fields(Game, *GAME_FIELDS)
+    game_columns = ", ".join(f"g.{connection.ops.quote_name(str(field.column))}" for field in game_fields)
+    hidden = "" if include_hidden else (f" AND s.round_id IN (SELECT id FROM {sql.table(Round)} "
+                                        f"WHERE results_hidden = %s)")
+    return sql.rows(
+        f"SELECT s.id, s.round_id, s.table_id, s.kind, s.points, s.won, s.game_id, s.penalty_id, {game_columns}, "
+        f"pe.game_number, pe.offender_id FROM {sql.table(Score)} s "
+        f"LEFT JOIN {sql.table(Game)} g ON g.id = s.game_id "
+        f"LEFT JOIN {sql.table(Penalty)} pe ON pe.id = s.penalty_id WHERE s.entry_id = %s{hidden}",
+        [entry_id] if include_hidden else [entry_id, False],
+        [*sql.fields(Score, "id", "round", "table", "kind", "points", "won", "game", "penalty"),
+         *game_fields, *sql.fields(Penalty, "game_number", "offender")])
 
 
 def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:

@@ -4,11 +4,14 @@ Reads only, in a fixed number of queries whatever the size."""
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from itertools import combinations
 
 from ..collation import name_key
 from ..models import Entry, Game, Round, Score, Seat, Table
+from ..models.rounds import clock_end
+from . import written_sql as sql
 
 
 @dataclass
@@ -75,9 +78,28 @@ def repeat_pairs(round: Round) -> list[RepeatPair]:
     return sorted(found, key=lambda pair: (pair.table_number, name_key(pair.names[0]), name_key(pair.names[1])))
 
 
-def current_seat(tournament_id: int, entry_id: int) -> Seat | None:
-    """Where a player sits in the newest published round (not closed, not a draft), with its table
-    and round: one query. None when they sit nowhere now."""
-    return (Seat.objects.filter(entry_id=entry_id, round__tournament_id=tournament_id,
-                                round__status=Round.Status.PUBLISHED)
-            .select_related("table", "round").order_by("-round__number").first())
+@dataclass(frozen=True)
+class CurrentSeat:
+    """Where a player sits in the newest published round, and when that round's clock started."""
+    round_number: int
+    table_number: int
+    position: int
+    started_at: datetime.datetime | None
+
+    def clock_end(self, minutes: int) -> datetime.datetime | None:
+        return clock_end(self.started_at, minutes)
+
+
+def current_seat(tournament_id: int, entry_id: int) -> CurrentSeat | None:
+    """Where a player sits in the newest published round (not closed, not a draft): one query. None
+    when they sit nowhere now. Written out as SQL (`written_sql`): every poll that names its player
+    (`me`) asks this."""
+    seats, rounds, tables = map(sql.table, (Seat, Round, Table))
+    found = sql.rows(
+        f"SELECT r.number, t.number, s.position, r.started_at FROM {seats} s "
+        f"JOIN {rounds} r ON r.id = s.round_id JOIN {tables} t ON t.id = s.table_id "
+        f"WHERE s.entry_id = %s AND r.tournament_id = %s AND r.status = %s ORDER BY r.number DESC LIMIT 1",
+        [entry_id, tournament_id, Round.Status.PUBLISHED.value],
+        [*sql.fields(Round, "number"), *sql.fields(Table, "number"), *sql.fields(Seat, "position"),
+         *sql.fields(Round, "started_at")])
+    return CurrentSeat(*found[0]) if found else None

@@ -17,4 +17,4 @@ def seat_notice(request, tournament, entry_id: int | None) -> str:
     if seat is None:
         return ""
     return render_to_string("tournament/_seat_notice.html", {
-        "seat": seat, "round": seat.round, "end": seat.round.clock_end(tournament.round_minutes)})
+        "seat": seat, "end": seat.clock_end(tournament.round_minutes)})
