@@ -51,13 +51,16 @@ def total_text(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
 
-def average_text(value: Fraction | None) -> str:
-    """An average with one decimal in the reader's format ("12,3" in German), rounded half up; "–"
-    without a round played."""
+def average_text(value: Fraction | None, *, minus: str = "−") -> str:
+    """An average with one decimal in the reader's format ("12,3" in German), rounded half up, below
+    zero with the real minus sign of `total_text` ("−2,5"; what rounds to zero is "0,0"); "–" without
+    a round played. `minus="-"`: for a spreadsheet, which reads "-2,5" as a number."""
     if value is None:
         return "–"
     exact = Decimal(value.numerator) / Decimal(value.denominator)
-    return number_format(exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP), decimal_pos=1)
+    shown = exact.quantize(Decimal("0.1"), rounding=ROUND_HALF_UP)
+    text = number_format(abs(shown), decimal_pos=1)
+    return f"{minus}{text}" if shown < 0 else text
 
 
 def average_explained(points: int, rounds: int) -> str:
@@ -65,7 +68,7 @@ def average_explained(points: int, rounds: int) -> str:
     if not rounds:
         return _("noch keine Runde gespielt")
     return ngettext("%(points)s Punkte in %(rounds)s Runde", "%(points)s Punkte in %(rounds)s Runden",
-                    rounds) % {"points": points, "rounds": rounds}
+                    rounds) % {"points": total_text(points), "rounds": rounds}
 
 
 def place_text(placement: Placement) -> str:
@@ -143,6 +146,6 @@ def export_values(row, mode: str, *, as_text: bool, tables: bool = True) -> dict
     if mode == Ranking.AVERAGE:
         average = row.average
         if as_text:
-            return {"average": average_text(average), "rounds": row.rounds_played}
+            return {"average": average_text(average, minus="-"), "rounds": row.rounds_played}
         return {"average": None if average is None else round(float(average), 3), "rounds": row.rounds_played}
     return {}

@@ -185,10 +185,12 @@ def test_average_per_round_played_with_ties_late_entries_and_withdrawals(missed)
 
 def test_average_shown_with_one_decimal_in_the_readers_format():
     with translation.override("de"):
-        assert [ranking.average_text(v) for v in (Fraction(20, 3), Fraction(-5, 2), Fraction(1, 20), Fraction(15))
-                ] == ["6,7", "-2,5", "0,1", "15,0"]
+        assert [ranking.average_text(v) for v in (Fraction(20, 3), Fraction(-5, 2), Fraction(1, 20), Fraction(15),
+                                                  Fraction(-1, 20), Fraction(-1, 30))
+                ] == ["6,7", "−2,5", "0,1", "15,0", "−0,1", "0,0"]  # a real minus sign, as for points
         assert ranking.average_text(None) == "–"
         assert ranking.average_explained(37, 3) == "37 Punkte in 3 Runden"
+        assert ranking.average_explained(-35, 2) == "−35 Punkte in 2 Runden"
     with translation.override("en"):
         assert ranking.average_text(Fraction(20, 3)) == "6.7"
 
@@ -221,7 +223,7 @@ def test_standings_page_in_average_mode(client, missed):
     page = client.get(reverse("tournament:standings", args=[missed.slug])).content.decode()
     assert "Wertung: Durchschnitt der Spielpunkte je gespielter Runde" in page
     assert ">Schnitt<" in page and ">Runden<" in page
-    assert 'title="-35 Punkte in 2 Runden">-17,5</td>' in page
+    assert 'title="−35 Punkte in 2 Runden">−17,5</td>' in page  # real minus signs, as for points
 
 
 def test_standings_page_in_points_mode_says_so(client, director):
