@@ -7,9 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tournament import selectors
-from tournament.models import Entry, Game, Score, Seat
+from tournament.models import DraftGame, Entry, Game, Round, Score, Seat, Table
+from tournament.selectors import missing
 from tournament.selectors.players import GAME_FIELDS, SAT_OUT
-from tournament.services import penalties, results, seating
+from tournament.services import penalties, results, seating, sheet_state
 
 from .factories import make_tournament, normal_game, seat_ids, seated_round
 
@@ -91,3 +92,45 @@ def test_a_players_record_written_as_sql_reads_what_django_reads():
     assert kinds == {Score.Kind.GAME, Score.Kind.PENALTY, SAT_OUT}
     with pytest.raises(Entry.DoesNotExist):
         selectors.player_record(make_tournament(players=4, slug="andere"), entry.id, include_hidden=True)
+
+
+def test_how_far_each_table_is_written_as_sql_reads_what_django_reads():
+    """`selectors.missing_results` reads each table's seats, games and waiting entries with SQL written
+    out: the same as Django's own counts, for all tables, for changed ones, and for chosen rounds (a
+    signed table, one ended early, one with totals only, an entry waiting, a closed round, a draft)."""
+    tournament = make_tournament(players=13, slug="stand")
+    first = seated_round(tournament, seed="eins")
+    one, two, three = first.tables.order_by("number")
+    for number in (1, 2):
+        results.save_game(table=one, data=normal_game(one, number))
+    sheet_state.sign_table(table=one)
+    results.save_game(table=two, data=normal_game(two, 1))
+    sheet_state.end_table(table=two, note="Zug fährt")
+    sheet_state.enter_totals(table=three, totals={entry: 0 for entry in seat_ids(three)})
+    seating.close_round(round=first)
+    second = seated_round(tournament, seed="zwei")
+    table = second.tables.order_by("number").first()
+    DraftGame.objects.create(table=table, number=1, data=normal_game(table, 1), key="k1", device="d1")
+    DraftGame.objects.create(table=table, number=2, data=normal_game(table, 2), key="k2", device="d1",
+                             status=DraftGame.Status.REJECTED)
+    seated_round(tournament, seed="drei", publish=False)
+
+    def django_reads(tables, statuses=(Round.Status.PUBLISHED, Round.Status.CLOSED), rounds=None):
+        found = Table.objects.filter(round__tournament=tournament, id__in=tables)
+        found = found.filter(round__number__in=rounds) if rounds else found.filter(round__status__in=statuses)
+        return [(t.round.number, t.number, t.games_to_play(tournament.games_at_table(t.seats.count()), t.ended_after),
+                 t.games.count(), t.drafts.filter(status=DraftGame.Status.WAITING).count(), t.signed_at is not None,
+                 t.totals_only, t.id) for t in found.select_related("round").order_by("round__number", "number")]
+
+    every = set(Table.objects.filter(round__tournament=tournament).values_list("id", flat=True))
+    for kwargs, expected in (({}, django_reads(every)),
+                             ({"table_ids": {one.id, table.id}}, django_reads({one.id, table.id})),
+                             ({"include_closed": False}, django_reads(every, statuses=(Round.Status.PUBLISHED,))),
+                             ({"rounds": [1, 3]}, django_reads(every, rounds=[1, 3]))):
+        lines, closed = missing._table_results(tournament, **kwargs)
+        assert [(line.round_number, line.table_number, line.expected, line.entered, line.waiting, line.signed,
+                 line.totals_only, line.table_id) for line in lines] == expected, kwargs
+        assert all(type(line.signed) is bool and type(line.totals_only) is bool for line in lines)
+        assert closed == ({1} if any(row[0] == 1 for row in expected) else set())
+    assert [line.expected for line in missing._table_results(tournament, table_ids={two.id})[0]] == [1]  # ended
+    assert [line.waiting for line in missing._table_results(tournament, table_ids={table.id})[0]] == [1]

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from django.db import connection
-from django.db.models.expressions import RawSQL
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext
 
 from ..models import DraftGame, Game, Round, Seat, Table, Tournament
+from . import written_sql as sql
 
 
 @dataclass
@@ -115,17 +114,6 @@ def brief_sentences(state: tuple[tuple[int, bool], ...]) -> list[str]:
             % {"round": number} for number, incomplete in state]
 
 
-def _count_of(model, *, status: str | None = None) -> RawSQL:
-    """COUNT(*) of `model`'s rows at the outer query's table (and with `status`): a correlated
-    subquery, so no joins multiply each other's rows. Written out as SQL: Django took about a
-    millisecond to build each of the three as a `Subquery`, more than the database took to run the
-    whole query for a changed table."""
-    qn = connection.ops.quote_name
-    where = f" AND {qn('status')} = %s" if status is not None else ""
-    return RawSQL(f"SELECT COUNT(*) FROM {qn(model._meta.db_table)} WHERE {qn('table_id')} = "
-                  f"{qn(Table._meta.db_table)}.{qn('id')}{where}", (status,) if status is not None else ())
-
-
 def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
                     include_closed: bool = True, since: MissingResults | None = None,
                     changed: set[int] | None = None) -> MissingResults:
@@ -137,31 +125,45 @@ def missing_results(tournament: Tournament, *, rounds: list[int] | None = None,
     `since` and `changed`: what was missing at an earlier change (of the published and closed rounds),
     and the ids of the tables whose sheets changed since then, and nothing else (`web/histories.py`
     knows): only those tables are read again."""
-    tables = Table.objects.filter(round__tournament=tournament)
     if since is not None and changed is not None and rounds is None and include_closed:
-        again = {line.table_id: line for line in _table_results(tournament, tables.filter(id__in=changed))[0]}
+        again = {line.table_id: line for line in _table_results(tournament, table_ids=changed)[0]}
         if set(again) == changed & {line.table_id for line in since.tables}:  # else: the rounds changed too
             return MissingResults(rounds=since.rounds, tables=[again.get(line.table_id, line) for line in since.tables],
                                   closed=since.closed)
-    found, closed = _table_results(tournament, tables, rounds=rounds, include_closed=include_closed)
+    found, closed = _table_results(tournament, rounds=rounds, include_closed=include_closed)
     numbers = sorted({t.round_number for t in found})
     return MissingResults(rounds=numbers, tables=found, closed=closed)
 
 
-def _table_results(tournament: Tournament, tables, *, rounds: list[int] | None = None,
+def _table_results(tournament: Tournament, *, table_ids: set[int] | None = None, rounds: list[int] | None = None,
                    include_closed: bool = True) -> tuple[list[TableResults], set[int]]:
-    """How far each of `tables` is (in the rounds `missing_results` looks at), and which of their
-    rounds are closed."""
-    tables = tables.annotate(size=_count_of(Seat), entered=_count_of(Game),
-                             waiting=_count_of(DraftGame, status=DraftGame.Status.WAITING),
-                             ).order_by("round__number", "number")
+    """How far each table is (of `table_ids`, default all; in the rounds `missing_results` looks at), and
+    which of their rounds are closed. One query, the counts as correlated subqueries (no joins that
+    multiply each other's rows), written out as SQL (`written_sql`): it runs after every change, and
+    Django took longer to build it than the database to answer for a changed table."""
+    where, params = ["r.tournament_id = %s"], [DraftGame.Status.WAITING.value, tournament.pk]
+    if table_ids is not None:
+        if not table_ids:
+            return [], set()
+        where.append(f"t.id IN ({', '.join(['%s'] * len(table_ids))})")
+        params.extend(table_ids)
     if rounds is None:
-        tables = tables.filter(round__status__in=[Round.Status.PUBLISHED, Round.Status.CLOSED] if include_closed
-                               else [Round.Status.PUBLISHED])
+        statuses = [Round.Status.PUBLISHED, Round.Status.CLOSED] if include_closed else [Round.Status.PUBLISHED]
+        where.append(f"r.status IN ({', '.join(['%s'] * len(statuses))})")
+        params.extend(status.value for status in statuses)
     else:
-        tables = tables.filter(round__number__in=rounds)
-    rows = list(tables.values_list("round__number", "round__status", "number", "size", "entered", "waiting",
-                                   "signed_at", "totals_only", "ended_after", "id"))
+        if not rounds:
+            return [], set()
+        where.append(f"r.number IN ({', '.join(['%s'] * len(rounds))})")
+        params.extend(rounds)
+    rows = sql.rows(
+        f"SELECT r.number, r.status, t.number, (SELECT COUNT(*) FROM {sql.table(Seat)} WHERE table_id = t.id), "
+        f"(SELECT COUNT(*) FROM {sql.table(Game)} WHERE table_id = t.id), "
+        f"(SELECT COUNT(*) FROM {sql.table(DraftGame)} WHERE table_id = t.id AND status = %s), "
+        f"t.signed_at, t.totals_only, t.ended_after, t.id FROM {sql.table(Table)} t "
+        f"JOIN {sql.table(Round)} r ON r.id = t.round_id WHERE {' AND '.join(where)} ORDER BY r.number, t.number",
+        params, [*sql.fields(Round, "number", "status"), *sql.fields(Table, "number"), None, None, None,
+                 *sql.fields(Table, "signed_at", "totals_only", "ended_after", "id")])
     found = []
     for round_number, _status, number, size, entered, waiting, signed_at, totals_only, ended_after, table_id in rows:
         per_table = tournament.games_at_table(size)

@@ -9,7 +9,7 @@ from (SQLite gives a JSON field or a date as text, a boolean as 0 or 1)."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import cast
+from typing import Any, cast
 
 from django.db import connection
 from django.db.models import Field, Model
@@ -25,10 +25,14 @@ def fields(model: type[Model], *names: str) -> list[Field]:
     return [cast(Field, model._meta.get_field(name)) for name in names]
 
 
-def rows(sql: str, params: Sequence, fields: Sequence[Field]) -> list[tuple]:
-    """The rows of `sql`, each column converted as Django converts a value of `fields`' field."""
-    converters = []
+def rows(sql: str, params: Sequence, fields: Sequence[Field | None]) -> list[tuple]:
+    """The rows of `sql`, each column converted as Django converts a value of `fields`' field (None: a
+    number the query computes, as the database gives it)."""
+    converters: list[list[tuple[Any, Any]]] = []
     for field in fields:
+        if field is None:
+            converters.append([])
+            continue
         column = field.get_col(field.model._meta.db_table)
         found = connection.ops.get_db_converters(column) + column.get_db_converters(connection)
         converters.append([(converter, column) for converter in found])
