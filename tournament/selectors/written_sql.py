@@ -1,6 +1,6 @@
 """SQL written out, for the reads that every poll or page open runs, where Django took longer to build
-the query than the database took to answer it (`rounds.current_seat`, `players.player_record`; the
-score sums and the missing results are written out too, in their modules, with nothing to convert).
+the query than the database took to answer it (`rounds.current_seat`, `players.player_record`, how far
+each table is in `missing`; the score sums are written out in their own module, with nothing to convert).
 Each such query has a test that compares it with Django's own.
 
 `rows` hands back the values as Django would: each column converted by the model field it was read
