@@ -145,16 +145,16 @@ def _table_results(tournament: Tournament, *, table_ids: set[int] | None = None,
     if table_ids is not None:
         if not table_ids:
             return [], set()
-        where.append(f"t.id IN ({', '.join(['%s'] * len(table_ids))})")
+        where.append(f"t.id IN ({sql.placeholders(table_ids)})")
         params.extend(table_ids)
     if rounds is None:
         statuses = [Round.Status.PUBLISHED, Round.Status.CLOSED] if include_closed else [Round.Status.PUBLISHED]
-        where.append(f"r.status IN ({', '.join(['%s'] * len(statuses))})")
+        where.append(f"r.status IN ({sql.placeholders(statuses)})")
         params.extend(status.value for status in statuses)
     else:
         if not rounds:
             return [], set()
-        where.append(f"r.number IN ({', '.join(['%s'] * len(rounds))})")
+        where.append(f"r.number IN ({sql.placeholders(rounds)})")
         params.extend(rounds)
     rows = sql.rows(
         f"SELECT r.number, r.status, t.number, (SELECT COUNT(*) FROM {sql.table(Seat)} WHERE table_id = t.id), "

@@ -142,15 +142,15 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     points), read as plain values. `history`: the
     tournament's standings (with the same `include_hidden`) when the caller has them already
     (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
+    seats, tables, rounds_, entries, players = map(sql.table, (Seat, Table, Round, Entry, Player))
     found = sql.rows(
-        f"SELECT e.id, e.start_number, p.name, p.club FROM {sql.table(Entry)} e "
-        f"JOIN {sql.table(Player)} p ON p.id = e.player_id WHERE e.tournament_id = %s AND e.id = %s",
+        f"SELECT e.id, e.start_number, p.name, p.club FROM {entries} e "
+        f"JOIN {players} p ON p.id = e.player_id WHERE e.tournament_id = %s AND e.id = %s",
         [tournament.pk, entry_id], [*sql.fields(Entry, "id", "start_number"), *sql.fields(Player, "name", "club")])
     if not found:
         raise Entry.DoesNotExist
     entry = PlayerEntry(*found[0])
     # everyone seated at the player's tables, the player too: who sat where, and the rounds
-    seats, tables, rounds_, entries, players = map(sql.table, (Seat, Table, Round, Entry, Player))
     seated = sql.rows(
         f"SELECT s.table_id, t.number, s.round_id, r.number, r.status, r.results_hidden, s.position, s.entry_id, "
         f"p.name FROM {seats} mine JOIN {seats} s ON s.table_id = mine.table_id JOIN {tables} t ON t.id = s.table_id "
@@ -183,7 +183,7 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     if shown:
         for table_id, number in sql.rows(
                 f"SELECT table_id, number FROM {sql.table(Game)} WHERE sitting_out_id = %s "
-                f"AND table_id IN ({', '.join(['%s'] * len(shown))})", [entry.id, *shown],
+                f"AND table_id IN ({sql.placeholders(shown)})", [entry.id, *shown],
                 sql.fields(Game, "table", "number")):
             lines.append(SheetLine(shown[table_id], table_id, SAT_OUT, number, points=0, won=False, score_id=0))
 

@@ -10,8 +10,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, fields
 from fractions import Fraction
 from operator import attrgetter
-
-from django.db import connection
+from typing import cast
 
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
@@ -19,6 +18,7 @@ from scoring.ranking import Placement
 from .. import ranking
 from ..collation import name_key
 from ..models import Score, Seat, Tournament
+from . import written_sql as sql
 from .missing import MissingResults
 
 
@@ -128,15 +128,14 @@ def score_sums(*, round_ids: Iterable[int] | None = None, table_ids: Iterable[in
             ids = list(ids)
             if not ids:
                 return []
-            where.append(f"{column} IN ({', '.join(['%s'] * len(ids))})")
+            where.append(f"{column} IN ({sql.placeholders(ids)})")
             params.extend(ids)
     condition = f"WHERE {' AND '.join(where)} " if where else ""
-    with connection.cursor() as cursor:
-        cursor.execute(f"SELECT round_id, entry_id, SUM(points), SUM(games), SUM(CASE WHEN won THEN 1 ELSE 0 END), "
-                       f"SUM(CASE WHEN solo THEN 1 ELSE 0 END), SUM(CASE WHEN kind = %s THEN 1 ELSE 0 END), "
-                       f"table_id FROM {connection.ops.quote_name(Score._meta.db_table)} {condition}"
-                       f"GROUP BY round_id, entry_id, table_id", [Score.Kind.TOTAL.value, *params])
-        return [tuple(row) for row in cursor.fetchall()]
+    return cast(list[ScoreSum], sql.rows(
+        f"SELECT round_id, entry_id, SUM(points), SUM(games), SUM(CASE WHEN won THEN 1 ELSE 0 END), "
+        f"SUM(CASE WHEN solo THEN 1 ELSE 0 END), SUM(CASE WHEN kind = %s THEN 1 ELSE 0 END), "
+        f"table_id FROM {sql.table(Score)} {condition}GROUP BY round_id, entry_id, table_id",
+        [Score.Kind.TOTAL.value, *params], [None] * 8))
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True,

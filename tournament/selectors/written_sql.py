@@ -1,14 +1,14 @@
 """SQL written out, for the reads that every poll or page open runs, where Django took longer to build
 the query than the database took to answer it (`rounds.current_seat`, `players.player_record`, how far
-each table is in `missing`; the score sums are written out in their own module, with nothing to convert).
-Each such query has a test that compares it with Django's own.
+each table is in `missing`, `standings.score_sums`). Each such query has a test that compares it with
+Django's own.
 
 `rows` hands back the values as Django would: each column converted by the model field it was read
 from (SQLite gives a JSON field or a date as text, a boolean as 0 or 1)."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Sequence, Sized
 from typing import Any, cast
 
 from django.db import connection
@@ -18,6 +18,11 @@ from django.db.models import Field, Model
 def table(model: type[Model]) -> str:
     """The model's table name, quoted for the database in use."""
     return connection.ops.quote_name(model._meta.db_table)
+
+
+def placeholders(values: Sized) -> str:
+    """One `%s` per value, for `IN (...)`: `f"id IN ({placeholders(ids)})"`, with the ids as parameters."""
+    return ", ".join(["%s"] * len(values))
 
 
 def fields(model: type[Model], *names: str) -> list[Field]:
