@@ -88,3 +88,26 @@ def test_gunicorns_master_warms_up_what_every_worker_needs_before_forking():
     conf = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(conf)
     assert conf.preload_app and "warm_up()" in (root / "deploy" / "gunicorn.conf.py").read_text()
+
+
+@pytest.mark.parametrize("threads", ["4", "2", "8"])
+def test_a_gunicorn_worker_takes_only_as_many_connections_as_it_has_threads(monkeypatch, threads):
+    """deploy/gunicorn.conf.py: a worker accepts a connection only when a thread is free, so the rest
+    wait in the queue all workers share (docs/performance.md, "The arrival's queue"); with no
+    kept-alive connections, which would hold those places, gunicorn has nothing to warn about."""
+    from unittest import mock
+
+    from gunicorn.config import Config
+    from gunicorn.workers.gthread import ThreadWorker
+
+    monkeypatch.setenv("GUNICORN_THREADS", threads)
+    namespace: dict = {}
+    exec((SETTINGS_FILE.parent.parent / "deploy" / "gunicorn.conf.py").read_text(), namespace)
+    config = Config()
+    for name in ("worker_class", "threads", "worker_connections", "keepalive"):
+        config.set(name, namespace[name])
+    assert config.worker_class_str == "gthread" and config.threads == int(threads)
+    assert config.worker_connections == config.threads
+    log = mock.Mock()
+    ThreadWorker.check_config(config, log)
+    log.warning.assert_not_called()
