@@ -13,17 +13,15 @@ bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
 worker_class = "gthread"
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
-# a worker takes a connection only when one of its threads is free: the others wait in the kernel's
-# queue, which all workers share, and the first free thread of any worker takes the next one. With
-# gunicorn's default (1,000) the worker that woke first took dozens while its threads were busy, and
-# they waited there with the other workers idle (docs/performance.md, "The arrival's queue").
-worker_connections = threads
 # a request that takes this long is a bug (the PDFs run in the background): the worker is restarted
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
 graceful_timeout = 20
-# no kept-alive connections: each would hold one of the worker's connections above while it idles
-# (a phone polls every 15 s; a new connection on the local network costs well under a millisecond)
-keepalive = 0
+# kept-alive connections, and gunicorn's default worker_connections (1,000): a worker limited to as
+# many connections as it has threads balanced the load test better, but it then closes every
+# connection itself, waiting in its main thread for the client's side to close (gunicorn 27): with
+# clients that close 50 ms late, as phones on a slow network do, half the requests a second
+# (docs/performance.md, "The arrival's queue")
+keepalive = 5
 # restart a worker now and then (and not all at once): a slow leak cannot build up over an evening
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "5000"))
 max_requests_jitter = 500

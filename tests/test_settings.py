@@ -91,10 +91,11 @@ def test_gunicorns_master_warms_up_what_every_worker_needs_before_forking():
 
 
 @pytest.mark.parametrize("threads", ["4", "2", "8"])
-def test_a_gunicorn_worker_takes_only_as_many_connections_as_it_has_threads(monkeypatch, threads):
-    """deploy/gunicorn.conf.py: a worker accepts a connection only when a thread is free, so the rest
-    wait in the queue all workers share (docs/performance.md, "The arrival's queue"); with no
-    kept-alive connections, which would hold those places, gunicorn has nothing to warn about."""
+def test_a_gunicorn_worker_keeps_connections_alive_instead_of_closing_each(monkeypatch, threads):
+    """deploy/gunicorn.conf.py: gunicorn 27 closes a connection it does not keep in the worker's main
+    thread, waiting for the client's side; with phones on slow Wi-Fi that halves the requests a
+    second (docs/performance.md, "The arrival's queue"). So keep-alive stays on with room for it:
+    gunicorn keeps `worker_connections - threads` connections alive and warns when there is none."""
     from unittest import mock
 
     from gunicorn.config import Config
@@ -104,10 +105,12 @@ def test_a_gunicorn_worker_takes_only_as_many_connections_as_it_has_threads(monk
     namespace: dict = {}
     exec((SETTINGS_FILE.parent.parent / "deploy" / "gunicorn.conf.py").read_text(), namespace)
     config = Config()
-    for name in ("worker_class", "threads", "worker_connections", "keepalive"):
+    for name in ("worker_class", "threads", "keepalive"):
         config.set(name, namespace[name])
+    if "worker_connections" in namespace:
+        config.set("worker_connections", namespace["worker_connections"])
     assert config.worker_class_str == "gthread" and config.threads == int(threads)
-    assert config.worker_connections == config.threads
+    assert config.keepalive > 0 and config.worker_connections - config.threads >= 100
     log = mock.Mock()
     ThreadWorker.check_config(config, log)
     log.warning.assert_not_called()
