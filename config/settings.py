@@ -271,7 +271,7 @@ if REDIS_URL:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL,
                           "KEY_PREFIX": "doko", "TIMEOUT": 6 * 3600}}
 else:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.db.DatabaseCache", "LOCATION": "doko_cache",
+    CACHES = {"default": {"BACKEND": "tournament.web.database_cache.DatabaseCache", "LOCATION": "doko_cache",
                           "TIMEOUT": 6 * 3600, "OPTIONS": {"MAX_ENTRIES": 20000, "CULL_FREQUENCY": 4}}}
 _TASK_BACKENDS = {"database": "django_tasks_db.DatabaseBackend",
                   "immediate": "django_tasks.backends.immediate.ImmediateBackend"}

@@ -51,6 +51,17 @@ def fast_password_hashing():
     get_hashers_by_algorithm.cache_clear()
 
 
+@pytest.fixture(autouse=True, scope="session")
+def cache_writes_never_count_the_table():
+    """The shared cache counts and culls its table on every 50th write of a process
+    (`web/database_cache.py`): in a test run, whichever test that write fell in would run two
+    queries more, and the pinned query counts would depend on the order of the tests. Its own test
+    sets the count per cache."""
+    from tournament.web.database_cache import DatabaseCache
+
+    DatabaseCache.cull_every = 10**12
+
+
 @pytest.fixture(autouse=True)
 def no_values_kept_from_another_test():
     """A test's database is rolled back at its end, and on SQLite the next test's tournament and
