@@ -36,8 +36,10 @@ class DatabaseCache(DjangoDatabaseCache):
         db = router.db_for_write(self.cache_model_class)
         connection = connections[db]
         timeout = self.get_backend_timeout(timeout)
-        expires = datetime.max if timeout is None else datetime.fromtimestamp(timeout, tz=UTC if settings.USE_TZ
-                                                                              else None)
+        if timeout is None:
+            expires = datetime.max
+        else:
+            expires = datetime.fromtimestamp(timeout, tz=UTC if settings.USE_TZ else None)
         expires = connection.ops.adapt_datetimefield_value(expires.replace(microsecond=0))
         encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
         table, key_column, value_column, expires_column = map(
