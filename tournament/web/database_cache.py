@@ -15,6 +15,7 @@ from __future__ import annotations
 import base64
 import itertools
 import pickle
+from contextlib import nullcontext
 from datetime import UTC, datetime
 
 from django.conf import settings
@@ -47,13 +48,11 @@ class DatabaseCache(DjangoDatabaseCache):
         sql = (f"INSERT INTO {table} ({key_column}, {value_column}, {expires_column}) VALUES (%s, %s, %s) "
                f"ON CONFLICT ({key_column}) DO UPDATE SET {value_column} = excluded.{value_column}, "
                f"{expires_column} = excluded.{expires_column}")
+        # in the caller's transaction: a savepoint; else one statement, committed by itself
+        savepoint = transaction.atomic(using=db) if connection.in_atomic_block else nullcontext()
         try:
-            if connection.in_atomic_block:
-                with transaction.atomic(using=db), connection.cursor() as cursor:
-                    cursor.execute(sql, [key, encoded, expires])
-            else:  # one statement, committed by itself
-                with connection.cursor() as cursor:
-                    cursor.execute(sql, [key, encoded, expires])
+            with savepoint, connection.cursor() as cursor:
+                cursor.execute(sql, [key, encoded, expires])
         except DatabaseError:
             return False  # as Django's: a cache write may fail quietly
         return True
