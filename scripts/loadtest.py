@@ -1,6 +1,6 @@
 """Load test (figures, not a test): an evening's phones and directors against `make serve`.
 
-    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765] [--rush]
+    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--rush] [--batched]
     bash scripts/with-postgres.sh .venv/bin/python scripts/loadtest.py      (on PostgreSQL)
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8080 --plan var/cluster/plan.json
                                                                             (an app that runs already)
@@ -13,7 +13,9 @@ every 15 s with jitter, plus 3 directors saving games, for RUN_TIME seconds. The
 per second, the median, p95 and p99 of each kind of request, the errors (there must be none) and the
 bytes the server sent, and stops everything. `--rush`: the round-start rush (`make loadtest` runs it
 after the evening's load with 1,000 phones): the phones arrive within 60 s and each opens the new
-round's seating first, then its own page, and polls on.
+round's seating first, then its own page, and polls on. The phones arrive one by one: locust starts
+each second's users at the same instant, so each phone waits a random part of that second before its
+first request; `--batched` leaves them in locust's batches (a harder load than a hall's phones make).
 
 Bounded: loopback only (it refuses any other address), a fixed number of users, a fixed time.
 """
@@ -146,6 +148,13 @@ def spawn_rate_of(users: int, rush: bool) -> float:
     return users / 60 if rush else max(10, users // 10)
 
 
+def dispatch_interval(spawn_rate: float) -> float:
+    """The seconds between the moments locust starts a batch of users: it starts floor(spawn rate)
+    users at once, then waits (locust 2.47, locust/dispatch.py). The phones of a batch spread over
+    this interval (LOADTEST_ARRIVAL_SPREAD in scripts/locustfile.py), so that they arrive one by one."""
+    return max(1, math.floor(spawn_rate)) / spawn_rate
+
+
 def arrival_seconds(args) -> float:
     return args.users / spawn_rate_of(args.users, args.rush)
 
@@ -157,7 +166,7 @@ def settled_after(args) -> float:
 
 
 def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
-               rush: bool = False, directors: int = 3) -> dict:
+               rush: bool = False, directors: int = 3, batched: bool = False) -> dict:
     """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
     seating first, then its own page, while the others poll and the directors save games."""
     prefix = OUT / name
@@ -165,6 +174,7 @@ def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, 
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
            "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0", "LOADTEST_DIRECTORS": str(directors)}
     spawn_rate = spawn_rate_of(users, rush)
+    env["LOADTEST_ARRIVAL_SPREAD"] = "0" if batched else f"{dispatch_interval(spawn_rate):.3f}"
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
                "--host", url, "--users", str(users + directors), "--spawn-rate", f"{spawn_rate:.2f}",
                "--run-time", f"{run_time}s", "--stop-timeout", "10", "--csv", str(prefix), "--only-summary",
@@ -247,6 +257,9 @@ def main():
     parser.add_argument("--directors", type=int, default=3, help="directors saving games (default 3)")
     parser.add_argument("--rush", action="store_true",
                         help="the round-start rush: the phones arrive within 60 s and open the round's seating first")
+    parser.add_argument("--batched", action="store_true",
+                        help="start each second's phones at the same instant, as locust does on its own "
+                             "(harder than phones arriving one by one; docs/performance.md)")
     args = parser.parse_args()
     if args.users < 1 or args.users > 2000 or args.run_time < 1 or args.run_time > 900:
         sys.exit("loadtest: 1 to 2,000 users for 1 to 900 seconds")
@@ -260,8 +273,9 @@ def main():
         plan_path = Path(args.plan)
         vendor = json.loads(plan_path.read_text())["vendor"]
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
-                            rush=args.rush, directors=args.directors)
+                            rush=args.rush, directors=args.directors, batched=args.batched)
         arriving = "arriving within 60 s, seating first; " if args.rush else ""
+        arriving = ("each second's phones at once, " if args.batched else "") + arriving
         errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
                                                f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
         report_phases(result, settled_after(args))
@@ -287,7 +301,7 @@ def main():
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
         result = run_locust(url, plan_path, args.users, args.run_time,
                             args.name or (f"{vendor}-rush" if args.rush else vendor), args.poll, rush=args.rush,
-                            directors=args.directors)
+                            directors=args.directors, batched=args.batched)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -296,6 +310,7 @@ def main():
             os.killpg(server.pid, signal.SIGKILL)
         log.close()
     arriving = "arriving within 60 s, seating first, then " if args.rush else ""
+    arriving = ("each second's phones at once, " if args.batched else "") + arriving
     errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "
                                            f"+ {args.directors} directors, {args.run_time} s, make serve on {vendor}")
     report_phases(result, settled_after(args))

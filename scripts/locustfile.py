@@ -31,12 +31,17 @@ from http.cookiejar import CookieJar
 from pathlib import Path
 from urllib.parse import urlencode
 
+import gevent
 from locust import FastHttpUser, between, events, task
 
 PLAN = json.loads(Path(os.environ["LOADTEST_PLAN"]).read_text(encoding="utf-8"))
 POLL = float(os.environ.get("LOADTEST_POLL", "15"))
 # the round-start rush (loadtest.py --rush): every phone opens the new round's seating first, then its page
 RUSH = os.environ.get("LOADTEST_RUSH") == "1"
+# locust (2.47) starts the users of each second at the same instant: with 50 phones a second, 50
+# users begin every second on the dot (locust/dispatch.py: floor(spawn rate) users, then a wait).
+# Phones do not arrive like that: each waits a random part of that interval before its first request
+ARRIVAL_SPREAD = float(os.environ.get("LOADTEST_ARRIVAL_SPREAD", "0"))
 sent = Counter()
 statuses = Counter()
 times = []  # (seconds since the start, name, milliseconds): each request, for the phases of the run
@@ -104,6 +109,7 @@ class Phone(FastHttpUser):
     headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
 
     def on_start(self):
+        gevent.sleep(random.uniform(0, ARRIVAL_SPREAD))
         number = next(phones)
         entries = PLAN["entries"]
         self.entry = entries[number % len(entries)]
