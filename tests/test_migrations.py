@@ -37,3 +37,13 @@ def test_accounts_that_direct_something_become_organisers():
     assert users["serienleitung"].has_perm("tournament.organise")
     assert not users["helfer"].has_perm("tournament.organise")
     assert not users["niemand"].has_perm("tournament.organise")
+
+
+@pytest.mark.only_database("postgresql")
+def test_the_cache_values_are_stored_uncompressed_on_postgresql(db):
+    """config 0002: PostgreSQL stores the cache's values as they are (a pickle in base64 compresses
+    poorly, and compressing it took half the time of each write: docs/performance.md)."""
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT attstorage FROM pg_attribute WHERE attrelid = 'doko_cache'::regclass "
+                       "AND attname = 'value'")
+        assert cursor.fetchone() == ("e",)
