@@ -1,6 +1,7 @@
 """Load test (figures, not a test): an evening's phones and directors against `make serve`.
 
-    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--rush] [--batched]
+    .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765]
+                                         [--rush] [--batched]
     bash scripts/with-postgres.sh .venv/bin/python scripts/loadtest.py      (on PostgreSQL)
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8080 --plan var/cluster/plan.json
                                                                             (an app that runs already)
@@ -150,7 +151,7 @@ def spawn_rate_of(users: int, rush: bool) -> float:
 
 def dispatch_interval(spawn_rate: float) -> float:
     """The seconds between the moments locust starts a batch of users: it starts floor(spawn rate)
-    users at once, then waits (locust 2.47, locust/dispatch.py). The phones of a batch spread over
+    users at once, then waits (locust 2; 2.47 here: locust/dispatch.py). The phones of a batch spread over
     this interval (LOADTEST_ARRIVAL_SPREAD in scripts/locustfile.py), so that they arrive one by one."""
     return max(1, math.floor(spawn_rate)) / spawn_rate
 
@@ -160,8 +161,10 @@ def arrival_seconds(args) -> float:
 
 
 def settled_after(args) -> float:
-    """The seconds after which every phone has arrived and polled once: the arrival plus the longest
-    wait before a phone's first poll (scripts/locustfile.py waits between 0.8 and 1.2 polls)."""
+    """The seconds after which every phone has arrived and polled twice: the arrival plus the longest
+    wait between a phone's first poll (right after it opened its page) and its second
+    (scripts/locustfile.py waits between 0.8 and 1.2 polls). Spread over locust's dispatch interval,
+    the last phones arrive up to a second later; the window stays as it was, to compare runs."""
     return arrival_seconds(args) + args.poll * 1.2
 
 
@@ -173,7 +176,7 @@ def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, 
     counts = OUT / f"{name}-bytes.json"
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
            "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0", "LOADTEST_DIRECTORS": str(directors)}
-    spawn_rate = spawn_rate_of(users, rush)
+    spawn_rate = round(spawn_rate_of(users, rush), 2)  # as locust is given it below
     env["LOADTEST_ARRIVAL_SPREAD"] = "0" if batched else f"{dispatch_interval(spawn_rate):.3f}"
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
                "--host", url, "--users", str(users + directors), "--spawn-rate", f"{spawn_rate:.2f}",

@@ -38,7 +38,7 @@ PLAN = json.loads(Path(os.environ["LOADTEST_PLAN"]).read_text(encoding="utf-8"))
 POLL = float(os.environ.get("LOADTEST_POLL", "15"))
 # the round-start rush (loadtest.py --rush): every phone opens the new round's seating first, then its page
 RUSH = os.environ.get("LOADTEST_RUSH") == "1"
-# locust (2.47) starts the users of each second at the same instant: with 50 phones a second, 50
+# locust (2; 2.47 here) starts the users of each second at the same instant: with 50 phones a second, 50
 # users begin every second on the dot (locust/dispatch.py: floor(spawn rate) users, then a wait).
 # Phones do not arrive like that: each waits a random part of that interval before its first request
 ARRIVAL_SPREAD = float(os.environ.get("LOADTEST_ARRIVAL_SPREAD", "0"))

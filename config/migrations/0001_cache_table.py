@@ -1,7 +1,8 @@
 """The table of the shared cache (`CACHES` in config/settings.py: Django's database cache, table
 doko_cache), made by `migrate` like every other table, so that no installation can run without it.
 With DJANGO_REDIS_URL the cache is Redis and this does nothing; `manage.py createcachetable` makes the
-table later should the cache move back to the database."""
+table later should the cache move back to the database (on PostgreSQL then `manage.py migrate config
+0001` and `manage.py migrate config`, so that 0002 stores its values uncompressed)."""
 
 from django.core.management import call_command
 from django.db import migrations

@@ -1,11 +1,12 @@
 """On PostgreSQL the cache's values are stored as they are (`STORAGE EXTERNAL`), not compressed.
 
 A cached value is a pickle in base64 (Django's database cache), up to about 90 KB for the standings
-of 1,000 players; by default PostgreSQL tries to compress every such value (pglz) before it stores
-it, which took half the time of writing it, and base64 compresses poorly anyway. Uncompressed,
-writing the standings' two values after a change took 1.5 + 0.8 ms instead of 3.3 + 1.5 ms
-(docs/performance.md, "The cache's values uncompressed"). SQLite does not compress: nothing to do
-there, nor with Redis (no table). Rows written before keep how they were stored until overwritten."""
+of 1,000 players; by default PostgreSQL compresses every such value (pglz) before it stores it, which
+took about half the time of writing it. Uncompressed, writing the standings' two values after a
+change took 1.5-1.7 + 0.8-1.1 ms instead of 3.2-3.4 + 1.5 ms (docs/performance.md, "The cache's
+values uncompressed"); the table takes more room on disk. SQLite does not compress: nothing to do
+there, nor with Redis (no table: a table made later by `createcachetable` needs this migration run
+again, see 0001). Rows written before keep how they were stored until overwritten."""
 
 from django.core.cache import caches
 from django.core.cache.backends.db import BaseDatabaseCache
