@@ -143,9 +143,9 @@ def main():
     entry_id = tables[-1].seats.order_by("position").first().entry_id
     report = Report()
     # the import below goes through the restore page, which only organisers may use (docs/security.md)
-    from django.contrib.auth.models import Permission
+    from tournament.services.organisations import default_organisation
 
-    director.user_permissions.add(Permission.objects.get(content_type__app_label="tournament", codename="organise"))
+    default_organisation().organisers.add(director)
     public, boss = Client(), Client()
     boss.force_login(director)
     vendor = connection.vendor

@@ -15,8 +15,9 @@ def test_no_model_changes_without_migrations(db):
 
 @pytest.mark.django_db(transaction=True)
 def test_accounts_that_direct_something_become_organisers():
-    """0009: whoever directs a tournament or a series keeps the right to create them (and to restore
-    backups); a helper or an account without a role does not get it."""
+    """0010: whoever directs a tournament or a series keeps the right to create them (and to restore
+    backups); a helper or an account without a role does not get it. 0018: that right becomes being an
+    organiser of the one organisation everything moves into."""
     executor = MigrationExecutor(connection)
     before, after = [("tournament", "0009_draft_settled")], [("tournament", "0010_organiser_permission")]
     executor.migrate(before)
@@ -33,11 +34,14 @@ def test_accounts_that_direct_something_become_organisers():
     executor.migrate(after)
     executor = MigrationExecutor(connection)
     executor.migrate(executor.loader.graph.leaf_nodes())
+    from tournament.models import Organisation, Series, Tournament
+
     users = {user.username: user for user in get_user_model().objects.all()}
-    assert users["leitung"].has_perm("tournament.organise")
-    assert users["serienleitung"].has_perm("tournament.organise")
-    assert not users["helfer"].has_perm("tournament.organise")
-    assert not users["niemand"].has_perm("tournament.organise")
+    organisers = {user.username for user in Organisation.objects.get(slug="verein").organisers.all()}
+    assert organisers == {"leitung", "serienleitung"}
+    assert not any(user.has_perm("tournament.organise") for user in users.values())  # replaced
+    assert set(Tournament.objects.values_list("organisation__slug", flat=True)) == {"verein"}
+    assert set(Series.objects.values_list("organisation__slug", flat=True)) == {"verein"}
 
 
 @pytest.mark.only_database("postgresql")

@@ -3,12 +3,13 @@ import re
 
 from playwright.sync_api import expect
 
-from tests.tournament.factories import organise_permission, player_names
+from tests.tournament.factories import player_names
+from tournament.services.organisations import default_organisation
 
 
 def test_director_sets_up_a_tournament(live_server, page, django_user_model):
     director = django_user_model.objects.create_user(username="leitung", password="karo-bube-42")
-    director.user_permissions.add(organise_permission())  # an organiser creates tournaments (docs/security.md)
+    default_organisation().organisers.add(director)  # an organiser creates tournaments (docs/security.md)
 
     page.goto(live_server.url + "/accounts/login/?next=/")
     page.get_by_label("Benutzername").fill("leitung")

@@ -3,11 +3,10 @@
 import datetime
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 
 from seating.dealing import game_players
 from tournament.models import Round
-from tournament.services import editing, results, seating, tournaments
+from tournament.services import editing, organisations, results, seating, tournaments
 
 NAMES = ["Anna", "Bernd", "Carla", "Dieter", "Emil", "Frieda", "Gustav", "Hanna", "Ida", "Jens", "Karl", "Lena",
          "Marta", "Nils", "Olga", "Paul", "Quirin", "Rita", "Sven", "Tina", "Uwe", "Vera", "Willi", "Xenia",
@@ -18,16 +17,17 @@ def player_names(n):
     return [NAMES[i % len(NAMES)] + ("" if i < len(NAMES) else f" {i // len(NAMES) + 1}") for i in range(n)]
 
 
-def make_director(username="leitung", *, organiser=True):
-    """An account that may create tournaments (an organiser, docs/security.md) unless `organiser=False`."""
+def make_director(username="leitung", *, organiser=True, organisation=None):
+    """An account that may create tournaments (an organiser of `organisation`, else of the default
+    organisation "verein": docs/security.md) unless `organiser=False`."""
     user = get_user_model().objects.create_user(username=username, password="pw-" + username)
     if organiser:
-        user.user_permissions.add(organise_permission())
+        (organisation or organisations.default_organisation()).organisers.add(user)
     return user
 
 
-def organise_permission():
-    return Permission.objects.get(content_type__app_label="tournament", codename="organise")
+def make_organisation(name="DK Zweiter Verein", slug="zweiter-verein"):
+    return organisations.create_organisation(name=name, slug=slug)
 
 
 def make_tournament(*, players=8, rules="turnier", director=None, slug="", **kwargs):

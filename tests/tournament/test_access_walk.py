@@ -34,7 +34,6 @@ from dataclasses import dataclass
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
 from django.test import Client, override_settings
@@ -67,6 +66,7 @@ from tournament.services import rangliste as rangliste_services
 from tournament.services import series as series_services
 from tournament.services import teams as team_services
 from tournament.services.backups import backup_text
+from tournament.services.organisations import create_organisation, default_organisation
 
 from .factories import message_texts, normal_game, player_names, re_seats, seat_ids
 
@@ -126,13 +126,15 @@ def build_world() -> World:
     tournament = tournaments.create_tournament(name="Herbstturnier", date=datetime.date(2026, 11, 21),
                                                director=users["director"], slug="herbst")
     tournament.helpers.add(users["helper"])
-    # the director is an organiser (creates tournaments and series, restores backups); the foreign
-    # director and the helper are not (docs/security.md)
-    users["director"].user_permissions.add(Permission.objects.get(codename="organise"))
+    # the director is an organiser of club A ("verein": creates tournaments and series, restores
+    # backups); the foreign director is an organiser of club B, whose tournament "anderes" is; the
+    # helper is no organiser (docs/security.md, "Organisations")
+    default_organisation().organisers.add(users["director"])
+    club_b = create_organisation(name="Club B", slug="club-b", organiser=users["foreign"])
     for name in player_names(13):  # 13 players: tables of 4, 4 and 5
         tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
     other = tournaments.create_tournament(name="Anderes Turnier", date=datetime.date(2026, 11, 22),
-                                          director=users["foreign"], slug="anderes")
+                                          director=users["foreign"], slug="anderes", organisation=club_b)
     other_entry = tournaments.register_player(tournament=other, name="Fremder Spieler")
 
     r1 = seating.create_round(tournament=tournament)
@@ -268,7 +270,10 @@ def RL(w):
 
 
 def rangliste_data(w: World) -> dict:
-    return {"name": "Rangliste 2027", "slug": "", "source": "series", "series": str(w.series.pk), "months": "24",
+    # club A's organisation: the superuser chooses (they act for every organisation); for club B's
+    # organiser it is no choice at all
+    return {"organisation": str(w.tournament.organisation_id), "name": "Rangliste 2027", "slug": "",
+            "source": "series", "series": str(w.series.pk), "months": "24",
             "minimum_rounds": "36", "cut_lines": "16 Deutsche Meisterschaft", "public": "on", "version": "1"}
 
 
@@ -342,6 +347,7 @@ def DRAFT_TABLE(w):
 def draft_table(w: World) -> Table:
     return w.r2.tables.get(number=1)
 DIRECTOR_PAGE = "login 403 403 200"  # a director's page that only reads
+ORGANISER_PAGE = "login 200 403 200"  # creating something in one's own organisation
 DIRECTOR_POST = "405 405 405 405"  # require_POST: a GET is refused before anyone is asked who they are
 PUBLIC = "200 200 200 200"
 ENTRY_PAGE = "login 403 200 200"
@@ -349,8 +355,9 @@ ENTRY_PAGE = "login 403 200 200"
 CASES = [
     Case("home", lambda w: {}, get=PUBLIC, post=PUBLIC),
     Case("help", lambda w: {}, get=PUBLIC, post=PUBLIC),
-    # creating tournaments and series and restoring backups: organisers only (the director here)
-    Case("tournament_create", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302new", data=new_tournament),
+    # creating tournaments and series and restoring backups: organisers only (the director of club A,
+    # the foreign director of club B: each in their own organisation)
+    Case("tournament_create", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=new_tournament),
     Case("overview", T, get=PUBLIC, post=PUBLIC),
     Case("settings", T, get=DIRECTOR_PAGE, post="login 403 403 302+", data=settings_data),
     Case("players", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
@@ -475,7 +482,7 @@ CASES = [
          data=lambda w: {"username": "gast", "role": "helper", "change": "add"}),
     Case("backup", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     # an organiser restores a file as a new tournament of their own (views/backups.py)
-    Case("restore_backup", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302new", data=backup_file),
+    Case("restore_backup", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=backup_file),
     Case("standings", T, get=PUBLIC, post=PUBLIC),
     Case("standings_csv", T, get=PUBLIC, post=PUBLIC),
     Case("standings_json", T, get=PUBLIC, post=PUBLIC),
@@ -503,7 +510,7 @@ CASES = [
     Case("round_seating_pdf", R1, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     Case("standings_pdf", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
     # a series (docs/series.md): public pages while it is public; its director's pages
-    Case("series_create", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302s",
+    Case("series_create", lambda w: {}, get=ORGANISER_PAGE, post="login 302s 403 302s",
          data=lambda w: {"name": "Neue Serie", "slug": "", "mode": "sum", "public": "on"}),
     Case("series", S, get=PUBLIC, post=PUBLIC),
     Case("series_csv", S, get=PUBLIC, post=PUBLIC),
@@ -524,7 +531,8 @@ CASES = [
     Case("series_unmerge", lambda w: {"slug": "serie", "merge_id": w.merge.pk}, get=DIRECTOR_POST,
          post="login 403 403 302s"),
     # a Rangliste across tournaments: public pages while it is public; its directors' page; organisers create
-    Case("rangliste_create", lambda w: {}, get=DIRECTOR_PAGE, post="login 403 403 302s", data=rangliste_data),
+    # club B's organiser cannot build a Rangliste over club A's series: it is not offered (200, a form error)
+    Case("rangliste_create", lambda w: {}, get=ORGANISER_PAGE, post="login 200 403 302s", data=rangliste_data),
     Case("rangliste", RL, get=PUBLIC, post=PUBLIC),
     Case("rangliste_edit", RL, get=DIRECTOR_PAGE, post="login 403 403 302s", data=rangliste_data),
     Case("rangliste_player", RL, get="404 404 404 404", post="404 404 404 404", label="no player named"),
@@ -797,10 +805,10 @@ def test_helper_reads_the_change_log_without_restore_buttons(world):
 
 def test_only_organisers_see_the_buttons_to_create_and_restore(world):
     """The start page offers "Neues Turnier", "Sicherung einspielen" and "Neue Serie" to organisers
-    (and superusers) only; a helper or a director without the permission does not see them."""
+    (and superusers) only, of whichever organisation; a helper does not see them."""
     buttons = [reverse(f"tournament:{name}") for name in ("tournament_create", "restore_backup", "series_create",
                                                           "rangliste_create")]
-    for role, shown in [("helper", False), ("foreign", False), ("director", True), ("superuser", True)]:
+    for role, shown in [("helper", False), ("foreign", True), ("director", True), ("superuser", True)]:
         page = login_client(world, role).get(reverse("tournament:home")).content.decode()
         assert [f'href="{url}"' in page for url in buttons] == [shown] * 4, role
     RUN["organiser buttons"] += 4

@@ -31,7 +31,6 @@ from contextlib import contextmanager
 
 import pytest
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.contrib.messages import constants, get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
@@ -67,6 +66,7 @@ from tournament.services import teams as team_services
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
+from tournament.services.organisations import default_organisation
 from tournament.vocabulary import SOLOS
 
 from .factories import normal_game, player_names, seat_ids
@@ -99,7 +99,7 @@ def build_world() -> dict:
     tournament = tournaments.create_tournament(name="Herbstturnier", date=datetime.date(2026, 11, 21),
                                                director=users["director"], slug="herbst")
     tournament.helpers.add(users["helper"])
-    users["director"].user_permissions.add(Permission.objects.get(codename="organise"))  # creates, restores
+    default_organisation().organisers.add(users["director"])  # an organiser: creates, restores
     for name in player_names(13):
         tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
     r1 = seating.create_round(tournament=tournament)

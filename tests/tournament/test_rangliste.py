@@ -18,7 +18,7 @@ from django.urls import reverse
 from tournament import selectors
 from tournament.errors import Conflict, UserError
 from tournament.log import audit
-from tournament.models import Entry, Rangliste
+from tournament.models import Entry, Organisation, Rangliste
 from tournament.selectors import rangliste as rangliste_selectors
 from tournament.services import penalties, tournaments
 from tournament.services import rangliste as services
@@ -67,6 +67,10 @@ def test_a_member_number_makes_one_person_of_two_names(director):
     view = rangliste_selectors.rangliste_view(make_rangliste(director, minimum_rounds=2), until=TODAY)
     assert ranked(view) == [(1, "Anna", 2, 20), (2, "Carla", 2, 10), (3, "Dieter", 2, -10), (4, "Bernd", 2, -20)]
     assert view.rows[2].person.club == WEST  # as written at his latest tournament
+    assert view.rows[2].person.member_number == ""  # the club does not publish member numbers
+    Organisation.objects.filter(pk=january.organisation_id).update(publish_member_numbers=True)
+    rangliste = Rangliste.objects.get(slug="nord")
+    view = rangliste_selectors.rangliste_view(rangliste, until=TODAY)
     assert view.rows[2].person.member_number == "ddv4711"
     assert below(view) == []
 
@@ -143,9 +147,9 @@ def test_the_rangliste_reads_in_four_queries_whatever_the_size(director, django_
     with django_assert_num_queries(4):
         view = rangliste_selectors.rangliste_view(rangliste, until=TODAY)
     assert len(view.rows) == players and len(view.lines) == 4 * players
-    key = view.rows[0].person.key
+    link = view.rows[0].person.link
     with django_assert_num_queries(4):
-        history = rangliste_selectors.player_history(rangliste, key=key, until=TODAY)
+        history = rangliste_selectors.player_history(rangliste, link=link, until=TODAY)
     assert history is not None and history.history.rounds == 4
 
 
@@ -202,9 +206,11 @@ def test_the_pages_show_the_ranking_the_players_below_the_minimum_the_cut_line_a
         "Noch nicht gewertet") < text.index("Dieter")
     key = rangliste_selectors.player_key(name="Anna", club=NORD, member_number="")
     history = client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}),
-                         {"p": key, "bis": "2026-06-30"})
+                         {"p": rangliste_selectors.public_key(key), "bis": "2026-06-30"})
     assert history.status_code == 200 and "Januar" in history.content.decode() and "März" in history.content.decode()
     assert client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}), {"p": "x"}).status_code == 404
+    # the link does not carry who the player is: the key itself finds nobody
+    assert client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}), {"p": key}).status_code == 404
     link = re.search(r'href="(/r/nord/spieler/\?p=[^"]+)">Dieter', text).group(1)  # a key with a line break
     assert "Dieter" in client.get(html.unescape(link)).content.decode()
     rangliste.public = False
@@ -218,6 +224,11 @@ def test_the_export_has_one_plain_line_per_player_and_round_in_csv_and_json(dire
     make_rangliste(director, minimum_rounds=2)
     client = Client()
     answer = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    # the club does not publish member numbers (docs/security.md): none in the export
+    assert "4711" not in answer.content.decode()
+    assert json.loads(answer.content)["rounds"][0]["member_number"] == ""
+    Organisation.objects.filter(pk=january.organisation_id).update(publish_member_numbers=True)
+    answer = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
     data = json.loads(answer.content)
     assert data["fields"] == ["player", "member_number", "club", "tournament", "tournament_slug", "date", "round",
                               "table", "games", "points", "penalties", "pflichtsolo"]
@@ -228,6 +239,14 @@ def test_the_export_has_one_plain_line_per_player_and_round_in_csv_and_json(dire
     rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:3] == ["Spieler", "Mitgliedsnummer", "Verein"] and len(rows) == 5
     assert rows[1][:3] == ["Anna", "4711", NORD] and rows[1][9] == "30"
+    # a tournament whose seating is not public: no table in the export (who sat with whom stays private)
+    january.public_seating = False
+    january.save()
+    answer = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    assert {line["table"] for line in json.loads(answer.content)["rounds"]} == {None}
+    answer = client.get(reverse("tournament:rangliste_csv", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig")), delimiter=";"))
+    assert {row[7] for row in rows[1:]} == {""}
 
 
 def test_an_organiser_creates_a_rangliste_and_a_bad_cut_line_is_named_not_saved(client):

@@ -19,6 +19,7 @@ from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.file_reading import MOST_DEPTH, depth, nul_place
 from tournament.services.importing import import_tournament
+from tournament.services.organisations import default_organisation
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
 
@@ -266,7 +267,7 @@ def test_import_records_repeat_meetings_of_the_seating():
 
 def test_import_makes_the_director_a_director_and_reuses_known_players():
     director = make_director()
-    anna = Player.objects.create(name="Anna", club="DK Nord")
+    anna = Player.objects.create(name="Anna", club="DK Nord", organisation=default_organisation())
     tournament = import_tournament(canonical(), director=director)
     assert list(tournament.directors.all()) == [director]
     assert tournament.entries.get(start_number=1).player == anna

@@ -4,6 +4,7 @@ import re
 import uuid
 
 from django import forms
+from django.utils.translation import gettext_lazy as _
 
 
 class VersionField(forms.IntegerField):
@@ -43,3 +44,21 @@ def choice_field(form: forms.Form, name: str) -> forms.ChoiceField:
 def new_key() -> str:
     """A fresh one-time key for a form that creates something."""
     return uuid.uuid4().hex
+
+
+def add_organisation_field(form: forms.Form, organisations) -> None:
+    """The organisation something new is created in (docs/security.md, "Organisations"): a choice of
+    the reader's own organisations, the first field of the form; hidden, and taken when missing, when
+    there is only one."""
+    choices = [(str(o.pk), o.name) for o in organisations]
+    field = forms.TypedChoiceField(label=_("Organisation"), choices=choices, coerce=int,
+                                   initial=choices[0][0] if choices else None, required=len(choices) != 1,
+                                   empty_value=organisations[0].pk if len(choices) == 1 else None)
+    if len(choices) == 1:
+        field.widget = forms.HiddenInput()
+    form.fields = {"organisation": field, **form.fields}
+
+
+def chosen_organisation(form: forms.Form, organisations):
+    """The organisation the valid form chose, of `organisations` (the ones `add_organisation_field` offered)."""
+    return next(o for o in organisations if o.pk == form.cleaned_data["organisation"])

@@ -6,7 +6,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from ..models import Rangliste, Series
-from .common import VersionField, choice_field
+from .common import VersionField, add_organisation_field, choice_field
 
 
 class RanglisteForm(forms.Form):
@@ -27,7 +27,9 @@ class RanglisteForm(forms.Form):
     public = forms.BooleanField(label=_("Rangliste öffentlich"), required=False, initial=True)
     version = VersionField()
 
-    def __init__(self, *args, rangliste: Rangliste | None = None, **kwargs):
+    def __init__(self, *args, rangliste: Rangliste | None = None, organisations=(), **kwargs):
+        """`rangliste`: the one edited (its organisation's series are offered); else a new one in one of
+        `organisations` (the reader's), whose series are offered."""
         if rangliste is not None and not args and "initial" not in kwargs:
             kwargs["initial"] = {
                 "name": rangliste.name, "slug": rangliste.slug, "source": rangliste.source,
@@ -35,9 +37,24 @@ class RanglisteForm(forms.Form):
                 "minimum_rounds": rangliste.minimum_rounds, "public": rangliste.public, "version": rangliste.version,
                 "cut_lines": "\n".join(f"{place} {label}" for place, label in rangliste.cut_line_pairs())}
         super().__init__(*args, **kwargs)
-        choice_field(self, "series").choices = [("", "–")] + [(str(s.pk), s.name) for s in
-                                                               Series.objects.only("id", "name")]
+        if rangliste is None:
+            add_organisation_field(self, organisations)
+            owners = [o.pk for o in organisations]
+        else:
+            owners = [rangliste.organisation_id]
+        # only the series of its own organisation: another club's series are its own business
+        self.series_offered = {s.pk: s for s in Series.objects.filter(organisation_id__in=owners).only(
+            "id", "name", "organisation_id")}
+        choice_field(self, "series").choices = [("", "–")] + [(str(pk), s.name) for pk, s in
+                                                               self.series_offered.items()]
+
+    def clean(self):
+        data = super().clean() or {}
+        series = self.series_offered.get(int(data["series"])) if data.get("series") else None
+        if series is not None and "organisation" in data and series.organisation_id != data["organisation"]:
+            self.add_error("series", _("Diese Serie gehört zu einer anderen Organisation."))
+        return data
 
     def series_object(self) -> Series | None:
         pk = self.cleaned_data.get("series")
-        return Series.objects.filter(pk=int(pk)).first() if pk else None
+        return self.series_offered.get(int(pk)) if pk else None

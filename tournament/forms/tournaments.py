@@ -108,6 +108,7 @@ class TournamentForm(forms.Form):
         "as the ruleset has it" are the DDV's list for the DDV's rules (with its numbers of games, when
         the form's were not changed), else none."""
         data = dict(self.cleaned_data)
+        data.pop("organisation", None)  # chosen by the view (forms.common.add_organisation_field)
         data["rules"] = data.pop("preset")
         if data.get("pflichtsoli", "auto") in ("auto", None):
             data["pflichtsoli"] = PFLICHTSOLI_BY_PRESET.get(data["rules"], Tournament.Pflichtsoli.NONE)

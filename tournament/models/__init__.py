@@ -10,10 +10,11 @@ sends the version it was loaded from, and a service that finds another version s
 django-simple-history; `LoggedChange` adds where it happened and who did it (see `audit.py`).
 
 One module per family: `changes`, `tournaments`, `players`, `rounds`, `games`, `teams`, `rangliste`,
-`registration`; import from the package (`from tournament.models import Game`)."""
+`registration`, `organisations`; import from the package (`from tournament.models import Game`)."""
 
 from .changes import DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score
+from .organisations import Organisation
 from .players import Entry, Player
 from .rangliste import Rangliste
 from .registration import Registration
@@ -31,6 +32,7 @@ __all__ = [
     "Entry",
     "Game",
     "LoggedChange",
+    "Organisation",
     "Penalty",
     "Player",
     "RequestKey",

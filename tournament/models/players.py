@@ -8,15 +8,20 @@ from django.utils.translation import pgettext_lazy
 
 from ..validators import MOST_START_NUMBER, SMALL, Between
 from .changes import kept_history
+from .organisations import Organisation
 from .tournaments import CATEGORIES, Tournament
 
 
 class Player(models.Model):
-    """A person; takes part in tournaments through an Entry."""
+    """A person of an organisation (a club's player record); takes part in its tournaments through an
+    Entry. Another organisation's tournaments have their own record of the same person."""
 
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="players",
+                                     verbose_name=_("Organisation"))
     name = models.CharField(_("Name"), max_length=120)
     club = models.CharField(_("Verein"), max_length=120, blank=True)
-    # the association's member number: the same number is the same person in every Rangliste
+    # the association's member number: the same number is the same person in every Rangliste. It
+    # belongs to this record of the organisation: only its directors change it (services/rangliste.py)
     member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)
 
     class Meta:

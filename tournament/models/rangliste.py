@@ -19,6 +19,8 @@ class Rangliste(models.Model):
         SERIES = "series", _("die Turniere einer Serie")
         FLAGGED = "flagged", _("alle Turniere, die für die Rangliste zählen")
 
+    organisation = models.ForeignKey("tournament.Organisation", on_delete=models.PROTECT, related_name="ranglisten",
+                                     verbose_name=_("Organisation"))
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     source = models.CharField(_("Turniere"), max_length=8, choices=Source.choices, default=Source.FLAGGED)

@@ -13,6 +13,7 @@ from seating import dealing
 from .. import names
 from ..validators import SMALL, Between
 from .changes import kept_history
+from .organisations import Organisation
 
 # the usual categories of a player (Entry.categories): stored in German, shown in the reader's language
 CATEGORIES = {"Damen": _("Damen"), "Jugend": _("Jugend"), "Senioren": _("Senioren"), "Gast": _("Gast")}
@@ -51,6 +52,8 @@ class Series(models.Model):
         # its tournaments are match days of teams (Tournament.team_match); docs/competitions.md
         LEAGUE = "league", _("Liga: Siegpunkte, dann Spielpunkte der Teams")
 
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="series",
+                                     verbose_name=_("Organisation"))
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     mode = models.CharField(_("Wertung"), max_length=8, choices=Mode.choices, default=Mode.SUM)
@@ -90,6 +93,8 @@ class SeriesMerge(models.Model):
 
 
 class Tournament(models.Model):
+    organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="tournaments",
+                                     verbose_name=_("Organisation"))
     name = models.CharField(_("Name"), max_length=200)
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True, error_messages={
         "invalid": _('"%(value)s" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)')})
@@ -168,8 +173,6 @@ class Tournament(models.Model):
         ordering = ["-date", "name"]
         verbose_name = _("Turnier")
         verbose_name_plural = _("Turniere")
-        # "organiser": the site's administrator grants it (docs/security.md); directing a tournament does not
-        permissions = [("organise", "Veranstalter: darf Turniere und Serien anlegen und Sicherungen einspielen")]
         constraints = [models.CheckConstraint(
             condition=Q(team_count__isnull=True) | Q(team_count__gte=1, team_count__lte=6),
             name="tournament_team_count_1_to_6"),

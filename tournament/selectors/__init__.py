@@ -12,7 +12,7 @@ One module per family of pages; import from the package (`from tournament import
 - `table_state`: what a table's phones and the director's live board read (used as a module)
 """
 
-from .access import is_director, is_series_director, role_of, tournaments_to_add
+from .access import is_director, is_organiser, is_series_director, organisations_of, role_of, tournaments_to_add
 from .missing import MissingResults, TableResults, missing_results
 from .overview import Overview, RoundSummary, tournament_overview
 from .players import PlayerLine, PlayerRecord, PlayerRound, player_record
@@ -64,7 +64,9 @@ __all__ = [
     "game_points",
     "identity_key",
     "is_director",
+    "is_organiser",
     "is_series_director",
+    "organisations_of",
     "missing_results",
     "person_text",
     "player_record",

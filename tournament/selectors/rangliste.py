@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db.models import Count, Max, Q, Sum
+from django.utils.crypto import salted_hmac
 
 from scoring import rangliste as rules
 
@@ -42,11 +43,17 @@ class RoundLine:
     tournament_slug: str
     date: datetime.date
     round: int
-    table: int
+    table: int | None  # None where the tournament's seating is not public
     games: int
     points: int  # penalties included
     penalties: int  # the part of `points` that are penalties (negative for the offender)
     pflichtsolo: bool | None  # None: no list with Pflichtsoli, or a table entered as totals only
+
+
+def public_key(key: str) -> str:
+    """What a link to a player's history carries (`?p=`): a digest of who they are, not their member
+    number or name (a number must not be readable or guessable from an address)."""
+    return salted_hmac("rangliste-player", key).hexdigest()[:20]
 
 
 @dataclass(frozen=True)
@@ -54,7 +61,11 @@ class Person:
     key: str
     name: str  # as written at their latest tournament
     club: str
-    member_number: str
+    member_number: str  # empty unless their organisation publishes member numbers
+
+    @property
+    def link(self) -> str:
+        return public_key(self.key)
 
 
 @dataclass(frozen=True)
@@ -90,10 +101,14 @@ def _tournaments(rangliste: Rangliste):
 def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person], int]:
     """Every round a player played in the Rangliste's tournaments, with who they are across them.
     Counted: the tournaments whose standings are public, their rounds whose results are not hidden
-    (what the public sees anyway). Four queries."""
-    tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli")}
+    (what the public sees anyway). Who is who goes by the member number; the number itself is shown
+    only where the player's organisation publishes member numbers, and the table only where the
+    tournament's seating is public (docs/security.md). Four queries."""
+    tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli",
+                                                                 "public_seating")}
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
-                   .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number"))
+                   .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
+                                "player__organisation__publish_member_numbers"))
     sums = list(Score.objects.filter(round__tournament_id__in=list(tournaments), round__results_hidden=False)
                 .order_by().values("entry_id", "round__number")
                 .annotate(sum_points=Sum("points"), sum_games=Sum("games"), table_number=Max("table__number"),
@@ -110,8 +125,9 @@ def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person
     seen: set[tuple[str, int]] = set()
     latest: dict[str, tuple[datetime.date, int, str, str, str]] = {}
     by_entry = {}
-    for entry_id, tournament_id, name, club, number in sorted(entries, key=lambda e: (e[1], e[0])):
+    for entry_id, tournament_id, name, club, number, published in sorted(entries, key=lambda e: (e[1], e[0])):
         key = player_key(name=name, club=club, member_number=number)
+        number = number if published else ""
         if not number.strip():
             key = resolve(merges, key)
         if (key, tournament_id) in seen:
@@ -130,7 +146,8 @@ def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person
         tournament = tournaments[tournament_id]
         lines.append(RoundLine(
             key=keys[entry_id], name=name, member_number=number.strip(), club=club, tournament=tournament.name,
-            tournament_slug=tournament.slug, date=tournament.date, round=round_number, table=table or 0,
+            tournament_slug=tournament.slug, date=tournament.date, round=round_number,
+            table=(table or 0) if tournament.public_seating else None,
             games=games or 0, points=points or 0, penalties=penalties or 0,
             pflichtsolo=None if not tournament.pflichtsoli or totals else pflichtsoli > 0))
     lines.sort(key=lambda line: (name_key(line.name), line.key, line.date, line.tournament_slug, line.round))
@@ -180,11 +197,12 @@ class PlayerHistory:
         return rules.rounded(Fraction(line.points, line.rounds))
 
 
-def player_history(rangliste: Rangliste, *, key: str, until: datetime.date) -> PlayerHistory | None:
-    """A player's tournaments in the Rangliste (None: nobody with this key)."""
+def player_history(rangliste: Rangliste, *, link: str, until: datetime.date) -> PlayerHistory | None:
+    """A player's tournaments in the Rangliste, found by their link (`Person.link`; None: nobody)."""
     lines, people, count = round_lines(rangliste)
     view = _view(rangliste, until, lines, people, count)
-    if key not in people:
+    key = next((person.key for person in people.values() if person.link == link), None)
+    if key is None:
         return None
     own = [line for line in lines if line.key == key and line.date <= until]
     history = rules.history(records=records(own), player=key, until=until, months=rangliste.months)

@@ -17,31 +17,35 @@ from .. import engine
 from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
 from ..log.audit import Actor
 from ..log.changelog import KINDS, history_model
-from ..models import DraftGame, Game, Round, Table, Tournament
+from ..models import DraftGame, Game, Organisation, Round, Table, Tournament
 from . import bulk, results, seating, sheet_state, teams, tournaments
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
 
-def import_tournament(data: Any, *, director=None, slug: str | None = None, by: Actor | None = None) -> Tournament:
-    """Creates the tournament of a file (docs/tournament-file.md); `slug` replaces the file's.
-    Checks everything first: raises ImportProblems listing every problem, and then writes nothing."""
+def import_tournament(data: Any, *, director=None, slug: str | None = None, organisation: Organisation | None = None,
+                      by: Actor | None = None) -> Tournament:
+    """Creates the tournament of a file (docs/tournament-file.md) in `organisation` (none: the
+    director's first); `slug` replaces the file's. Its players are the organisation's records
+    (`tournaments.find_or_create_players`: a file never changes a record that exists). Checks
+    everything first: raises ImportProblems listing every problem, and then writes nothing."""
     plan = check_file(data, slug=slug)
     by = by or (Actor(user=director) if director is not None else Actor(label="Import"))
     with transaction.atomic():
-        tournament = _write(plan, director, by)
+        tournament = _write(plan, director, by, organisation)
         if plan.log is not None:
             replace_log(tournament, plan.log)
         return tournament
 
 
-def _write(plan: Plan, director, by: Actor) -> Tournament:
+def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -> Tournament:
     checked = plan.tournament
     tournament = tournaments.create_tournament(
         name=checked.name, date=checked.date, director=director, place=checked.place, slug=checked.slug,
         rules=checked.rules, rounds_planned=checked.rounds_planned, games_at_table_of_4=checked.games_at_table_of_4,
         games_at_table_of_5=checked.games_at_table_of_5, tie_breakers=checked.tie_breakers,
         round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
-        public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories, by=by)
+        public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories,
+        organisation=organisation, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,

@@ -16,9 +16,9 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import Entry, Player, Rangliste, Series
-from . import tournaments
-from .locking import lock_rangliste, lock_tournament
+from ..models import Entry, Organisation, Player, Rangliste, Series, Tournament
+from . import organisations, tournaments
+from .locking import lock, lock_rangliste
 
 RESERVED_SLUGS = {"new"}
 MOST_MONTHS = 120
@@ -78,6 +78,13 @@ def checked(settings: Settings) -> Settings:
                     public=settings.public)
 
 
+def _check_series_owner(settings: Settings, organisation: Organisation) -> None:
+    """A Rangliste counts a series of its own organisation only; another club's series, private or not,
+    is that club's (docs/security.md, "Organisations")."""
+    if settings.series is not None and settings.series.organisation_id != organisation.pk:
+        raise UserError(_("Diese Serie gehört zu einer anderen Organisation."), field="series")
+
+
 def _check_slug(slug: str, rangliste: Rangliste | None = None) -> None:
     taken = Rangliste.objects.filter(slug=slug)
     if rangliste is not None:
@@ -93,14 +100,17 @@ def _apply(rangliste: Rangliste, settings: Settings) -> None:
     rangliste.public = settings.public
 
 
-def create_rangliste(*, settings: Settings, director=None, by: Actor | None = None) -> Rangliste:
+def create_rangliste(*, settings: Settings, director=None, organisation: Organisation | None = None,
+                     by: Actor | None = None) -> Rangliste:
     settings = checked(settings)
+    organisation = organisation or organisations.home_organisation(director)
+    _check_series_owner(settings, organisation)
     with transaction.atomic():
         if settings.slug:
             _check_slug(settings.slug)
         by = by or (Actor(user=director) if director is not None else SYSTEM)
         with audit.recording("rangliste_created", by=by, tournament=None):
-            rangliste = Rangliste(slug=settings.slug or tournaments.unique_slug(
+            rangliste = Rangliste(organisation=organisation, slug=settings.slug or tournaments.unique_slug(
                 settings.name, model=Rangliste, fallback="rangliste", reserved=RESERVED_SLUGS))
             _apply(rangliste, settings)
             rangliste.save()
@@ -119,6 +129,7 @@ def update_rangliste(*, rangliste: Rangliste, settings: Settings, version: int |
         if version is not None and version != rangliste.version:
             raise Conflict(_("Die Rangliste wurde inzwischen von jemand anderem geändert."), current=rangliste,
                            version=rangliste.version)
+        _check_series_owner(settings, rangliste.organisation)
         slug = settings.slug or rangliste.slug
         _check_slug(slug, rangliste)
         with audit.recording("rangliste_changed", by=by, tournament=None):
@@ -130,15 +141,24 @@ def update_rangliste(*, rangliste: Rangliste, settings: Settings, version: int |
 
 
 def set_member_number(*, entry: Entry, member_number: str, by: Actor = SYSTEM) -> Entry:
-    """The player's member number (Mitgliedsnummer; empty: none). It belongs to the person (`Player`),
-    so every tournament of that Player row shows it; another player of this tournament with the same
-    number is refused."""
+    """The player's member number (Mitgliedsnummer; empty: none). It belongs to the organisation's
+    record of the person (`Player`): a director of a tournament of that organisation changes it (the
+    view lets only directors in; another club's tournaments have records of their own), every
+    tournament of that record shows it, and the change is in the change log of each of them (the
+    entry's record, "Mitgliedsnummer geändert"). Another player of this tournament with the same number
+    is refused."""
     number = "".join(member_number.split())
     if len(number) > 20 or (number and not number.isprintable()):
         raise UserError(_("Eine Mitgliedsnummer hat höchstens 20 Zeichen, ohne Leerzeichen."), field="member_number")
     with transaction.atomic():
-        tournament = lock_tournament(entry.tournament_id)
+        player_id = Entry.objects.filter(pk=entry.pk).values_list("player_id", flat=True).get()
+        # every tournament of the record, locked in id order (locking.py): each logs the change
+        touched = {t.pk: t for t in lock(Tournament.objects.filter(entries__player_id=player_id).distinct())}
+        tournament = touched[entry.tournament_id]
         entry = tournament.entries.select_related("player").get(pk=entry.pk)
+        if entry.player_id != player_id:  # pointed at another record meanwhile: that one's tournaments
+            raise Conflict(_("%(name)s wurde inzwischen von jemand anderem geändert.") % {"name": entry.player.name},
+                           current=entry)
         if entry.player.member_number == number:
             return entry
         if number:
@@ -147,6 +167,26 @@ def set_member_number(*, entry: Entry, member_number: str, by: Actor = SYSTEM) -
             if same is not None:
                 raise UserError(_("Die Mitgliedsnummer %(number)s hat schon %(name)s.")
                                 % {"number": number, "name": same.player.name}, field="member_number")
+        with audit.recording("member_number_changed", by=by, tournament=tournament):
+            Player.objects.filter(pk=player_id).update(member_number=number)
+            entry.player.member_number = number
+            entry.save()  # the entry's record in the change log, with this action
+        for other in touched.values():
+            if other.pk != tournament.pk:
+                with audit.recording("member_number_changed", by=by, tournament=other):
+                    other.entries.select_related("player").get(player_id=player_id).save()
+        return entry
+        if number:
+            same = (Entry.objects.filter(tournament=tournament, player__member_number__iexact=number)
+                    .exclude(pk=entry.pk).select_related("player").first())
+            if same is not None:
+                raise UserError(_("Die Mitgliedsnummer %(number)s hat schon %(name)s.")
+                                % {"number": number, "name": same.player.name}, field="member_number")
+        others = list(Entry.objects.filter(player_id=entry.player_id).exclude(pk=entry.pk)
+                      .values_list("tournament_id", flat=True).order_by("tournament_id"))
+        for other in lock(Tournament.objects.filter(pk__in=others)):  # in id order, after this one
+            with audit.recording("member_number_changed", by=by, tournament=other):
+                Entry.objects.get(tournament=other, player_id=entry.player_id).save()
         with audit.recording("member_number_changed", by=by, tournament=tournament):
             Player.objects.filter(pk=entry.player_id).update(member_number=number)
             entry.player.member_number = number

@@ -15,8 +15,8 @@ from .. import selectors
 from ..errors import Conflict, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import Series, SeriesMerge, Tournament
-from . import tournaments
+from ..models import Organisation, Series, SeriesMerge, Tournament
+from . import organisations, tournaments
 from .locking import lock_series, lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /s/new/ creates a series
@@ -48,14 +48,16 @@ def _check_slug(slug: str, series: Series | None = None) -> None:
 
 
 def create_series(*, name: str, director=None, slug: str = "", mode: str = Series.Mode.SUM, best_of: int = 0,
-                  public: bool = True, by: Actor | None = None) -> Series:
+                  public: bool = True, organisation: Organisation | None = None, by: Actor | None = None) -> Series:
     name = _check(name=name, mode=mode, best_of=best_of)
+    organisation = organisation or organisations.home_organisation(director)
     with transaction.atomic():
         if slug:
             _check_slug(slug)
         by = by or (Actor(user=director) if director is not None else SYSTEM)
         with audit.recording("series_created", by=by, tournament=None):
-            series = Series.objects.create(name=name, slug=slug or unique_slug(name), mode=mode,
+            series = Series.objects.create(organisation=organisation, name=name, slug=slug or unique_slug(name),
+                                           mode=mode,
                                            best_of=best_of if mode == Series.Mode.BEST else 0, public=public)
             if director is not None:
                 series.directors.add(director)
@@ -93,6 +95,9 @@ def add_tournament(*, series: Series, tournament: Tournament, user, by: Actor = 
                             % {"name": tournament.name})
         if tournament.series_id == series.pk:
             return tournament
+        if tournament.organisation_id != series.organisation_id:
+            raise UserError(_("Das Turnier „%(name)s“ gehört zu einer anderen Organisation als die Serie.")
+                            % {"name": tournament.name})
         if tournament.series_id is not None:
             other = Series.objects.get(pk=tournament.series_id)
             raise UserError(_("Das Turnier „%(name)s“ gehört schon zur Serie „%(series)s“.")

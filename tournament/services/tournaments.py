@@ -22,9 +22,9 @@ from .. import names
 from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
-from ..models import Entry, Player, Round, Tournament
+from ..models import Entry, Organisation, Player, Round, Tournament
 from ..validators import MOST_START_NUMBER
-from . import scores
+from . import organisations, scores
 from .locking import lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /t/new/ creates a tournament
@@ -62,19 +62,23 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                       rounds_planned: int = 3, games_at_table_of_4: int = 8, games_at_table_of_5: int = 10,
                       tie_breakers: list | None = None, public: dict[str, bool] | None = None,
                       round_minutes: int = 100, pflichtsoli: str = "", ranking: str = Tournament.Ranking.POINTS,
-                      categories: list[str] | None = None, by: Actor | None = None) -> Tournament:
+                      categories: list[str] | None = None, organisation: Organisation | None = None,
+                      by: Actor | None = None) -> Tournament:
+    """A new tournament of `organisation` (none given: the director's first, `organisations.home_organisation`)."""
     try:
         checked = scoring.parse_rules(rules)
     except scoring.InvalidInput as error:
         raise EntryProblems(error.problems) from None
     check_list_games(pflichtsoli, games_at_table_of_4, games_at_table_of_5)
+    organisation = organisation or organisations.home_organisation(director)
     with transaction.atomic():
         if slug and (slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists()):
             raise _slug_taken(slug)
         by = by or (Actor(user=director) if director is not None else SYSTEM)
         with audit.recording("tournament_created", by=by, tournament=None):
             tournament = Tournament(
-                name=name, date=date, place=place, slug=slug or unique_slug(name), rules=scoring.rules_spec(checked),
+                organisation=organisation, name=name, date=date, place=place, slug=slug or unique_slug(name),
+                rules=scoring.rules_spec(checked),
                 rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
                 games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
                 pflichtsoli=pflichtsoli, ranking=ranking, categories=list(categories or []), **(public or {}))
@@ -212,15 +216,11 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
             taken_numbers.add(start_number)
             next_number = max(next_number, start_number + 1)
         _check_references([(name, club) for _id, name, club in registered], [(n, c) for n, c, *_r in wanted])
-        people = find_or_create_players([(name, club) for name, club, *_rest in wanted])
-        for name, club, *_rest, new in wanted:  # (a file's member numbers: one query each)
-            person = people[(name, club)]
-            if new.member_number and new.member_number != person.member_number:
-                Player.objects.filter(pk=person.pk).update(member_number=new.member_number)
-                person.member_number = new.member_number
+        people = find_or_create_players(tournament.organisation_id, [
+            (name, club, new.member_number) for name, club, *_rest, new in wanted])
         with audit.recording("player_registered", by=by, tournament=tournament):
             entries = Entry.objects.bulk_create(
-                Entry(tournament=tournament, player=people[(name, club)], start_number=number,
+                Entry(tournament=tournament, player=people[(name, club, new.member_number)], start_number=number,
                       joined_round=joined_round, withdrawn_from_round=withdrawn, present=present,
                       categories=list(new.categories))
                 for name, club, number, joined_round, withdrawn, present, new in wanted)
@@ -243,18 +243,26 @@ def _check_references(registered: list[tuple[str, str]], new: list[tuple[str, st
         seen.setdefault(names.folded(reference), index)
 
 
-def find_or_create_players(pairs: list[tuple[str, str]]) -> dict[tuple[str, str], Player]:
-    """The Player for each (name, club): an existing one with that name and club, else a new one.
-    Three queries however many."""
-    people: dict[tuple[str, str], Player] = {}
-    wanted = set(pairs)
-    for person in Player.objects.filter(name__in={name for name, _club in pairs}).order_by("id"):
-        if (person.name, person.club) in wanted:
-            people.setdefault((person.name, person.club), person)
-    missing = [Player(name=name, club=club) for name, club in dict.fromkeys(pairs) if (name, club) not in people]
+def find_or_create_players(organisation_id: int, wanted: list[tuple[str, str, str]]
+                           ) -> dict[tuple[str, str, str], Player]:
+    """The organisation's Player for each (name, club, member number): without a number, the first
+    record with that name and club; with one, the record with that name, club and number. Else a new
+    record. A record found is never changed: a member number from a tournament file does not land on
+    another record (two members of one name and club stay two people, and an earlier tournament's
+    backup stays as it was); another organisation's records are never looked at. Two queries however
+    many."""
+    found: dict[tuple[str, str, str], Player] = {}
+    keys = list(dict.fromkeys(wanted))
+    records = Player.objects.filter(organisation_id=organisation_id, name__in={name for name, *_rest in keys})
+    for person in records.order_by("id"):
+        found.setdefault((person.name, person.club, ""), person)
+        if person.member_number:
+            found.setdefault((person.name, person.club, person.member_number), person)
+    missing = [Player(organisation_id=organisation_id, name=name, club=club, member_number=number)
+               for name, club, number in keys if (name, club, number) not in found]
     for person in Player.objects.bulk_create(missing):
-        people[(person.name, person.club)] = person
-    return people
+        found[(person.name, person.club, person.member_number)] = person
+    return {key: found[key] for key in keys}
 
 
 def edit_player(*, entry: Entry, name: str, club: str, loaded: tuple[str, str] | None = None,
@@ -280,7 +288,8 @@ def edit_player(*, entry: Entry, name: str, club: str, loaded: tuple[str, str] |
         if same:
             raise UserError(_("%(name)s ist schon angemeldet.") % {"name": names.person_text(*same[0])}, field="name")
         _check_references(others, [(name, club)])
-        person = find_or_create_players([(name, club)])[(name, club)]
+        number = entry.player.member_number  # the person's number stays with the corrected name
+        person = find_or_create_players(tournament.organisation_id, [(name, club, number)])[(name, club, number)]
         with audit.recording("player_changed", by=by, tournament=tournament):
             entry.player = person
             entry.save(update_fields=["player"])

@@ -8,9 +8,10 @@
   unlocking, restoring from the log);
 - **the public**: only the pages the director switched on (`Tournament.public_<page>`).
 
-Besides the roles in a tournament, an account may be an **organiser** (the permission
-`tournament.organise`, granted by the site's administrator; every superuser is one): only organisers
-create tournaments and series and restore backups (`organiser_required`, docs/security.md).
+Besides the roles in a tournament, an account may be an **organiser** of an organisation (a club or an
+association; `Organisation.organisers`, made by the site's administrator; every superuser counts as
+one of every organisation): only organisers create tournaments, series and Ranglisten, within their
+organisations, and restore backups (`organiser_required`, docs/security.md).
 
 Every view that is not public goes through `role_required`; `request.role` says which role the
 request has ("director", "helper" or None), `request.is_director` whether it is a director.
@@ -20,18 +21,17 @@ from __future__ import annotations
 
 from functools import wraps
 
-from django.contrib.auth.decorators import login_required, permission_required
+from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 
 from ..models import Series, Tournament
-from ..selectors import is_series_director, role_of
+from ..selectors import is_organiser, is_series_director, role_of
 from ..web import caching
 
 DIRECTOR, HELPER = "director", "helper"
-ORGANISE = "tournament.organise"
 
 
 def _set_role(request, tournament: Tournament) -> str | None:
@@ -64,9 +64,16 @@ director_required = role_required(DIRECTOR)
 
 
 def organiser_required(view):
-    """Creating a tournament or a series, restoring a backup: anonymous users go to the login page,
-    accounts without the organiser's permission get 403."""
-    return login_required(permission_required(ORGANISE, raise_exception=True)(view))
+    """Creating a tournament, a series or a Rangliste, restoring a backup: anonymous users go to the
+    login page, accounts that are no organiser of any organisation (and no superuser) get 403."""
+
+    @wraps(view)
+    def wrapper(request, *args, **kwargs):
+        if not is_organiser(request.user):
+            raise PermissionDenied
+        return view(request, *args, **kwargs)
+
+    return login_required(wrapper)
 
 
 entry_required = role_required(DIRECTOR, HELPER)  # entering results: directors and helpers

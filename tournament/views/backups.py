@@ -13,7 +13,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 
 from ..errors import UserError
+from ..forms.common import add_organisation_field, chosen_organisation
 from ..log.audit import Actor
+from ..selectors import organisations_of
 from ..services.backups import backup_name, backup_text
 from ..services.file_checks import ImportProblems
 from ..services.importing import import_tournament
@@ -53,11 +55,14 @@ def read_json(upload) -> object:
 @organiser_required
 def restore_page(request) -> HttpResponse:
     form = RestoreForm(request.POST or None, request.FILES or None)
+    organisations = list(organisations_of(request.user))
+    add_organisation_field(form, organisations)
     problems: list[str] = []
     if request.method == "POST" and form.is_valid():
         try:
             data = read_json(form.cleaned_data["file"])
             tournament = import_tournament(data, director=request.user, slug=form.cleaned_data["slug"] or None,
+                                           organisation=chosen_organisation(form, organisations),
                                            by=Actor.of(request))
         except ValueError as error:
             form.add_error("file", str(error))

@@ -2,21 +2,25 @@ from django.db.models import Q
 from django.shortcuts import render
 
 from ..models import Rangliste, Series, Tournament
+from ..selectors import is_organiser
 
 
 def home(request):
-    """The start page: every tournament, newest first; the public series and those the user directs;
-    the Ranglisten likewise; "Neues Turnier", "Neue Serie" and "Neue Rangliste" for organisers."""
+    """The start page: what the reader may open (docs/security.md): the tournaments whose overview is
+    public and those the user directs or helps with, newest first; the public series and Ranglisten
+    and those the user directs;
+    "Neues Turnier", "Neue Serie" and "Neue Rangliste" for organisers (docs/security.md)."""
+    user = request.user
     tournaments = Tournament.objects.only("name", "slug", "date", "place")
     series = Series.objects.only("name", "slug", "public")
-    if not request.user.is_authenticated:
-        series = series.filter(public=True)
-    elif not request.user.is_superuser:
-        series = series.filter(Q(public=True) | Q(directors=request.user)).distinct()
     ranglisten = Rangliste.objects.only("name", "slug", "public")
-    if not request.user.is_authenticated:
+    if not user.is_authenticated:
+        tournaments = tournaments.filter(public_overview=True)
+        series = series.filter(public=True)
         ranglisten = ranglisten.filter(public=True)
-    elif not request.user.is_superuser:
-        ranglisten = ranglisten.filter(Q(public=True) | Q(directors=request.user)).distinct()
+    elif not user.is_superuser:
+        tournaments = tournaments.filter(Q(public_overview=True) | Q(directors=user) | Q(helpers=user)).distinct()
+        series = series.filter(Q(public=True) | Q(directors=user)).distinct()
+        ranglisten = ranglisten.filter(Q(public=True) | Q(directors=user)).distinct()
     return render(request, "tournament/home.html", {"tournaments": tournaments, "series_list": series,
-                                                    "ranglisten": ranglisten})
+                                                    "ranglisten": ranglisten, "is_organiser": is_organiser(user)})

@@ -16,9 +16,11 @@ from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
 
 from ..errors import Conflict, UserError
+from ..forms.common import chosen_organisation
 from ..forms.rangliste import RanglisteForm
 from ..log.audit import Actor
 from ..models import Rangliste
+from ..selectors import organisations_of
 from ..selectors import rangliste as selectors
 from ..services import rangliste as services
 from .access import organiser_required
@@ -78,10 +80,12 @@ def _error(form: RanglisteForm, error: UserError) -> None:
 
 @organiser_required
 def rangliste_create(request):
-    form = RanglisteForm(request.POST or None)
+    organisations = list(organisations_of(request.user))
+    form = RanglisteForm(request.POST or None, organisations=organisations)
     if request.method == "POST" and form.is_valid():
         try:
             rangliste = services.create_rangliste(settings=_settings(form), director=request.user,
+                                                  organisation=chosen_organisation(form, organisations),
                                                   by=Actor.of(request))
         except UserError as error:
             _error(form, error)
@@ -96,7 +100,7 @@ def rangliste_edit(request, rangliste):
     form = RanglisteForm(rangliste=rangliste)
     status = 200
     if request.method == "POST":
-        form = RanglisteForm(request.POST)
+        form = RanglisteForm(request.POST, rangliste=rangliste)
         if form.is_valid():
             try:
                 rangliste = services.update_rangliste(rangliste=rangliste, settings=_settings(form),
@@ -122,7 +126,7 @@ def rangliste_page(request, rangliste):
 
 @public_or_director
 def rangliste_player(request, rangliste):
-    history = selectors.player_history(rangliste, key=request.GET.get("p", ""), until=until(request))
+    history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request))
     if history is None:
         raise Http404
     tournaments = [(line, history.names[line.tournament][0], history.tournament_average(line))

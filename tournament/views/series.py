@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST
 from .. import selectors
 from ..collation import name_key
 from ..errors import Conflict, UserError
+from ..forms.common import add_organisation_field, chosen_organisation
 from ..forms.series import AddTournamentForm, MergeForm, SeriesForm
 from ..log.audit import Actor
 from ..models import Series, Tournament
@@ -49,9 +50,12 @@ def value_label(series: Series) -> str:
 @organiser_required
 def series_create(request):
     form = SeriesForm(request.POST or None)
+    organisations = list(selectors.organisations_of(request.user))
+    add_organisation_field(form, organisations)
     if request.method == "POST" and form.is_valid():
         try:
-            series = services.create_series(director=request.user, by=Actor.of(request), **form.arguments())
+            series = services.create_series(director=request.user, by=Actor.of(request),
+                                            organisation=chosen_organisation(form, organisations), **form.arguments())
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
@@ -178,7 +182,7 @@ def series_manage(request, series):
     standings = selectors.series_standings(series, user=request.user)
     return render(request, "tournament/series_manage.html", {
         "series": series, "form": form, "standings": standings, "is_director": True,
-        "add_form": AddTournamentForm(tournaments=selectors.tournaments_to_add(request.user)),
+        "add_form": AddTournamentForm(tournaments=selectors.tournaments_to_add(request.user, series)),
         "merge_form": MergeForm(people=_people(standings)),
     }, status=409 if conflict else 200)
 
@@ -186,7 +190,7 @@ def series_manage(request, series):
 @require_POST
 @series_director_required
 def series_tournament_add(request, series):
-    form = AddTournamentForm(request.POST, tournaments=selectors.tournaments_to_add(request.user))
+    form = AddTournamentForm(request.POST, tournaments=selectors.tournaments_to_add(request.user, series))
     if form.is_valid():
         tournament = Tournament.objects.get(pk=form.cleaned_data["tournament"])
         try:

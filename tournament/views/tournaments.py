@@ -10,6 +10,7 @@ from django.views.decorators.http import require_POST
 
 from .. import selectors
 from ..errors import Conflict, EntryProblems, UserError
+from ..forms.common import add_organisation_field, chosen_organisation
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
 from ..log.audit import Actor
 from ..services import tournaments
@@ -20,9 +21,12 @@ from .access import director_required, organiser_required, public_or_director
 @organiser_required
 def tournament_create(request):
     form = TournamentForm(request.POST or None)
+    organisations = list(selectors.organisations_of(request.user))
+    add_organisation_field(form, organisations)
     if request.method == "POST" and form.is_valid():
         try:
             tournament = tournaments.create_tournament(director=request.user, by=Actor.of(request),
+                                                       organisation=chosen_organisation(form, organisations),
                                                        **form.create_arguments())
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from tournament.errors import UserError
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
+from tournament.services.organisations import organisation_named
 
 
 class Command(BaseCommand):
@@ -20,8 +21,10 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="die Turnierdatei (JSON, UTF-8)")
         parser.add_argument("--slug", help="Kurzname statt dem der Datei, etwa um eine Kopie anzulegen")
+        parser.add_argument("--organisation", help="Kurzname der Organisation, der das Turnier gehört "
+                                                   "(sonst die des Vereins, docs/security.md)")
 
-    def handle(self, *args, file, slug=None, **options):
+    def handle(self, *args, file, slug=None, organisation=None, **options):
         try:
             with open(file, encoding="utf-8") as handle:
                 data = json.load(handle)
@@ -34,7 +37,11 @@ class Command(BaseCommand):
         except RecursionError:
             raise self.too_deep(file) from None
         try:
-            tournament = import_tournament(data, slug=slug)
+            owner = organisation_named(organisation)
+        except UserError as error:
+            raise CommandError(str(error.message), returncode=2) from None
+        try:
+            tournament = import_tournament(data, slug=slug, organisation=owner)
         except RecursionError:
             # nested just shallow enough for json.load, but not for the checks a few calls deeper
             # (file_checks quotes a wrong value with json.dumps); import writes in one transaction

@@ -7,13 +7,12 @@ import datetime
 import random
 
 from django.contrib.auth import get_user_model
-from django.contrib.auth.models import Permission
 from django.core.management.base import BaseCommand
 from django.db import transaction
 from django.urls import reverse
 
 from tournament.models import Rangliste, Series, Tournament
-from tournament.services import generate, rangliste, seating, series, teams, tournaments
+from tournament.services import generate, organisations, rangliste, seating, series, teams, tournaments
 
 from ... import engine
 from ...services import penalties
@@ -69,9 +68,8 @@ class Command(BaseCommand):
         director.is_active = True
         director.set_password(DIRECTOR_PASSWORD)
         director.save()
-        # an organiser: creates tournaments and series, restores backups (docs/security.md)
-        director.user_permissions.add(Permission.objects.get(content_type__app_label="tournament",
-                                                             codename="organise"))
+        # an organiser of the single club: creates tournaments and series, restores backups (docs/security.md)
+        organisations.default_organisation().organisers.add(director)
         return director
 
     def load_demo_tournament(self, *, director):

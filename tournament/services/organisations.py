@@ -1,0 +1,63 @@
+"""Organisations (docs/security.md, "Organisations"): creating one with its first organiser, and
+which organisation a tournament, series or Rangliste is created in when nobody chose one."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.utils.text import slugify
+from django.utils.translation import gettext as _
+
+from ..errors import UserError
+from ..models import Organisation
+
+DEFAULT_SLUG = "verein"  # the organisation of a single-club install (the venue's laptop, the demo)
+
+
+def create_organisation(*, name: str, slug: str = "", organiser=None) -> Organisation:
+    """A new organisation; `organiser` (an account) becomes its first organiser."""
+    name = " ".join(name.split())
+    if not name:
+        raise UserError(_("Der Name fehlt."), field="name")
+    slug = slug or slugify(name)[:80]
+    if not slug:
+        raise UserError(_("Bitte einen Kurznamen aus Buchstaben und Ziffern angeben."), field="slug")
+    with transaction.atomic():
+        if Organisation.objects.filter(slug=slug).exists():
+            raise UserError(_("Den Kurznamen %(slug)s hat schon eine andere Organisation.") % {"slug": slug},
+                            field="slug")
+        organisation = Organisation.objects.create(name=name, slug=slug)
+        if organiser is not None:
+            organisation.organisers.add(organiser)
+        return organisation
+
+
+def default_organisation() -> Organisation:
+    """The organisation of a single-club install: "Verein", made when first needed. Used where nobody
+    chose one: the command line without --organisation, and services called without a director."""
+    organisation, _created = Organisation.objects.get_or_create(slug=DEFAULT_SLUG, defaults={"name": "Verein"})
+    return organisation
+
+
+def home_organisation(user=None) -> Organisation:
+    """Where `user` creates something when no organisation was chosen: their first organisation (by
+    name), else the default one."""
+    if user is not None and user.is_authenticated:
+        first = user.organisations.order_by("name", "id").first()
+        if first is not None:
+            return first
+    return default_organisation()
+
+
+def add_organiser(*, organisation: Organisation, user) -> None:
+    organisation.organisers.add(user)
+
+
+def organisation_named(slug: str | None) -> Organisation:
+    """The organisation with this short name (the command line's --organisation); none given: the default one."""
+    if not slug:
+        return default_organisation()
+    organisation = Organisation.objects.filter(slug=slug).first()
+    if organisation is None:
+        raise UserError(_("Eine Organisation mit dem Kurznamen %(slug)s gibt es nicht.") % {"slug": slug},
+                        field="organisation")
+    return organisation
