@@ -105,6 +105,7 @@ ACTIONS = {
     "rangliste_created": _("Rangliste angelegt"),
     "rangliste_changed": _("Rangliste geändert"),
     "member_number_changed": _("Mitgliedsnummer geändert"),
+    "player_erased": _("Daten eines Spielers auf Wunsch gelöscht (Pseudonym)"),
     "categories_changed": _("Kategorien geändert"),
 }
 
