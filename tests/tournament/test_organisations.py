@@ -2,7 +2,6 @@
 series, Ranglisten and player records are its own. Club A ("verein") and club B ("club-b") side by
 side; B's organiser and director act within B and find nothing of A in any picker."""
 
-import datetime
 import json
 
 import pytest
