@@ -34,7 +34,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.messages import constants, get_messages
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection, transaction
-from django.db.models import Sum
+from django.db.models import F, Sum
 from django.test import Client, override_settings
 from django.urls import reverse
 from hypothesis import HealthCheck, example, given, settings
@@ -48,13 +48,16 @@ from tournament.models import (
     DataChange,
     Entry,
     Game,
+    Organisation,
     Penalty,
     Player,
+    Rangliste,
     Registration,
     RequestKey,
     Round,
     Score,
     Seat,
+    Series,
     Table,
     Team,
     TeamMember,
@@ -62,11 +65,12 @@ from tournament.models import (
 )
 from tournament.ranking import TIE_BREAKERS
 from tournament.services import checkin, editing, penalties, results, seating, sheet_state, table_links, tournaments
+from tournament.services import series as series_services
 from tournament.services import teams as team_services
 from tournament.services.exporting import export_tournament
 from tournament.services.file_checks import ImportProblems
 from tournament.services.importing import import_tournament
-from tournament.services.organisations import default_organisation
+from tournament.services.organisations import create_organisation, default_organisation
 from tournament.vocabulary import SOLOS
 
 from .factories import normal_game, player_names, seat_ids
@@ -99,7 +103,12 @@ def build_world() -> dict:
     tournament = tournaments.create_tournament(name="Herbstturnier", date=datetime.date(2026, 11, 21),
                                                director=users["director"], slug="herbst")
     tournament.helpers.add(users["helper"])
-    default_organisation().organisers.add(users["director"])  # an organiser: creates, restores
+    # an organiser of two clubs (creates and restores in either, and must choose), and a third club
+    # with a private series that no form may reach (docs/security.md, "Organisations")
+    default_organisation().organisers.add(users["director"])
+    create_organisation(name="Zweiter Verein", slug="zweiter", organiser=users["director"])
+    stranger = create_organisation(name="Fremder Verein", slug="fremd")
+    series_services.create_series(name="Fremde Serie", slug="fremde-serie", public=False, organisation=stranger)
     for name in player_names(13):
         tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
     r1 = seating.create_round(tournament=tournament)
@@ -149,6 +158,18 @@ class World:
                                 .values_list("id", flat=True))
         self.history_ids = {kind: list(model.history.filter(log_tournament=self.tournament.pk)
                                        .values_list("history_id", flat=True)) for kind, model in KINDS.items()}
+        self.organisations = {o.slug: str(o.pk) for o in Organisation.objects.all()}
+        self.series_ids = [str(pk) for pk in Series.objects.values_list("pk", flat=True)]
+
+    def check_organisations(self):
+        """Nothing was made in an organisation the director does not act for, and no Rangliste counts
+        another organisation's series (docs/security.md, "Organisations")."""
+        own = set(self.users["director"].organisations.values_list("pk", flat=True))
+        for model in (Tournament, Rangliste):
+            assert not model.objects.exclude(organisation__in=own).exists(), model
+        assert list(Series.objects.exclude(organisation__in=own).values_list("slug", flat=True)) == ["fremde-serie"]
+        assert not Rangliste.objects.exclude(series=None).exclude(series__organisation=F("organisation")).exists()
+        assert not Player.objects.exclude(organisation__in=own).exists()
 
 
 @pytest.fixture
@@ -766,15 +787,18 @@ def test_teams(world, clients, data):
 @given(data=st.data())
 def test_tournament_create(world, clients, data):
     url = reverse("tournament:tournament_create")
-    valid = {"name": "Neues Turnier", "date": "2026-12-05", "place": "", "slug": "", "preset": "turnier",
-             "rounds_planned": "3", "games_at_table_of_4": "8", "games_at_table_of_5": "10"}
+    valid = {"organisation": world.organisations["verein"], "name": "Neues Turnier", "date": "2026-12-05",
+             "place": "", "slug": "", "preset": "turnier", "rounds_planned": "3", "games_at_table_of_4": "8",
+             "games_at_table_of_5": "10"}
     sent = body(data, valid, {
+        "organisation": value(*world.organisations.values()),
         "name": value("Neu", ""), "date": value("2026-12-05", "2026-13-01", "05.12.2026"), "place": texts,
         "slug": value("", "neu", "herbst", "new", "Groß"), "preset": value(*scoring.PRESETS),
         "rounds_planned": value(1, 3, 31), "games_at_table_of_4": value(8, 0, 100),
         "games_at_table_of_5": value(10, 0, 100)})
     with rolled_back():
         post(clients[data.draw(roles, label="role")], url, sent, what="tournament create", new_tournament=True)
+        world.check_organisations()
 
 
 @fuzz(30)
@@ -782,14 +806,18 @@ def test_tournament_create(world, clients, data):
 def test_rangliste_create(world, clients, data):
     """The Rangliste's form (create and edit take the same fields): a clear message or a Rangliste, never a 500."""
     url = reverse("tournament:rangliste_create")
-    valid = {"name": "Rangliste", "slug": "", "source": "flagged", "series": "", "months": "24",
-             "minimum_rounds": "36", "cut_lines": "16 Deutsche Meisterschaft", "public": "on"}
+    valid = {"organisation": world.organisations["verein"], "name": "Rangliste", "slug": "", "source": "flagged",
+             "series": "", "months": "24", "minimum_rounds": "36", "cut_lines": "16 Deutsche Meisterschaft",
+             "public": "on"}
     sent = body(data, valid, {
+        "organisation": value(*world.organisations.values()),
         "name": value("Rangliste", ""), "slug": value("", "rl", "new", "Groß"), "source": value("flagged", "series"),
-        "series": value("", "1", "999999"), "months": value(24, 0, 121), "minimum_rounds": value(36, 0, 1000),
+        "series": value("", "1", "999999", *world.series_ids), "months": value(24, 0, 121),
+        "minimum_rounds": value(36, 0, 1000),
         "cut_lines": value("16 DM", "16 DM\n16 RM", "DM 16", "0 DM", "١٦ DM", "48 RM\n16 DM"), "public": texts})
     with rolled_back():
         post(clients[data.draw(roles, label="role")], url, sent, what="rangliste create")
+        world.check_organisations()
 
 
 # ---- tournament files: the restore page and the import itself ------------------------------------------------
@@ -856,8 +884,10 @@ def test_restore_upload(world, clients, data):
     content = data.draw(files(world.document), label="file")
     slug = data.draw(st.one_of(st.just("kopie"), st.just("kopie"), st.just(""), safe_texts), label="slug")
     with rolled_back():
-        sent = {"file": SimpleUploadedFile("sicherung.json", content, content_type="application/json"), "slug": slug}
+        sent = {"file": SimpleUploadedFile("sicherung.json", content, content_type="application/json"), "slug": slug,
+                "organisation": data.draw(value(*world.organisations.values()), label="organisation")}
         post(clients[data.draw(roles, label="role")], url, sent, what="restore upload", new_tournament=True)
+        world.check_organisations()
 
 
 @fuzz(60)
@@ -909,7 +939,8 @@ def test_a_file_with_a_nul_character_is_no_500(world, clients, where):
         node = node[step]
     node[path[-1]] = node[path[-1]][:1] + "\x00" + node[path[-1]][1:]
     with rolled_back():
-        sent = {"file": SimpleUploadedFile("sicherung.json", json.dumps(document).encode()), "slug": "kopie"}
+        sent = {"file": SimpleUploadedFile("sicherung.json", json.dumps(document).encode()), "slug": "kopie",
+                "organisation": world.organisations["verein"]}
         post(clients["director"], reverse("tournament:restore_backup"), sent, what="file with NUL",
              new_tournament=True)
 
@@ -967,7 +998,8 @@ def test_a_file_nested_just_below_the_readers_limit_is_no_500(world, clients):
     def send(depth):
         content = text.replace('"@@"', "[" * depth + "]" * depth).encode()
         with rolled_back():
-            sent = {"file": SimpleUploadedFile("sicherung.json", content), "slug": "kopie"}
+            sent = {"file": SimpleUploadedFile("sicherung.json", content), "slug": "kopie",
+                    "organisation": world.organisations["verein"]}
             return post(clients["director"], url, sent, what="nesting", new_tournament=True)
 
     def refused(response):

@@ -70,7 +70,7 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
     the change log included; their results stay under `pseudonym(player)`. One transaction, the
     tournaments locked; each tournament's change log records the erasure (without the name)."""
     with transaction.atomic():
-        touched = lock(Tournament.objects.filter(entries__player=player).distinct())
+        touched = lock(Tournament.objects.filter(pk__in=Entry.objects.filter(player=player).values("tournament_id")))
         player = Player.objects.get(pk=player.pk)
         alias = pseudonym(player)
         # what the change log's snapshots may call them: the name alone, with the club (two of one
