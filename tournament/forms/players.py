@@ -19,7 +19,8 @@ class PlayerEditForm(forms.Form):
     member_number = forms.CharField(
         label=_("Mitgliedsnummer"), max_length=40, required=False,
         help_text=_("Freiwillig; macht den Spieler in jeder Rangliste eindeutig, unter welchem Namen und Verein er "
-                    "auch spielt."))
+                    "auch spielt. Gilt für alle Turniere dieser Organisation (im Protokoll jedes Turniers vermerkt); "
+                    "öffentlich nur, wenn die Organisation Mitgliedsnummern veröffentlicht."))
     categories = forms.MultipleChoiceField(label=_("Kategorien"), required=False, widget=forms.CheckboxSelectMultiple,
                                            help_text=_("Für die Preisliste und die Rangliste je Kategorie."))
     loaded_name = forms.CharField(widget=forms.HiddenInput, max_length=120)
