@@ -21,6 +21,7 @@ from ..log.audit import Actor
 from ..models import Rangliste
 from ..selectors import rangliste as selectors
 from ..services import rangliste as services
+from . import query_string
 from .access import organiser_required
 from .spreadsheet import csv_response, spreadsheet_safe
 
@@ -57,11 +58,15 @@ def director_required(view):
 
 
 def until(request) -> datetime.date:
-    """The day the Rangliste is read on: `?bis=YYYY-MM-DD`, else today."""
-    try:
-        return datetime.date.fromisoformat(request.GET.get("bis", ""))
-    except ValueError:
-        return timezone.localdate()
+    """The day the Rangliste is read on: `?bis=YYYY-MM-DD` (1900 to 9999), else today."""
+    return query_string.day(request, "bis") or timezone.localdate()
+
+
+def say_until(request) -> None:
+    """A page tells its reader when their `bis` was no day it could use (`until`)."""
+    if request.GET.get("bis") and query_string.day(request, "bis") is None:
+        messages.warning(request, _("„%(value)s“ ist kein Datum zwischen 1900 und 9999; die Rangliste zeigt "
+                                    "den Stand von heute.") % {"value": request.GET["bis"][:40]})
 
 
 def _settings(form: RanglisteForm) -> services.Settings:
@@ -115,6 +120,7 @@ def rangliste_edit(request, rangliste):
 @public_or_director
 def rangliste_page(request, rangliste):
     view = selectors.rangliste_view(rangliste, until=until(request))
+    say_until(request)
     rows = [(entry, view.cut_after.get(index, [])) for index, entry in enumerate(view.rows)]
     return render(request, "tournament/rangliste.html", {"view": view, "rows": rows, "rangliste": rangliste,
                                                          "is_director": request.is_director})
@@ -125,6 +131,7 @@ def rangliste_player(request, rangliste):
     history = selectors.player_history(rangliste, key=request.GET.get("p", ""), until=until(request))
     if history is None:
         raise Http404
+    say_until(request)
     tournaments = [(line, history.names[line.tournament][0], history.tournament_average(line))
                    for line in history.history.tournaments]
     return render(request, "tournament/rangliste_player.html", {"history": history, "rangliste": rangliste,
