@@ -78,7 +78,9 @@ def clash_sentence(name: str, other: str) -> str:
 def _unique_name(tournament: Tournament, name: str, team: Team | None) -> None:
     """A team's name once per tournament as the league compares names (`names.folded`: "KREUZ-ASSE" is
     "Kreuz-Asse"), read after the tournament's lock."""
-    others = Team.objects.filter(tournament=tournament).exclude(pk=team.pk if team is not None else None)
+    others = Team.objects.filter(tournament=tournament)
+    if team is not None:
+        others = others.exclude(pk=team.pk)
     key = folded(name)
     for other in others.values_list("name", flat=True):
         if folded(other) == key:
