@@ -23,7 +23,7 @@ from ..selectors import rangliste as selectors
 from ..services import rangliste as services
 from . import query_string
 from .access import organiser_required
-from .spreadsheet import csv_response, spreadsheet_safe
+from .spreadsheet import csv_response
 
 
 def is_director(user, rangliste: Rangliste) -> bool:
@@ -157,7 +157,7 @@ def rangliste_csv(request, rangliste):
     header = [pgettext("one player", "Spieler"), _("Mitgliedsnummer"), _("Verein"), _("Turnier"), _("Kurzname"),
               _("Datum"), _("Runde"), _("Tisch"), _("Spiele"), _("Punkte"), _("Strafen"), _("Pflichtsolo gespielt")]
     flags = {True: _("ja"), False: _("nein"), None: ""}
-    lines = [[spreadsheet_safe(row[field]) if field != "pflichtsolo" else flags[row[field]]
+    lines = [[row[field] if field != "pflichtsolo" else flags[row[field]]
               for field in EXPORT_FIELDS] for row in export_rows(view)]
     return csv_response(header, lines, f"{rangliste.slug}-runden.csv")
 

@@ -39,7 +39,7 @@ from ..web.charts import Series, progression_html
 from . import query_string
 from .access import public_or_director
 from .seat_notice import seat_notice
-from .spreadsheet import csv_response, spreadsheet_safe
+from .spreadsheet import csv_response
 
 Ranking = Tournament.Ranking
 
@@ -368,8 +368,7 @@ def standings_csv(request, tournament):
                   _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli"), _("nur Endstand"),
                   *(_("R%(n)s") % {"n": n} for n in rounds)]
         empty = [None] * len(rounds)
-        # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
-        lines = ([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
+        lines = ([row.rank, row.name, row.club,
                   *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos,
                   "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty))]
                  for row in rows)

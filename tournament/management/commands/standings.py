@@ -3,17 +3,17 @@
 json: a list of {"rank", "player", "points", "games", "won"}, best first (tied players share a rank),
 ranked as the tournament says (`Tournament.ranking`): with table points each row also has
 "table_points" and its "placements", with the average "average" and "rounds";
-csv: the same with a header row; text: an aligned table, and how it is ranked on stderr.
+csv: the same with a header row, every cell guarded against a spreadsheet's formulas
+(`tournament.spreadsheet`, as the downloads); text: an aligned table, and how it is ranked on stderr.
 With --teams: the team and club standings instead (`selectors.teams`: json as the page's JSON export,
 csv as its CSV, text one line per team with who counted).
 """
-import csv
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament import ranking
+from tournament import ranking, spreadsheet
 from tournament.models import Tournament
 from tournament.selectors import standings
 from tournament.selectors import teams as team_selectors
@@ -45,9 +45,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
         elif format == "csv":
             fields = [FIELDS[0], FIELDS[1], *ranking.export_labels(mode), *FIELDS[2:]]
-            writer = csv.DictWriter(self.stdout, fieldnames=fields, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+            spreadsheet.write(self.stdout, fields, ([row[field] for field in fields] for row in rows),
+                              delimiter=",", lineterminator="\n")
         else:
             self.write_text(rows, mode)
             self.stderr.write(ranking.sentence(tournament))
@@ -73,9 +72,7 @@ class Command(BaseCommand):
             return
         header, lines = team_selectors.csv_table(found)
         if format == "csv":
-            writer = csv.writer(self.stdout, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows(lines)
+            spreadsheet.write(self.stdout, header, lines, delimiter=",", lineterminator="\n")
             return
         for table in (found.teams, found.clubs):
             if table is None:
