@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from ..validators import MOST_START_NUMBER, SMALL, Between
+from ..validators import MOST_START_NUMBER, SMALL, Between, VisibleName
 from .changes import kept_history
 from .tournaments import CATEGORIES, Tournament
 
@@ -14,8 +14,8 @@ from .tournaments import CATEGORIES, Tournament
 class Player(models.Model):
     """A person; takes part in tournaments through an Entry."""
 
-    name = models.CharField(_("Name"), max_length=120)
-    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    name = models.CharField(_("Name"), max_length=120, validators=[VisibleName()])
+    club = models.CharField(_("Verein"), max_length=120, blank=True, validators=[VisibleName("club")])
     # the association's member number: the same number is the same person in every Rangliste
     member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)
 

@@ -11,7 +11,7 @@ import scoring
 from seating import dealing
 
 from .. import names
-from ..validators import SMALL, Between
+from ..validators import SMALL, Between, VisibleName
 from .changes import kept_history
 
 # the usual categories of a player (Entry.categories): stored in German, shown in the reader's language
@@ -51,7 +51,7 @@ class Series(models.Model):
         # its tournaments are match days of teams (Tournament.team_match); docs/competitions.md
         LEAGUE = "league", _("Liga: Siegpunkte, dann Spielpunkte der Teams")
 
-    name = models.CharField(_("Name"), max_length=200)
+    name = models.CharField(_("Name"), max_length=200, validators=[VisibleName()])
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     mode = models.CharField(_("Wertung"), max_length=8, choices=Mode.choices, default=Mode.SUM)
     # with Mode.BEST: how many evenings count (the best k of the n a player played)
@@ -90,7 +90,7 @@ class SeriesMerge(models.Model):
 
 
 class Tournament(models.Model):
-    name = models.CharField(_("Name"), max_length=200)
+    name = models.CharField(_("Name"), max_length=200, validators=[VisibleName()])
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True, error_messages={
         "invalid": _('"%(value)s" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)')})
     date = models.DateField(_("Datum"))

@@ -7,13 +7,15 @@ csv: the same with a header row, every cell guarded against a spreadsheet's form
 (`tournament.spreadsheet`, as the downloads); text: an aligned table, and how it is ranked on stderr.
 With --teams: the team and club standings instead (`selectors.teams`: json as the page's JSON export,
 csv as its CSV, text one line per team with who counted).
+Every name is written as `names.printable` makes it: no control character of a name stored before
+names were cleaned (an escape sequence, a carriage return) reaches the terminal.
 """
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament import ranking, spreadsheet
+from tournament import names, ranking, spreadsheet
 from tournament.models import Tournament
 from tournament.selectors import standings
 from tournament.selectors import teams as team_selectors
@@ -37,7 +39,7 @@ class Command(BaseCommand):
         if teams:
             return self.write_teams(tournament, round, format)
         mode = tournament.ranking
-        rows = [{"rank": row.rank, "player": row.name,
+        rows = [{"rank": row.rank, "player": names.printable(row.name),
                  **ranking.export_values(row, mode, as_text=format != "json"),
                  "points": row.points, "games": row.games, "won": row.won}
                 for row in standings(tournament, up_to_round=round)]
@@ -71,6 +73,7 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(team_selectors.json_data(found), ensure_ascii=False, indent=2))
             return
         header, lines = team_selectors.csv_table(found)
+        lines = [[names.printable(cell) if isinstance(cell, str) else cell for cell in line] for line in lines]
         if format == "csv":
             spreadsheet.write(self.stdout, header, lines, delimiter=",", lineterminator="\n")
             return
@@ -80,6 +83,6 @@ class Command(BaseCommand):
             self.stdout.write(_("Teams") if table.kind == "teams" else _("Vereinswertung"))
             for line in (*table.rows, *table.apart):
                 place = f"{line.place}." if line.place is not None else "–"
-                self.stdout.write(f"{place:>4} {line.name}  {line.value}  ({line.counted_names})"
-                                  + (f"  [{line.tie}]" if line.tie else ""))
+                name, counted, tie = map(names.printable, (line.name, line.counted_names, line.tie or ""))
+                self.stdout.write(f"{place:>4} {name}  {line.value}  ({counted})" + (f"  [{tie}]" if tie else ""))
             self.stderr.write(table.rule)
