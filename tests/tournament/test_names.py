@@ -140,3 +140,18 @@ def test_the_standings_command_passes_no_control_character(director):
         call_command("standings", "terminal", "--format", format, stdout=out, stderr=io.StringIO())
         text = out.getvalue()
         assert "\x1b" not in text and "\x07" not in text and "\r" not in text and "Max[2J]0;pwned Muster" in text
+
+
+def test_the_file_refuses_an_invisible_team_and_the_teams_form_finds_members_as_names_are_compared(director):
+    from .test_transfer_teams import with_teams
+
+    assert problems_of(with_teams(("\u3164", [1, 2]))) == ["Team 1: name: " + INVISIBLE]
+    tournament = make_tournament(players=0, director=director, slug="form")
+    for name in ("Max Muster", "Anna Alt"):
+        tournaments.register_player(tournament=tournament, name=name)
+    client = Client()
+    client.force_login(director)
+    response = client.post(reverse("tournament:teams", args=["form"]),
+                           {"new-name": "Ｋｒｅｕｚ", "new-members": "ＭＡＸ ＭＵＳＴＥＲ, anna\u200b alt"})
+    team = Team.objects.get()
+    assert response.status_code == 302 and team.name == "Kreuz" and team.members.count() == 2
