@@ -3,17 +3,23 @@ switches, spreadsheet-safe CSV, errors written down with their traceback."""
 
 from __future__ import annotations
 
+import csv
+import datetime
+import io
 import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
+from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
+from tournament import spreadsheet
 from tournament.errors import UserError
-from tournament.models import Entry, Player, Score
+from tournament.models import Entry, Player, Score, Series, Tournament
 from tournament.services import penalties, results, scores, sheet_state, tournaments
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
@@ -307,3 +313,99 @@ def test_names_that_look_like_formulas_are_quoted_in_the_csv(client, director):
     text = client.get(reverse("tournament:standings_csv", args=["csv"])).content.decode("utf-8-sig")
     assert "'=HYPERLINK" in text and ";'+Verein;" in text and "'@Anna" in text and "'-Bernd" in text
     assert ";Carla;" in text and "\n1;" in text.replace("\r\n", "\n")  # numbers stay numbers
+
+
+# ---- query strings no page can use (issue 31, item 7) -----------------------------------------------
+
+HUGE = "99999999999999999999"  # beyond 64 bits: SQLite refused it with an OverflowError
+
+
+@pytest.mark.parametrize("me", [HUGE, "-" + HUGE, str(2**63), "1" * 5000])
+def test_an_absurd_me_on_the_standings_and_a_players_page_is_no_player(client, setup, me):
+    tournament, round = setup
+    entry = seat_ids(round.tables.get(number=1))[0]
+    for url in (reverse("tournament:standings", args=[tournament.slug]),
+                reverse("tournament:player", args=[tournament.slug, entry])):
+        assert client.get(url, {"partial": "1", "me": me}).status_code == 200
+
+
+@pytest.mark.parametrize("until", ["9999-12-31T23:59:59-23:00", "0001-01-01T00:00:00+23:00",
+                                   "0001-01-01T00:00:00", "9999-12-31T23:59:59"])
+def test_a_moment_out_of_range_in_the_log_is_not_used(client, director, setup, until):
+    tournament, _round = setup
+    client.force_login(director)
+    response = client.get(reverse("tournament:log", args=[tournament.slug]),
+                          {"round": HUGE, "table": HUGE, "until": until})
+    assert response.status_code == 200
+
+
+@pytest.mark.parametrize("value", ["0001-01-01", "0009-12-31", "1899-12-31", "10000-01-01", "gestern"])
+def test_a_rangliste_day_out_of_range_is_ignored_with_a_message(director, value):
+    from tournament.selectors.rangliste import player_key, public_key
+
+    from .test_rangliste import flagged, make_rangliste
+    from .test_series import JANUARY, NORD
+
+    flagged(director, "Januar", datetime.date(2026, 1, 9), JANUARY, slug="januar")
+    make_rangliste(director, minimum_rounds=2)
+    client = Client()
+    today = timezone.localdate().isoformat()
+    for name in ("rangliste", "rangliste_csv", "rangliste_json"):
+        response = client.get(reverse(f"tournament:{name}", args=["nord"]), {"bis": value})
+        assert response.status_code == 200, name
+    page = client.get(reverse("tournament:rangliste", args=["nord"]), {"bis": value}).content.decode()
+    assert f"„{value}“ ist kein Datum zwischen 1900 und 9999; die Rangliste zeigt den Stand von heute." in page
+    window = client.get(reverse("tournament:rangliste_json", args=["nord"]), {"bis": value}).json()["window"]
+    assert window["until"] == today
+    player = client.get(reverse("tournament:rangliste_player", args=["nord"]), {"bis": value, "p": "x"})
+    assert player.status_code == 404  # nobody with this key: not a 500
+    anna = public_key(player_key(name="Anna", club=NORD, member_number=""))
+    player = client.get(reverse("tournament:rangliste_player", args=["nord"]), {"bis": value, "p": anna})
+    assert player.status_code == 200 and "die Rangliste zeigt den Stand von heute" in player.content.decode()
+
+
+# ---- every CSV guards every cell, the header too (issue 31, item 9) --------------------------------------
+
+FORMULA = '=HYPERLINK("http://x";"y")'
+
+
+def test_a_tournament_named_like_a_formula_is_guarded_in_the_series_csv_header(client, director):
+    from tournament.services import series as series_services
+
+    from .test_series import NORD, evening, make_series
+
+    evening(director, FORMULA, datetime.date(2026, 1, 9),
+            [("Anna", NORD, 3), ("Bernd", NORD, -3), ("Carla", NORD, 0), ("Dieter", NORD, 0)], slug="abend")
+    series = make_series(director, [Tournament.objects.get(slug="abend")])
+    text = client.get(reverse("tournament:series_csv", args=[series.slug])).content.decode("utf-8-sig")
+    header = next(csv.reader(io.StringIO(text), delimiter=";"))
+    assert header[3] == "'" + FORMULA + " (09.01.2026)"
+    series_services.update_series(series=series, name=series.name, slug=series.slug, mode=Series.Mode.LEAGUE,
+                                  best_of=0, public=True)
+    assert client.get(reverse("tournament:series_league_csv", args=[series.slug])).status_code == 200
+
+
+def test_the_standings_command_guards_every_csv_cell(director):
+    tournament = make_tournament(players=0, director=director, slug="befehl")
+    for name in (FORMULA, "@Anna", "+Bernd", "Carla"):
+        tournaments.register_player(tournament=tournament, name=name)
+    out = io.StringIO()
+    call_command("standings", "befehl", "--format", "csv", stdout=out)
+    names = [line[1] for line in csv.reader(io.StringIO(out.getvalue()))][1:]
+    assert sorted(names) == sorted(["'" + FORMULA, "'@Anna", "'+Bernd", "Carla"])
+
+
+@pytest.mark.parametrize(("cell", "written"), [
+    ("=1+1", "'=1+1"), ("-1+1", "'-1+1"), ("+49 170", "'+49 170"), ("@SUM(A1)", "'@SUM(A1)"), ("\tx", "'\tx"),
+    ("-17,5", "-17,5"), ("-3", "-3"), (-3, -3), ("Anna", "Anna"), ("'=x", "'=x"), (None, None),
+])
+def test_the_one_guard_keeps_numbers_and_quotes_formulas(cell, written):
+    assert spreadsheet.safe_cell(cell) == written
+
+
+def test_no_csv_is_written_past_the_guard():
+    """One helper, one way: `tournament/spreadsheet.py` is the only module that makes a CSV writer."""
+    writers = [str(path.relative_to(ROOT)) for package in ("tournament", "scoring", "seating", "config", "scripts")
+               for path in (ROOT / package).rglob("*.py")
+               if "csv.writer" in (text := path.read_text(encoding="utf-8")) or "csv.DictWriter" in text]
+    assert writers == ["tournament/spreadsheet.py"]

@@ -77,6 +77,38 @@ def test_a_player_in_two_teams_and_a_name_twice_are_refused(tournament):
     assert Team.objects.count() == 1 and DataChange.objects.filter(tournament=tournament).count() == changes
 
 
+CLASH = ("Ein Team „Kreuz-Asse“ gibt es schon; „KREUZ-ASSE“ unterscheidet sich davon nur in Groß- und "
+         "Kleinschreibung oder Leerzeichen, und die Liga zählt beide als ein Team.")
+
+
+@pytest.mark.parametrize("second", ["KREUZ-ASSE", "kreuz-asse", " Kreuz-Asse "])
+def test_a_name_that_differs_only_in_case_is_refused_as_the_league_counts_them_as_one(tournament, second):
+    """Found by a tester (issue 31, item 8): "KREUZ-ASSE" beside "Kreuz-Asse" was accepted, and the
+    league (which compares names without case) made one team of the two."""
+    first = teams.create_team(tournament=tournament, name="Kreuz-Asse", members=ids(tournament, 1, 2))
+    changes = DataChange.objects.filter(tournament=tournament).count()
+    with pytest.raises(UserError) as error:
+        teams.create_team(tournament=tournament, name=second, members=ids(tournament, 3, 4))
+    assert error.value.field == "name"
+    assert "Kreuz-Asse" in error.value.message and "gibt es schon" in error.value.message
+    other = teams.create_team(tournament=tournament, name="Pik", members=ids(tournament, 3, 4))
+    with pytest.raises(UserError, match="nur in Groß- und Kleinschreibung"):
+        teams.update_team(team=other, name="KREUZ-ASSE", members=ids(tournament, 3, 4))
+    # the team itself may change the case of its own name
+    teams.update_team(team=first, name="KREUZ-ASSE", members=ids(tournament, 1, 2))
+    assert sorted(Team.objects.values_list("name", flat=True)) == ["KREUZ-ASSE", "Pik"]
+    assert DataChange.objects.filter(tournament=tournament).count() == changes + 2
+
+
+def test_the_teams_page_names_the_clash_at_the_name(tournament, director):
+    client = director_client(director)
+    url = reverse("tournament:teams", args=[tournament.slug])
+    assert client.post(url, {"new-name": "Kreuz-Asse", "new-members": "1, 2"}).status_code == 302
+    response = client.post(url, {"new-name": "KREUZ-ASSE", "new-members": "3, 4"})
+    assert response.status_code == 200 and CLASH in response.content.decode()
+    assert Team.objects.count() == 1
+
+
 def test_team_options_are_in_the_change_log(tournament):
     teams.set_team_options(tournament=tournament, team_count=2, club_count=0, teams_apart=True,
                            version=tournament.version)

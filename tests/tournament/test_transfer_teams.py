@@ -111,13 +111,16 @@ def with_teams(*teams_, **changes):
     (with_teams(("Nord", [1, 2, 3, 4, 5, 6, 7])), "Team 1: members: Ein Team hat 2 bis 6 Mitglieder, nicht 7."),
     (with_teams(("Nord", [1, 1])), "Team 1: members: Ein Spieler steht zweimal in der Liste."),
     (with_teams(("Nord", [1, 2]), ("Nord", [3, 4])), "Team 2: name: Ein Team „Nord“ gibt es schon."),
+    (with_teams(("Nord", [1, 2]), ("NORD", [3, 4])), "Team 2: name: Ein Team „Nord“ gibt es schon; „NORD“ "
+     "unterscheidet sich davon nur in Groß- und Kleinschreibung oder Leerzeichen, und die Liga zählt beide als "
+     "ein Team."),
     (with_teams(("Nord", ["Anna", 2])), "Team 1: members: \"Anna\" ist keine Startnummer der Spielerliste"),
     (with_teams(team_count=7), "team_count: muss eine ganze Zahl von 1 bis 6 sein, nicht 7"),
     (with_teams(team_count=0), "team_count: muss eine ganze Zahl von 1 bis 6 sein, nicht 0"),
     (with_teams(cup_advance=100), "cup_advance: muss eine ganze Zahl von 1 bis 99 sein, nicht 100"),
     (with_teams(categories=["x" * 31]), "categories: Eine Kategorie hat höchstens 30 Zeichen: „" + "x" * 30 + "“."),
-], ids=["not-a-player", "two-teams", "one-member", "seven-members", "twice", "same-name", "a-name", "count-7",
-        "count-0", "cup-100", "category-long"])
+], ids=["not-a-player", "two-teams", "one-member", "seven-members", "twice", "same-name", "same-name-in-capitals",
+        "a-name", "count-7", "count-0", "cup-100", "category-long"])
 def test_a_wrong_team_or_option_is_a_problem_line_saying_where(data, line):
     assert problems_of(data) == [line]
 

@@ -7,6 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
 from ..models import Round
+from ..names import folded
 from ..selectors import SeatedTable
 from .common import choice_field
 
@@ -49,7 +50,7 @@ class DrawForm(forms.Form):
         by_number = {str(entry.start_number): entry for entry in entries}
         by_name: dict[str, list] = {}
         for entry in entries:
-            by_name.setdefault(entry.player.name.strip().casefold(), []).append(entry)
+            by_name.setdefault(folded(entry.player.name), []).append(entry)
         pairs, errors = [], []
         for number, line in lines:
             names = [part.strip() for part in line.split(";")]
@@ -58,7 +59,7 @@ class DrawForm(forms.Form):
                 continue
             found = []
             for name in names:
-                matches = [by_number[name]] if name in by_number else by_name.get(name.casefold(), [])
+                matches = [by_number[name]] if name in by_number else by_name.get(folded(name), [])
                 if len(matches) == 1:
                     found.append(matches[0])
                 elif matches:

@@ -9,6 +9,7 @@ from django.utils.translation import gettext_lazy as _
 
 from ..models import Tournament
 from ..models.teams import MAX_MEMBERS
+from ..names import folded
 from .common import VersionField
 
 
@@ -24,16 +25,16 @@ class TeamForm(forms.Form):
         self.tournament = tournament
 
     def clean_members(self) -> list[int]:
-        """The members as entry ids: a player by start number or by name (without case)."""
+        """The members as entry ids: a player by start number or by name (compared as `names.folded`)."""
         parts = [p.strip() for p in re.split(r"[,\n;]", self.cleaned_data["members"]) if p.strip()]
         entries = list(self.tournament.entries.select_related("player"))
         by_number = {str(e.start_number): e for e in entries}
         by_name: dict[str, list] = {}
         for entry in entries:
-            by_name.setdefault(entry.player.name.strip().casefold(), []).append(entry)
+            by_name.setdefault(folded(entry.player.name), []).append(entry)
         found, errors = [], []
         for part in parts:
-            matches = [by_number[part]] if part in by_number else by_name.get(part.casefold(), [])
+            matches = [by_number[part]] if part in by_number else by_name.get(folded(part), [])
             if len(matches) == 1:
                 found.append(matches[0].pk)
             elif matches:

@@ -6,7 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
-from ..validators import MOST_START_NUMBER, SMALL, Between
+from ..validators import MOST_START_NUMBER, SMALL, Between, VisibleName
 from .changes import kept_history
 from .organisations import Organisation
 from .tournaments import CATEGORIES, Tournament
@@ -18,8 +18,8 @@ class Player(models.Model):
 
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="players",
                                      verbose_name=_("Organisation"))
-    name = models.CharField(_("Name"), max_length=120)
-    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    name = models.CharField(_("Name"), max_length=120, validators=[VisibleName()])
+    club = models.CharField(_("Verein"), max_length=120, blank=True, validators=[VisibleName("club")])
     # the association's member number: the same number is the same person in every Rangliste. It
     # belongs to this record of the organisation: only its directors change it (services/rangliste.py)
     member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)

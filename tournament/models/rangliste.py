@@ -8,6 +8,7 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring import rangliste as rules
 
+from ..validators import VisibleName
 from .changes import kept_history
 
 
@@ -21,7 +22,7 @@ class Rangliste(models.Model):
 
     organisation = models.ForeignKey("tournament.Organisation", on_delete=models.PROTECT, related_name="ranglisten",
                                      verbose_name=_("Organisation"))
-    name = models.CharField(_("Name"), max_length=200)
+    name = models.CharField(_("Name"), max_length=200, validators=[VisibleName()])
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     source = models.CharField(_("Turniere"), max_length=8, choices=Source.choices, default=Source.FLAGGED)
     series = models.ForeignKey("tournament.Series", on_delete=models.SET_NULL, null=True, blank=True,

@@ -5,6 +5,7 @@ where they stand: registered (with an `Entry`), on the waiting list, or withdraw
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from ..validators import VisibleName
 from .changes import kept_history
 from .players import Entry
 from .tournaments import Tournament
@@ -17,8 +18,8 @@ class Registration(models.Model):
         WITHDRAWN = "withdrawn", _("abgemeldet")
 
     tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="registrations")
-    name = models.CharField(_("Name"), max_length=120)
-    club = models.CharField(_("Verein"), max_length=120, blank=True)
+    name = models.CharField(_("Name"), max_length=120, validators=[VisibleName()])
+    club = models.CharField(_("Verein"), max_length=120, blank=True, validators=[VisibleName("club")])
     category = models.CharField(_("Kategorie"), max_length=60, blank=True)  # free text for now
     contact = models.CharField(_("Kontakt (E-Mail oder Telefon)"), max_length=200, blank=True)  # private
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REGISTERED)

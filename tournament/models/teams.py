@@ -10,12 +10,13 @@ from django.utils.translation import gettext_lazy as _
 
 from scoring.teams import MAX_MEMBERS, MIN_MEMBERS
 
+from ..validators import VisibleName
 from .changes import kept_history
 
 
 class Team(models.Model):
     tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE, related_name="teams")
-    name = models.CharField(_("Name"), max_length=80)
+    name = models.CharField(_("Name"), max_length=80, validators=[VisibleName()])
     version = models.PositiveIntegerField(default=1)  # of the name and the members
     history = kept_history()
 

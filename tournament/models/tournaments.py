@@ -11,7 +11,7 @@ import scoring
 from seating import dealing
 
 from .. import names
-from ..validators import SMALL, Between
+from ..validators import SMALL, Between, VisibleName
 from .changes import kept_history
 from .organisations import Organisation
 
@@ -54,7 +54,7 @@ class Series(models.Model):
 
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="series",
                                      verbose_name=_("Organisation"))
-    name = models.CharField(_("Name"), max_length=200)
+    name = models.CharField(_("Name"), max_length=200, validators=[VisibleName()])
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True)
     mode = models.CharField(_("Wertung"), max_length=8, choices=Mode.choices, default=Mode.SUM)
     # with Mode.BEST: how many evenings count (the best k of the n a player played)
@@ -95,7 +95,7 @@ class SeriesMerge(models.Model):
 class Tournament(models.Model):
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="tournaments",
                                      verbose_name=_("Organisation"))
-    name = models.CharField(_("Name"), max_length=200)
+    name = models.CharField(_("Name"), max_length=200, validators=[VisibleName()])
     slug = models.SlugField(_("Kurzname"), max_length=80, unique=True, error_messages={
         "invalid": _('"%(value)s" ist kein gültiger Kurzname (nur Buchstaben, Ziffern, - und _)')})
     date = models.DateField(_("Datum"))

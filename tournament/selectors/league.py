@@ -20,6 +20,7 @@ from django.utils.translation import ngettext
 from scoring import league as rules
 
 from ..models import Score, Series, TeamMember
+from ..names import folded
 from .series import series_tournaments
 
 
@@ -149,8 +150,9 @@ def cup_table(group: str, teams: Mapping[str, Mapping[str, int]], advance: int,
 # ---- a league: a series in mode "Liga" ------------------------------------------------------------------
 
 def team_key(name: str) -> str:
-    """A team is the same across match days when its name is (case and spaces aside)."""
-    return " ".join(name.split()).casefold()
+    """A team is the same across match days when its name is (case and spaces aside: `names.folded`,
+    which is also why a tournament refuses a second team whose name folds to the same key)."""
+    return folded(name)
 
 
 @dataclass(frozen=True)

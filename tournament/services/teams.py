@@ -23,6 +23,8 @@ from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Team, TeamMember, Tournament
 from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
+from ..names import folded
+from ..validators import shown_name
 from .locking import lock_tournament
 
 MOST_CUP_ADVANCE = 99  # a cup group's teams that go on (more than it has: all of them)
@@ -61,10 +63,31 @@ def _cleaned(team: Team) -> None:
 
 
 def _name(name: str) -> str:
-    name = " ".join(name.split())
+    name = shown_name(name)
     if not name:
         raise UserError(_("Der Name des Teams fehlt."), field="name")
     return name
+
+
+def clash_sentence(name: str, other: str) -> str:
+    """Why `name` is refused beside the team `other` whose name folds to the same key."""
+    return _("Ein Team „%(other)s“ gibt es schon; „%(name)s“ unterscheidet sich davon nur in Groß- und "
+             "Kleinschreibung oder Leerzeichen, und die Liga zählt beide als ein Team.") % {
+        "name": name, "other": other}
+
+
+def _unique_name(tournament: Tournament, name: str, team: Team | None) -> None:
+    """A team's name once per tournament as the league compares names (`names.folded`: "KREUZ-ASSE" is
+    "Kreuz-Asse"), read after the tournament's lock."""
+    others = Team.objects.filter(tournament=tournament)
+    if team is not None:
+        others = others.exclude(pk=team.pk)
+    key = folded(name)
+    for other in others.values_list("name", flat=True):
+        if folded(other) == key:
+            if other == name:
+                raise UserError(_("Ein Team „%(name)s“ gibt es schon.") % {"name": name}, field="name")
+            raise UserError(clash_sentence(name, other), field="name")
 
 
 def _locked_team(tournament: Tournament, team: Team | int, version: int | None) -> Team:
@@ -91,6 +114,7 @@ def create_team(*, tournament: Tournament, name: str, members: Sequence[int], by
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         entries = _checked_members(tournament, members, None)
+        _unique_name(tournament, name, None)
         team = Team(tournament=tournament, name=name)
         _cleaned(team)
         with audit.recording("team_created", by=by, tournament=tournament):
@@ -110,6 +134,7 @@ def update_team(*, team: Team, name: str, members: Sequence[int], version: int |
         tournament = lock_tournament(team.tournament_id)
         team = _locked_team(tournament, team, version)
         entries = _checked_members(tournament, members, team)
+        _unique_name(tournament, name, team)
         team.name = name
         _cleaned(team)
         with audit.recording("team_changed", by=by, tournament=tournament):

@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from ..models import Round, Table
 from ..printing import documents, jobs, render
 from ..web import caching
+from . import query_string
 from .access import director_required
 
 
@@ -122,10 +123,7 @@ def round_seating_pdf(request, tournament, round_number):
 def standings_pdf(request, tournament):
     """The standings overall, or after round N with ?round=N."""
     numbers = set(tournament.rounds.values_list("number", flat=True))
-    try:
-        after_round = int(request.GET.get("round", ""))
-    except ValueError:
-        after_round = None
+    after_round = query_string.integer(request, "round")
     if after_round not in numbers:
         after_round = None
     name = f"{tournament.slug}-rangliste" + (f"-runde-{after_round}" if after_round else "") + ".pdf"

@@ -8,22 +8,16 @@ from django.shortcuts import render
 from ..printing import documents
 from ..printing import render as pdf_render
 from ..selectors import prizes as selectors
+from . import query_string
 from .access import public_or_director
 from .printing import _file_response
-
-
-def _number(request, name: str, default: int, most: int) -> int:
-    try:
-        return min(max(int(request.GET.get(name, default)), 0), most)
-    except ValueError:
-        return default
 
 
 def _prize_list(request, tournament) -> selectors.PrizeList:
     """?plaetze=N (overall, default 3), ?je_kategorie=K (default 1), ?mehrfach=1 (a player may get more than one)."""
     return selectors.prize_list(tournament, include_hidden=request.is_director,
-                                overall=_number(request, "plaetze", 3, 100),
-                                per_category=_number(request, "je_kategorie", 1, 20),
+                                overall=query_string.clamped(request, "plaetze", default=3, least=0, most=100),
+                                per_category=query_string.clamped(request, "je_kategorie", default=1, least=0, most=20),
                                 once=not request.GET.get("mehrfach"))
 
 

@@ -9,6 +9,7 @@ from django.shortcuts import render
 
 from ..selectors.projector import projector_view
 from ..web import caching, histories
+from . import query_string
 from .access import public_or_director
 
 SECONDS_PER_PAGE = 12
@@ -21,10 +22,7 @@ def projector_page(request, tournament):
         history = histories.standings_history(tournament, include_hidden=False,
                                             counter=caching.request_counter(request, tournament))
         standings = history.final()
-    try:
-        seconds = min(max(int(request.GET.get("seconds", SECONDS_PER_PAGE)), 1), 120)
-    except ValueError:
-        seconds = SECONDS_PER_PAGE
+    seconds = query_string.clamped(request, "seconds", default=SECONDS_PER_PAGE, least=1, most=120)
     view = projector_view(tournament, standings)
     return render(request, "tournament/projector.html", {
         "tournament": tournament, "view": view, "seconds": seconds, "ranking": tournament.ranking,

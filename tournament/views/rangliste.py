@@ -23,8 +23,9 @@ from ..models import Rangliste
 from ..selectors import organisations_of
 from ..selectors import rangliste as selectors
 from ..services import rangliste as services
+from . import query_string
 from .access import organiser_required
-from .spreadsheet import csv_response, spreadsheet_safe
+from .spreadsheet import csv_response
 
 
 def is_director(user, rangliste: Rangliste) -> bool:
@@ -59,11 +60,15 @@ def director_required(view):
 
 
 def until(request) -> datetime.date:
-    """The day the Rangliste is read on: `?bis=YYYY-MM-DD`, else today."""
-    try:
-        return datetime.date.fromisoformat(request.GET.get("bis", ""))
-    except ValueError:
-        return timezone.localdate()
+    """The day the Rangliste is read on: `?bis=YYYY-MM-DD` (1900 to 9999), else today."""
+    return query_string.day(request, "bis") or timezone.localdate()
+
+
+def say_until(request) -> None:
+    """A page tells its reader when their `bis` was no day it could use (`until`)."""
+    if request.GET.get("bis") and query_string.day(request, "bis") is None:
+        messages.warning(request, _("„%(value)s“ ist kein Datum zwischen 1900 und 9999; die Rangliste zeigt "
+                                    "den Stand von heute.") % {"value": request.GET["bis"][:40]})
 
 
 def _settings(form: RanglisteForm) -> services.Settings:
@@ -119,6 +124,7 @@ def rangliste_edit(request, rangliste):
 @public_or_director
 def rangliste_page(request, rangliste):
     view = selectors.rangliste_view(rangliste, until=until(request))
+    say_until(request)
     rows = [(entry, view.cut_after.get(index, [])) for index, entry in enumerate(view.rows)]
     return render(request, "tournament/rangliste.html", {"view": view, "rows": rows, "rangliste": rangliste,
                                                          "is_director": request.is_director})
@@ -129,6 +135,7 @@ def rangliste_player(request, rangliste):
     history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request))
     if history is None:
         raise Http404
+    say_until(request)
     tournaments = [(line, history.names[line.tournament][0], history.tournament_average(line))
                    for line in history.history.tournaments]
     return render(request, "tournament/rangliste_player.html", {"history": history, "rangliste": rangliste,
@@ -154,7 +161,7 @@ def rangliste_csv(request, rangliste):
     header = [pgettext("one player", "Spieler"), _("Mitgliedsnummer"), _("Verein"), _("Turnier"), _("Kurzname"),
               _("Datum"), _("Runde"), _("Tisch"), _("Spiele"), _("Punkte"), _("Strafen"), _("Pflichtsolo gespielt")]
     flags = {True: _("ja"), False: _("nein"), None: ""}
-    lines = [[spreadsheet_safe(row[field]) if field != "pflichtsolo" else flags[row[field]]
+    lines = [[row[field] if field != "pflichtsolo" else flags[row[field]]
               for field in EXPORT_FIELDS] for row in export_rows(view)]
     return csv_response(header, lines, f"{rangliste.slug}-runden.csv")
 

@@ -23,7 +23,7 @@ from ..printing import render as pdf_render
 from ..selectors.league import league_standings, siegpunkte_number
 from ..services import series as services
 from .access import organiser_required, series_director_required, series_public_or_director
-from .spreadsheet import csv_response, spreadsheet_safe
+from .spreadsheet import csv_response
 
 
 def mode_text(series: Series) -> str:
@@ -106,9 +106,8 @@ def series_csv(request, series):
     lines = []
     for row in standings.rows:
         cells = [("" if c.points is None else c.points if c.counts else f"({c.points})") for c in row.cells]
-        lines.append([spreadsheet_safe(cell) for cell in
-                      [row.rank or "", row.name, row.club, *cells, row.played,
-                       row.shown_value if row.rank else "", ", ".join(row.merged)]])
+        lines.append([row.rank or "", row.name, row.club, *cells, row.played,
+                      row.shown_value if row.rank else "", ", ".join(row.merged)])
     return csv_response(header, lines, f"{series.slug}-serienwertung.csv")
 
 
@@ -116,13 +115,13 @@ def series_csv(request, series):
 def league_csv(request, series):
     """The league table of a series in mode Liga (`selectors.league.league_standings`, what this viewer
     may see): place, team, Siegpunkte ("3,5"), Spielpunkte, days won, then per match day its
-    Siegpunkte, place and Spielpunkte, and what separated a team level on Siegpunkte. Names guarded."""
+    Siegpunkte, place and Spielpunkte, and what separated a team level on Siegpunkte."""
     if series.mode != Series.Mode.LEAGUE:
         raise Http404
     league = league_standings(series, user=request.user)
     days = [f"{d.name} ({date_format(d.date, 'SHORT_DATE_FORMAT')})" for d in league.counted]
     header = ([_("Platz"), _("Team"), _("Siegpunkte"), _("Spielpunkte"), _("Siege")]
-              + [spreadsheet_safe(f"{day}: {word}") for day in days
+              + [f"{day}: {word}" for day in days
                  for word in (_("Siegpunkte"), _("Platz"), _("Spielpunkte"))] + [_("Gleichstand")])
     lines = []
     for row in league.rows:
@@ -130,8 +129,8 @@ def league_csv(request, series):
         for cell in row.cells:
             cells += (["", "", ""] if cell is None
                       else [siegpunkte_number(cell.siegpunkte), cell.place, cell.spielpunkte])
-        lines.append([row.place, spreadsheet_safe(row.name), siegpunkte_number(row.siegpunkte), row.spielpunkte,
-                      row.wins, *cells, spreadsheet_safe(row.tie)])
+        lines.append([row.place, row.name, siegpunkte_number(row.siegpunkte), row.spielpunkte,
+                      row.wins, *cells, row.tie])
     return csv_response(header, lines, f"{series.slug}-ligatabelle.csv")
 
 

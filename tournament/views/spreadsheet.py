@@ -1,32 +1,21 @@
-"""CSV downloads for spreadsheets (the standings, a series' standings): semicolon-separated with a
-UTF-8 BOM, as German spreadsheet programs expect, and names that a spreadsheet would take for a
-formula written as text."""
+"""CSV downloads for spreadsheets (the standings, a series' standings, the teams, a Rangliste's rounds):
+semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect, every cell guarded
+against being taken for a formula (`tournament.spreadsheet`)."""
 
 from __future__ import annotations
 
-import csv
 import io
 from collections.abc import Iterable
 
 from django.http import HttpResponse
 
-FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
-
-
-def spreadsheet_safe(value):
-    """A text a spreadsheet would take for a formula (a player named "=HYPERLINK(…)") gets a leading
-    apostrophe, which spreadsheets show as text; numbers stay numbers."""
-    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
-        return "'" + value
-    return value
+from .. import spreadsheet
 
 
 def csv_response(header: list, rows: Iterable[list], filename: str) -> HttpResponse:
-    """The rows as a CSV download named `filename`; the caller guards the cells (`spreadsheet_safe`)."""
+    """The rows as a CSV download named `filename`, every cell, the header's too, guarded."""
     buffer = io.StringIO()
-    writer = csv.writer(buffer, delimiter=";", lineterminator="\r\n")
-    writer.writerow(header)
-    writer.writerows(rows)
+    spreadsheet.write(buffer, header, rows)
     response = HttpResponse("\ufeff" + buffer.getvalue(), content_type="text/csv; charset=utf-8")
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response

@@ -36,9 +36,10 @@ from ..selectors import prizes as prize_selectors
 from ..selectors.teams import has_teams
 from ..web import caching, histories
 from ..web.charts import Series, progression_html
+from . import query_string
 from .access import public_or_director
 from .seat_notice import seat_notice
-from .spreadsheet import csv_response, spreadsheet_safe
+from .spreadsheet import csv_response
 
 Ranking = Tournament.Ranking
 
@@ -182,10 +183,7 @@ def visible_history(request, tournament, counter: int | None = None):
 
 
 def chosen_round(request, history) -> int | None:
-    try:
-        number = int(request.GET.get("round", ""))
-    except ValueError:
-        return None
+    number = query_string.integer(request, "round")
     return number if number in history.rounds else None
 
 
@@ -289,10 +287,8 @@ def compose(fragment: dict, tournament, me: int | None, *, now: bool = True) -> 
 
 
 def entry_param(request, name: str = "me") -> int | None:
-    try:
-        return int(request.GET.get(name, ""))
-    except ValueError:
-        return None
+    """The reader's own entry (`?me=`): None when it is no id a player could have."""
+    return query_string.integer(request, name)
 
 
 def describe_standings(request):
@@ -372,8 +368,7 @@ def standings_csv(request, tournament):
                   _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli"), _("nur Endstand"),
                   *(_("R%(n)s") % {"n": n} for n in rounds)]
         empty = [None] * len(rounds)
-        # the numbers are ours (an average as "-17,5"): only the names and clubs need guarding
-        lines = ([row.rank, spreadsheet_safe(row.name), spreadsheet_safe(row.club),
+        lines = ([row.rank, row.name, row.club,
                   *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos,
                   "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty))]
                  for row in rows)

@@ -16,7 +16,7 @@ from ..models import Team
 from ..selectors import teams as selectors
 from ..services import teams as services
 from .access import director_required, public_or_director
-from .spreadsheet import csv_response, spreadsheet_safe
+from .spreadsheet import csv_response
 from .standings import chosen_round, rows_after, visible_history
 
 
@@ -148,12 +148,10 @@ def team_standings_page(request, tournament):
 
 @public_or_director("standings")
 def team_standings_csv(request, tournament):
-    """One line per team (then per club): the columns of `selectors.teams.csv_table`; names guarded."""
+    """One line per team (then per club): the columns of `selectors.teams.csv_table`."""
     standings, _rounds, _after = _standings(request, tournament)
     header, lines = selectors.csv_table(standings)
-    guarded = ([*line[:2], spreadsheet_safe(line[2]), *line[3:6], spreadsheet_safe(line[6]), *line[7:]]
-               for line in lines)
-    return csv_response(header, guarded, f"{tournament.slug}-teams.csv")
+    return csv_response(header, lines, f"{tournament.slug}-teams.csv")
 
 
 @public_or_director("standings")

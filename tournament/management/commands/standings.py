@@ -3,17 +3,19 @@
 json: a list of {"rank", "player", "points", "games", "won"}, best first (tied players share a rank),
 ranked as the tournament says (`Tournament.ranking`): with table points each row also has
 "table_points" and its "placements", with the average "average" and "rounds";
-csv: the same with a header row; text: an aligned table, and how it is ranked on stderr.
+csv: the same with a header row, every cell guarded against a spreadsheet's formulas
+(`tournament.spreadsheet`, as the downloads); text: an aligned table, and how it is ranked on stderr.
 With --teams: the team and club standings instead (`selectors.teams`: json as the page's JSON export,
 csv as its CSV, text one line per team with who counted).
+Every name is written as `names.printable` makes it: no control character of a name stored before
+names were cleaned (an escape sequence, a carriage return) reaches the terminal.
 """
-import csv
 import json
 
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
-from tournament import ranking
+from tournament import names, ranking, spreadsheet
 from tournament.models import Tournament
 from tournament.selectors import standings
 from tournament.selectors import teams as team_selectors
@@ -37,7 +39,7 @@ class Command(BaseCommand):
         if teams:
             return self.write_teams(tournament, round, format)
         mode = tournament.ranking
-        rows = [{"rank": row.rank, "player": row.name,
+        rows = [{"rank": row.rank, "player": names.printable(row.name),
                  **ranking.export_values(row, mode, as_text=format != "json"),
                  "points": row.points, "games": row.games, "won": row.won}
                 for row in standings(tournament, up_to_round=round)]
@@ -45,9 +47,8 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(rows, ensure_ascii=False, indent=2))
         elif format == "csv":
             fields = [FIELDS[0], FIELDS[1], *ranking.export_labels(mode), *FIELDS[2:]]
-            writer = csv.DictWriter(self.stdout, fieldnames=fields, lineterminator="\n")
-            writer.writeheader()
-            writer.writerows(rows)
+            spreadsheet.write(self.stdout, fields, ([row[field] for field in fields] for row in rows),
+                              delimiter=",", lineterminator="\n")
         else:
             self.write_text(rows, mode)
             self.stderr.write(ranking.sentence(tournament))
@@ -72,10 +73,9 @@ class Command(BaseCommand):
             self.stdout.write(json.dumps(team_selectors.json_data(found), ensure_ascii=False, indent=2))
             return
         header, lines = team_selectors.csv_table(found)
+        lines = [[names.printable(cell) if isinstance(cell, str) else cell for cell in line] for line in lines]
         if format == "csv":
-            writer = csv.writer(self.stdout, lineterminator="\n")
-            writer.writerow(header)
-            writer.writerows(lines)
+            spreadsheet.write(self.stdout, header, lines, delimiter=",", lineterminator="\n")
             return
         for table in (found.teams, found.clubs):
             if table is None:
@@ -83,6 +83,6 @@ class Command(BaseCommand):
             self.stdout.write(_("Teams") if table.kind == "teams" else _("Vereinswertung"))
             for line in (*table.rows, *table.apart):
                 place = f"{line.place}." if line.place is not None else "–"
-                self.stdout.write(f"{place:>4} {line.name}  {line.value}  ({line.counted_names})"
-                                  + (f"  [{line.tie}]" if line.tie else ""))
+                name, counted, tie = map(names.printable, (line.name, line.counted_names, line.tie or ""))
+                self.stdout.write(f"{place:>4} {name}  {line.value}  ({counted})" + (f"  [{tie}]" if tie else ""))
             self.stderr.write(table.rule)
