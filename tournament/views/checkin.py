@@ -18,6 +18,7 @@ from ..log.audit import Actor
 from ..models import Entry, Registration, Tournament
 from ..selectors import checkin as checkin_selectors
 from ..services import checkin
+from ..web import rate_limits
 from .access import _set_role, director_required
 
 
@@ -33,7 +34,9 @@ def registration_page(request, slug):
     if not tournament.registration_open and not request.can_enter:
         raise Http404
     form = RegistrationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    # anyone but the tournament's directors and helpers: a limit per client address (docs/security.md)
+    limited = request.method == "POST" and not request.can_enter and rate_limits.registration_over(request)
+    if request.method == "POST" and not limited and form.is_valid():
         try:
             registration = checkin.register(tournament=tournament, **form.cleaned_data, by=Actor.of(request))
         except UserError as error:
@@ -46,10 +49,14 @@ def registration_page(request, slug):
                 messages.success(request, _("%(name)s ist angemeldet.") % {"name": registration.name})
             return redirect("tournament:registration", slug=tournament.slug)
     listed = checkin_selectors.public_registrations(tournament)
-    return render(request, "tournament/registration.html", {
+    response = render(request, "tournament/registration.html", {
         "tournament": tournament, "form": form, "registered": [r for r in listed if not r.waiting],
         "waiting": [r for r in listed if r.waiting], "taken": checkin.places_taken(tournament),
-    }, status=200 if form.is_bound is False or form.is_valid() else 400)
+        "limited": rate_limits.registration_message() if limited else "",
+    }, status=429 if limited else 200 if form.is_bound is False or form.is_valid() else 400)
+    if limited:
+        response["Retry-After"] = str(limited)
+    return response
 
 
 @director_required
