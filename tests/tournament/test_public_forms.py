@@ -14,11 +14,12 @@ from django.test import Client
 from django.urls import reverse
 
 from seating.dealing import game_players
-from tournament.models import Table
+from tournament.log import changelog
+from tournament.models import DataChange, Entry, Registration, Table
 from tournament.services import checkin
 from tournament.web.database_cache import DatabaseCache
 
-from .factories import make_tournament, seat_ids, seated_round
+from .factories import make_tournament, message_texts, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
@@ -162,4 +163,95 @@ def test_django_ratelimit_refuses_the_plain_database_cache():
         assert [e.id for e in check_caches(None)] == ["django_ratelimit.E003", "django_ratelimit.W001"]
     assert [e.id for e in check_caches(None)] == ["django_ratelimit.W001"]  # ours: silenced in the settings
     assert "django_ratelimit.W001" in settings.SILENCED_SYSTEM_CHECKS
+
+# ---- item 5: the waiting list: moving up, its cap, striking many at once -------------------------------
+
+def status_names(tournament, status):
+    return list(tournament.registrations.filter(status=status).values_list("name", flat=True))
+
+
+@pytest.fixture
+def full_tournament(director):
+    """3 places taken by Anna, Bernd, Carla; Dieter and Emil wait."""
+    tournament = make_tournament(players=0, director=director, slug="voll")
+    checkin.set_registration(tournament=tournament, open=True, limit=3, waiting=10)
+    for name in ("Anna", "Bernd", "Carla", "Dieter", "Emil"):
+        checkin.register(tournament=tournament, name=name, contact=f"{name}@example.org")
+    return tournament
+
+
+def test_a_player_withdrawn_on_the_players_page_gives_the_place_to_the_waiting_list(full_tournament, director):
+    """The director withdraws a registered player on the players page: Dieter, the first waiting,
+    moves up in the same change; the next newcomer waits behind Emil instead of taking the place."""
+    client = Client()
+    client.force_login(director)
+    bernd = Entry.objects.get(tournament=full_tournament, player__name="Bernd")
+    before = DataChange.objects.filter(tournament=full_tournament).count()
+    response = client.post(reverse("tournament:player_withdraw", args=[full_tournament.slug, bernd.pk]),
+                           {"confirm": "yes"})
+    assert response.status_code == 302 and "Dieter rückt von der Warteliste nach." in message_texts(response)
+    assert DataChange.objects.filter(tournament=full_tournament).count() == before + 1
+    dieter = full_tournament.registrations.get(name="Dieter")
+    assert dieter.status == Registration.Status.REGISTERED and dieter.entry.withdrawn_from_round is None
+    assert full_tournament.registrations.get(name="Bernd").status == Registration.Status.WITHDRAWN
+    assert "registration_moved_up" in [e.action for e in changelog.entries(full_tournament)]
+    Client().post(register_url(full_tournament), {"name": "Neuling"})
+    assert status_names(full_tournament, Registration.Status.WAITING) == ["Emil", "Neuling"]
+
+
+def test_a_newcomer_never_takes_a_place_ahead_of_those_waiting(full_tournament):
+    """A place freed outside the registration's services (an entry deleted in the admin or a shell)
+    goes to the first waiting when the next newcomer registers, not to the newcomer."""
+    Entry.objects.filter(tournament=full_tournament, player__name="Carla").delete()
+    checkin.register(tournament=full_tournament, name="Neuling")
+    assert sorted(full_tournament.entries.values_list("player__name", flat=True)) == ["Anna", "Bernd", "Dieter"]
+    assert status_names(full_tournament, Registration.Status.WAITING) == ["Emil", "Neuling"]
+
+
+def test_the_waiting_list_has_a_cap(director):
+    """By default as many may wait as there are places (at least 10); once the waiting list is full
+    too, a registration is refused with a sentence that says so, and nothing is saved."""
+    tournament = make_tournament(players=0, director=director, slug="deckel")
+    assert checkin.waiting_places(checkin.set_registration(tournament=tournament, open=True, limit=40)) == 40
+    assert checkin.waiting_places(checkin.set_registration(tournament=tournament, open=True, limit=2)) == 10
+    checkin.set_registration(tournament=tournament, open=True, limit=2, waiting=2)
+    url = register_url(tournament)
+    for name in ("Anna", "Bernd", "Carla", "Dieter"):
+        assert Client().post(url, {"name": name}).status_code == 302
+    response = Client().post(url, {"name": "Emil"})
+    assert response.status_code == 400
+    assert "alle 2 Plätze auf der Warteliste sind vergeben" in response.content.decode()
+    assert tournament.registrations.count() == 4
+    checkin.set_registration(tournament=tournament, open=True, limit=2, waiting=3)
+    checkin.register(tournament=tournament, name="Emil")
+    assert status_names(tournament, Registration.Status.WAITING) == ["Carla", "Dieter", "Emil"]
+    tournament = checkin.set_registration(tournament=tournament, open=True, limit=0)  # no limit: nobody waits
+    assert checkin.waiting_places(tournament) is None
+    assert status_names(tournament, Registration.Status.WAITING) == []
+
+
+def test_the_director_strikes_many_registrations_at_once(director):
+    """Spam took every place and most of the waiting list: the director ticks it and strikes it in
+    one go; then, once, the waiting list moves up: Zora, who waited behind the spam, gets a place."""
+    tournament = make_tournament(players=0, director=director, slug="spam")
+    checkin.set_registration(tournament=tournament, open=True, limit=3, waiting=10)
+    for n in range(1, 6):
+        checkin.register(tournament=tournament, name=f"Spam {n}", contact="spam@example.org")
+    checkin.register(tournament=tournament, name="Zora")
+    checkin.register(tournament=tournament, name="Spam 6")
+    spam = list(tournament.registrations.filter(name__startswith="Spam").values_list("pk", flat=True))
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournament:registrations", args=[tournament.slug])).content.decode()
+    assert page.count('name="registrations"') == 7 and 'id="strike"' in page
+    before = DataChange.objects.filter(tournament=tournament).count()
+    response = client.post(reverse("tournament:registrations_withdraw", args=[tournament.slug]),
+                           {"registrations": spam})
+    assert response.status_code == 302
+    assert message_texts(response) == ["6 Anmeldungen sind gestrichen.", "Zora rückt von der Warteliste nach."]
+    assert DataChange.objects.filter(tournament=tournament).count() == before + 1
+    assert status_names(tournament, Registration.Status.REGISTERED) == ["Zora"]
+    assert list(tournament.entries.values_list("player__name", flat=True)) == ["Zora"]
+    nothing = client.post(reverse("tournament:registrations_withdraw", args=[tournament.slug]), {})
+    assert nothing.status_code == 302 and "ankreuzen" in message_texts(nothing)[-1]
 

@@ -284,7 +284,8 @@ def snapshot(instance, rec: Recording) -> dict:
         return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
                 "helpers": sorted(u.get_username() for u in instance.helpers.all()),
-                "registration_open": instance.registration_open, "registration_limit": instance.registration_limit}
+                "registration_open": instance.registration_open, "registration_limit": instance.registration_limit,
+                "registration_waiting_limit": instance.registration_waiting_limit}
     return {}
 
 
