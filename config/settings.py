@@ -21,6 +21,8 @@ Everything that differs between a laptop and a server comes from the environment
                            (1 behind nginx, docs/deploy.md; default 0: REMOTE_ADDR is the client)
 - DJANGO_REGISTRATION_RATE  POSTs to the public registration per client address (default 30/10m)
 - DJANGO_TABLE_LINK_RATE   POSTs through one table's entry link (default 240/m; docs/security.md)
+- DJANGO_CONTACT_RETENTION_DAYS  days after a tournament's date until the contacts of its registrations
+                           are erased (default 30; setting DOKO_CONTACT_RETENTION_DAYS)
 - DJANGO_CONN_MAX_AGE      seconds a worker keeps its database connection (default 0: one per
                            request; `make serve` and docs/deploy.md use 60)
 - DJANGO_REDIS_URL         redis://127.0.0.1:6379/0 or unix:///path/redis.sock: the shared cache lives
@@ -218,6 +220,11 @@ for _name, _rate in (("DJANGO_REGISTRATION_RATE", RATE_LIMIT_REGISTRATION), ("DJ
                                                                                RATE_LIMIT_TABLE_LINK)):
     if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?[smhd]", _rate):
         raise ImproperlyConfigured(f"{_name} must read like 30/10m (requests/period), not {_rate!r}")
+# ---- contact data of registrations (tournament/services/contacts.py, docs/security.md) ---------------
+# erased this many days after the tournament's date (`manage.py erase_contacts`, daily)
+DOKO_CONTACT_RETENTION_DAYS = int(os.environ.get("DJANGO_CONTACT_RETENTION_DAYS", "30"))
+if DOKO_CONTACT_RETENTION_DAYS < 0:
+    raise ImproperlyConfigured("DJANGO_CONTACT_RETENTION_DAYS must be 0 or more days")
 RATELIMIT_IP_META_KEY = "tournament.web.rate_limits.client_address"
 RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets the request through (rate_limits.py says why)
 # django-ratelimit knows neither our database cache (its incr is atomic: web/database_cache.py) nor

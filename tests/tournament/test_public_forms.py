@@ -4,22 +4,24 @@ address (the registration) or per table link (the phones), the waiting list has 
 whoever frees a place, the director strikes many registrations at once, and contact data is kept
 only as long as needed, nowhere in the history."""
 
+import datetime
 import json
 import threading
 
 import pytest
 from django.conf import settings
+from django.core.management import call_command
 from django.db import connections
 from django.test import Client
 from django.urls import reverse
 
 from seating.dealing import game_players
 from tournament.log import changelog
-from tournament.models import DataChange, Entry, Registration, Table
-from tournament.services import checkin
+from tournament.models import DataChange, Entry, Registration, Table, Tournament
+from tournament.services import checkin, contacts
 from tournament.web.database_cache import DatabaseCache
 
-from .factories import make_tournament, message_texts, seat_ids, seated_round
+from .factories import make_director, make_tournament, message_texts, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
@@ -164,6 +166,7 @@ def test_django_ratelimit_refuses_the_plain_database_cache():
     assert [e.id for e in check_caches(None)] == ["django_ratelimit.W001"]  # ours: silenced in the settings
     assert "django_ratelimit.W001" in settings.SILENCED_SYSTEM_CHECKS
 
+
 # ---- item 5: the waiting list: moving up, its cap, striking many at once -------------------------------
 
 def status_names(tournament, status):
@@ -193,7 +196,8 @@ def test_a_player_withdrawn_on_the_players_page_gives_the_place_to_the_waiting_l
     assert DataChange.objects.filter(tournament=full_tournament).count() == before + 1
     dieter = full_tournament.registrations.get(name="Dieter")
     assert dieter.status == Registration.Status.REGISTERED and dieter.entry.withdrawn_from_round is None
-    assert full_tournament.registrations.get(name="Bernd").status == Registration.Status.WITHDRAWN
+    bernd_registration = full_tournament.registrations.get(name="Bernd")
+    assert bernd_registration.status == Registration.Status.WITHDRAWN and bernd_registration.contact == ""
     assert "registration_moved_up" in [e.action for e in changelog.entries(full_tournament)]
     Client().post(register_url(full_tournament), {"name": "Neuling"})
     assert status_names(full_tournament, Registration.Status.WAITING) == ["Emil", "Neuling"]
@@ -252,6 +256,62 @@ def test_the_director_strikes_many_registrations_at_once(director):
     assert DataChange.objects.filter(tournament=tournament).count() == before + 1
     assert status_names(tournament, Registration.Status.REGISTERED) == ["Zora"]
     assert list(tournament.entries.values_list("player__name", flat=True)) == ["Zora"]
+    assert not tournament.registrations.exclude(contact="").exists()
     nothing = client.post(reverse("tournament:registrations_withdraw", args=[tournament.slug]), {})
     assert nothing.status_code == 302 and "ankreuzen" in message_texts(nothing)[-1]
 
+
+# ---- item 6: contact data ---------------------------------------------------------------------------------
+
+def stored_values(model) -> str:
+    """Every value of every row of a table, as one text."""
+    return repr(list(model.objects.values_list()))
+
+
+def test_no_contact_is_kept_in_the_history_and_a_withdrawal_erases_it(full_tournament, director):
+    """Registered, corrected and withdrawn: the contact, old or new, is in no historical record, and
+    the withdrawn registration holds none either. The helper's change log shows none."""
+    anna = full_tournament.registrations.get(name="Anna")
+    checkin.edit_registration(registration=anna, name="Anna", contact="neu@example.org")
+    history = stored_values(Registration.history.model)
+    assert "Anna@example.org" not in history and "neu@example.org" not in history and "Anna" in history
+    checkin.withdraw_registration(registration=anna)
+    anna.refresh_from_db()
+    assert anna.contact == "" and "example.org" not in stored_values(Registration.history.model)
+    checkin.edit_registration(registration=anna, name="Anna", contact="wieder@example.org")
+    anna.refresh_from_db()
+    assert anna.contact == ""  # not typed in again after the withdrawal
+    helper = make_director("helfer", organiser=False)
+    full_tournament.helpers.add(helper)
+    client = Client()
+    client.force_login(helper)
+    assert client.get(reverse("tournament:registrations", args=[full_tournament.slug])).status_code == 403
+    log = client.get(reverse("tournament:log", args=[full_tournament.slug]))
+    assert log.status_code == 200 and "example.org" not in log.content.decode()
+
+
+def test_contacts_are_erased_some_time_after_the_tournament(full_tournament, settings):
+    """30 days after the tournament's date by default (DOKO_CONTACT_RETENTION_DAYS): on the 29th day
+    they are kept, on the 30th erased, as one change in the tournament's change log."""
+    assert settings.DOKO_CONTACT_RETENTION_DAYS == 30
+    date = full_tournament.date
+    assert contacts.erase_contacts(today=date + datetime.timedelta(days=29)) == 0
+    assert full_tournament.registrations.exclude(contact="").count() == 5
+    before = DataChange.objects.filter(tournament=full_tournament).count()
+    assert contacts.erase_contacts(today=date + datetime.timedelta(days=30)) == 5
+    assert not full_tournament.registrations.exclude(contact="").exists()
+    assert DataChange.objects.filter(tournament=full_tournament).count() == before + 1
+    assert "contacts_erased" in [e.action for e in changelog.entries(full_tournament)]
+    assert contacts.erase_contacts(today=date + datetime.timedelta(days=31)) == 0  # safe to run daily
+
+
+def test_the_command_erases_what_is_due_and_keeps_the_rest(full_tournament, director, capsys):
+    upcoming = make_tournament(players=0, director=director, slug="bald")
+    Tournament.objects.filter(pk=upcoming.pk).update(date=datetime.date.today() + datetime.timedelta(days=7))
+    checkin.set_registration(tournament=upcoming, open=True, limit=0)
+    checkin.register(tournament=upcoming, name="Zora", contact="zora@example.org")
+    Tournament.objects.filter(pk=full_tournament.pk).update(date=datetime.date.today() - datetime.timedelta(days=40))
+    call_command("erase_contacts")
+    assert "5 Anmeldungen" in capsys.readouterr().out
+    assert not full_tournament.registrations.exclude(contact="").exists()
+    assert upcoming.registrations.get().contact == "zora@example.org"

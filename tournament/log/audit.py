@@ -55,6 +55,7 @@ ACTIONS = {
     "registration_withdrawn": _("Anmeldung zurückgezogen"),
     "registration_moved_up": _("von der Warteliste nachgerückt"),
     "registration_settings": _("Anmeldung geöffnet, geschlossen oder Plätze geändert"),
+    "contacts_erased": _("Kontaktdaten gelöscht"),
     "checked_in": _("als anwesend markiert"),
     "checked_out": _("nicht mehr als anwesend markiert"),
     "walk_in": _("Spieler an der Tür angemeldet"),

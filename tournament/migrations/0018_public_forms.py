@@ -10,6 +10,12 @@ class Migration(migrations.Migration):
     ]
 
     operations = [
+        # the registration's history no longer keeps the contact: the old values in it go with the
+        # column (docs/security.md, "Contact data")
+        migrations.RemoveField(
+            model_name='historicalregistration',
+            name='contact',
+        ),
         migrations.AddField(
             model_name='historicaltournament',
             name='registration_waiting_limit',

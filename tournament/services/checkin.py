@@ -97,6 +97,8 @@ def edit_registration(*, registration: Registration, name: str, club: str = "", 
         category, contact = _clean_extra(category, contact)
         if registration.status == Registration.Status.WAITING:
             _check_waiting(tournament, name, club, other_than=registration.pk)
+        if registration.status == Registration.Status.WITHDRAWN:
+            contact = ""  # erased with the withdrawal, not typed in again
         with audit.recording("registration_changed", by=by, tournament=tournament):
             if registration.entry_id is not None and (name, club) != (registration.name, registration.club):
                 entry = Entry.objects.get(pk=registration.entry_id)
@@ -117,7 +119,7 @@ def withdraw_registration(*, registration: Registration, by: Actor = SYSTEM) -> 
 def withdraw_registrations(*, tournament: Tournament, ids: list[int], by: Actor = SYSTEM) -> list[Registration]:
     """Registrations withdrawn at once (the director strikes a flood of them): an entry that has not
     been seated yet goes (the player never played), one that has is withdrawn like on the players page
-    (its rounds stay). Then the
+    (its rounds stay); the contact is erased at once (docs/security.md, "Contact data"). Then the
     waiting list moves up into the free places, once, after all of them went: one change. Those of
     another tournament and those withdrawn already are left alone; returns the ones withdrawn."""
     with transaction.atomic():
@@ -137,6 +139,7 @@ def withdraw_registrations(*, tournament: Tournament, ids: list[int], by: Actor 
                     registration.save(update_fields=["entry"])
                     entry.delete()
                 registration.status = Registration.Status.WITHDRAWN
+                registration.contact = ""
                 registration.save()
             fill_free_places(tournament=tournament, by=by)  # (one change with the withdrawals)
         return chosen

@@ -72,7 +72,7 @@ def fill_free_places(*, tournament: Tournament, by: Actor = SYSTEM) -> list[Regi
 def withdraw_player(*, entry: Entry, by: Actor = SYSTEM) -> Entry:
     """A player withdrawn on the players page (`tournaments.withdraw_player`: not seated from the next
     round whose tables are not published, results stay); a registration of theirs is withdrawn with
-    them, and the waiting list moves up into the place, in the same change."""
+    them (its contact erased), and the waiting list moves up into the place, in the same change."""
     with transaction.atomic():
         tournament = lock_tournament(entry.tournament_id)
         if tournament.entries.filter(pk=entry.pk, withdrawn_from_round__isnull=False).exists():
@@ -82,6 +82,7 @@ def withdraw_player(*, entry: Entry, by: Actor = SYSTEM) -> Entry:
             registration = Registration.objects.filter(entry=entry, status=Registration.Status.REGISTERED).first()
             if registration is not None:
                 registration.status = Registration.Status.WITHDRAWN
+                registration.contact = ""
                 registration.save()
             fill_free_places(tournament=tournament, by=by)
         return entry
