@@ -17,6 +17,12 @@ Everything that differs between a laptop and a server comes from the environment
                            locked (default 5)
 - DJANGO_LOGIN_ATTEMPTS_PER_ADDRESS  failed logins from one address, whatever the user names, before
                            the address is locked (default 20)
+- DJANGO_PROXY_COUNT       proxies of ours in front that append the client's address to X-Forwarded-For
+                           (1 behind nginx, docs/deploy.md; default 0: REMOTE_ADDR is the client)
+- DJANGO_REGISTRATION_RATE  POSTs to the public registration per client address (default 30/10m)
+- DJANGO_TABLE_LINK_RATE   POSTs through one table's entry link (default 240/m; docs/security.md)
+- DJANGO_CONTACT_RETENTION_DAYS  days after a tournament's date until the contacts of its registrations
+                           are erased (default 30; setting DOKO_CONTACT_RETENTION_DAYS)
 - DJANGO_CONN_MAX_AGE      seconds a worker keeps its database connection (default 0: one per
                            request; `make serve` and docs/deploy.md use 60)
 - DJANGO_REDIS_URL         redis://127.0.0.1:6379/0 or unix:///path/redis.sock: the shared cache lives
@@ -35,6 +41,7 @@ Everything that differs between a laptop and a server comes from the environment
 """
 import datetime
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -82,6 +89,7 @@ INSTALLED_APPS = [
     "django_tables2",
     "simple_history",
     "axes",
+    "django_ratelimit",  # only its system check: it refuses Django's own database cache (no atomic incr)
     "tournament",
 ]
 
@@ -196,9 +204,32 @@ AXES_HANDLER = "tournament.web.login_lockout.LockoutHandler"
 AXES_LOCKOUT_TEMPLATE = "registration/locked_out.html"
 AXES_RESET_ON_SUCCESS = True
 AXES_VERBOSE = False
-# behind nginx (docs/deploy.md) the client's address is in X-Forwarded-For, one proxy deep
-AXES_IPWARE_PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0")) or None
-AXES_IPWARE_META_PRECEDENCE_ORDER = ["HTTP_X_FORWARDED_FOR", "REMOTE_ADDR"]
+# behind nginx (docs/deploy.md) the client's address is in X-Forwarded-For, DJANGO_PROXY_COUNT deep;
+# the rate limits below take the same address (tournament/web/rate_limits.py)
+PROXY_COUNT = int(os.environ.get("DJANGO_PROXY_COUNT", "0"))
+AXES_CLIENT_IP_CALLABLE = "tournament.web.rate_limits.client_address"
+
+# ---- rate limits of the writes without an account (django-ratelimit, docs/security.md) ------------
+# "N/Mu": N requests in M units (s, m, h, d). The public registration per client address (a club
+# registering its members from its clubhouse: 30 POSTs in 10 minutes, typos included); a table's
+# entry link per link (its phones share it and a hall's phones may share one address: 10 games
+# entered quickly with their previews, and an offline queue's retries, stay far below 240 a minute).
+RATE_LIMIT_REGISTRATION = os.environ.get("DJANGO_REGISTRATION_RATE", "30/10m").strip()
+RATE_LIMIT_TABLE_LINK = os.environ.get("DJANGO_TABLE_LINK_RATE", "240/m").strip()
+for _name, _rate in (("DJANGO_REGISTRATION_RATE", RATE_LIMIT_REGISTRATION), ("DJANGO_TABLE_LINK_RATE",
+                                                                               RATE_LIMIT_TABLE_LINK)):
+    if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?[smhd]", _rate):
+        raise ImproperlyConfigured(f"{_name} must read like 30/10m (requests/period), not {_rate!r}")
+# ---- contact data of registrations (tournament/services/contacts.py, docs/security.md) ---------------
+# erased this many days after the tournament's date (`manage.py erase_contacts`, daily)
+DOKO_CONTACT_RETENTION_DAYS = int(os.environ.get("DJANGO_CONTACT_RETENTION_DAYS", "30"))
+if DOKO_CONTACT_RETENTION_DAYS < 0:
+    raise ImproperlyConfigured("DJANGO_CONTACT_RETENTION_DAYS must be 0 or more days")
+RATELIMIT_IP_META_KEY = "tournament.web.rate_limits.client_address"
+RATELIMIT_FAIL_OPEN = True  # a cache that cannot count lets the request through (rate_limits.py says why)
+# django-ratelimit knows neither our database cache (its incr is atomic: web/database_cache.py) nor
+# Django's own Redis backend (atomic INCR) by name, and warns "not officially supported"
+SILENCED_SYSTEM_CHECKS = ["django_ratelimit.W001"]
 
 # ---- errors are written down with their traceback -------------------------------------------------
 LOG_DIR = Path(os.environ.get("DJANGO_LOG_DIR") or VAR_DIR / "log")
@@ -248,7 +279,7 @@ if not DEBUG:
     else:
         # a venue laptop serves the hall's network over plain HTTP: there is no certificate to
         # redirect to, so the HTTPS checks of `check --deploy` do not apply
-        SILENCED_SYSTEM_CHECKS = ["security.W004", "security.W008", "security.W012", "security.W016"]
+        SILENCED_SYSTEM_CHECKS += ["security.W004", "security.W008", "security.W012", "security.W016"]
 
 # ---- serving: static files, the shared cache, background jobs (docs/deploy.md) --------------------
 # Everything several worker processes or machines must agree on lives in the database or in Redis,

@@ -14,6 +14,7 @@
   keeps, costs 0.3-0.6 s a hash on this machine, and most tests make a director with a password.
 """
 import os
+import uuid
 from pathlib import Path
 
 import pytest
@@ -72,6 +73,16 @@ def no_values_kept_from_another_test():
     caching.forget_kept()
     yield
     caching.forget_kept()
+
+
+@pytest.fixture(autouse=True)
+def rate_limits_counted_per_test(settings):
+    """The rate limits of the anonymous writes (`web/rate_limits.py`) count in the shared cache: each
+    test counts afresh under a prefix of its own, so that the many anonymous POSTs of the access walk
+    and the fuzz tests (and of a test before) never meet the limit, whatever the cache (in the database
+    the counts are rolled back with the test anyway; in Redis they are not). The limits themselves stay
+    as configured: tests/tournament/test_public_forms.py shows them answering."""
+    settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
 
 
 @pytest.fixture(autouse=True)

@@ -46,6 +46,7 @@ urlpatterns = [
     path(T + "anmeldung/", checkin.registration_page, name="registration"),
     path(T + "anmeldungen/", checkin.registrations_page, name="registrations"),
     path(T + "anmeldungen/<int:registration_id>/", checkin.registration_edit, name="registration_edit"),
+    path(T + "anmeldungen/streichen/", checkin.registrations_withdraw, name="registrations_withdraw"),
     path(T + "anmeldungen/<int:registration_id>/withdraw/", checkin.registration_withdraw,
          name="registration_withdraw"),
     path(T + "checkin/", checkin.checkin_page, name="checkin"),

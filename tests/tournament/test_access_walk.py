@@ -382,11 +382,15 @@ CASES = [
     # registration and check-in (issue 17.4): the public page while open; the rest the director's
     Case("registration", T, get=PUBLIC, post="302+ 302+ 302+ 302+", data=lambda w: {"name": "Neu Angemeldet"}),
     Case("registrations", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
-         data=lambda w: {"open": "on", "limit": "14"}),
+         data=lambda w: {"open": "on", "limit": "14", "waiting": "20"}),
     Case("registration_edit", lambda w: {"slug": w.slug, "registration_id": w.registration.id}, get=DIRECTOR_PAGE,
          post="login 403 403 302+", data=lambda w: {"name": "Wanda Wartend-Neu", "category": "Damen"}),
     Case("registration_withdraw", lambda w: {"slug": w.slug, "registration_id": w.registration.id},
          get=DIRECTOR_POST, post="login 403 403 302+"),
+    # striking several at once (issue 31.4): the ticked ones; none ticked is said, nothing changes
+    Case("registrations_withdraw", T, get=DIRECTOR_POST, post="login 403 403 302+",
+         data=lambda w: {"registrations": [w.registration.id]}),
+    Case("registrations_withdraw", T, get=DIRECTOR_POST, post="login 403 403 302", label="none ticked"),
     Case("checkin", T, get=DIRECTOR_PAGE, post="login 403 403 302+", data=lambda w: {"name": "Gast an der Tür"}),
     Case("checkin_mark", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=DIRECTOR_POST,
          post="login 403 403 302+", data=lambda w: {"present": "1"}),

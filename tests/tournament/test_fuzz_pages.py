@@ -632,14 +632,15 @@ def test_player_edit(world, clients, data):
 @given(data=st.data())
 def test_registration_and_checkin(world, clients, data):
     """The public registration (as anyone), the director's registration settings, editing and
-    withdrawing a registration, the check-in's walk-in and marks (issue 17.4)."""
+    withdrawing a registration, striking several (issue 31.4), the check-in's walk-in and marks (issue 17.4)."""
     registrations = list(Registration.objects.filter(tournament=world.tournament).values_list("id", flat=True))
     person = {"name": value("Neue Spielerin", "Anna", "Wanda Wartend"), "club": texts, "category": texts,
               "contact": texts}
     with rolled_back():
         for _ in range(data.draw(st.integers(1, 3), label="requests")):
             page = data.draw(st.sampled_from(["registration", "registrations", "registration_edit",
-                                              "registration_withdraw", "checkin", "checkin_mark"]), label="page")
+                                              "registration_withdraw", "registrations_withdraw", "checkin",
+                                              "checkin_mark"]), label="page")
             kwargs: dict = {"slug": world.slug}
             if page in ("registration_edit", "registration_withdraw"):
                 kwargs["registration_id"] = data.draw(st.one_of(st.sampled_from(registrations),
@@ -650,8 +651,13 @@ def test_registration_and_checkin(world, clients, data):
             if page in ("registration", "registration_edit"):
                 sent = body(data, {"name": "Neue Spielerin", "club": "DK Süd"}, person)
             elif page == "registrations":
-                sent = body(data, {"open": "on", "limit": "14"},
-                            {"open": value("on", ""), "limit": value(0, 1, 13, 14, 5000, 5001, -1)})
+                sent = body(data, {"open": "on", "limit": "14", "waiting": ""},
+                            {"open": value("on", ""), "limit": value(0, 1, 13, 14, 5000, 5001, -1),
+                             "waiting": value("", 0, 1, 20, 5000, 5001, -1)})
+            elif page == "registrations_withdraw":
+                sent = body(data, {"registrations": registrations[:1]},
+                            {"registrations": st.one_of(st.lists(st.sampled_from(registrations), max_size=3),
+                                                        st.lists(scalars, max_size=3), junk)})
             elif page == "checkin":
                 sent = body(data, {"name": "Gast an der Tür"}, {"name": person["name"], "club": texts})
             elif page == "checkin_mark":

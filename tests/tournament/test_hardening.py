@@ -61,6 +61,24 @@ def test_a_stranger_cannot_lock_the_director_out(client, settings):
     assert response.status_code == 429
 
 
+def test_behind_the_proxy_the_lockout_takes_the_address_nginx_saw(client, settings):
+    """With DJANGO_PROXY_COUNT=1 the address is the last entry of X-Forwarded-For (nginx's), not
+    REMOTE_ADDR (nginx itself) and not what a client wrote into the header: a stranger's failures do
+    not lock the director, who comes through the same proxy (issue 31.4; the settings' ipware options
+    did nothing, python-ipware was never installed)."""
+    settings.PROXY_COUNT = 1
+    make_director("leitung")
+    login = reverse("login")
+    for n in range(settings.AXES_FAILURE_LIMIT + 1):
+        response = client.post(login, {"username": "leitung", "password": "falsch"}, REMOTE_ADDR="10.0.0.2",
+                               HTTP_X_FORWARDED_FOR=f"192.0.2.{n}, 203.0.113.7")
+    assert response.status_code == 429
+    director = Client()
+    response = director.post(login, {"username": "leitung", "password": "pw-leitung"}, REMOTE_ADDR="10.0.0.2",
+                             HTTP_X_FORWARDED_FOR="198.51.100.9")
+    assert response.status_code == 302 and "_auth_user_id" in director.session
+
+
 def test_an_address_trying_many_user_names_is_locked(client, settings):
     """Below the pair's limit for every name, but over the address's limit in all: the address is
     locked, for every name (also a right password); another address is not."""

@@ -3,6 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from ..models import Registration
+
 
 class RegistrationForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
@@ -16,6 +18,21 @@ class RegistrationForm(forms.Form):
 class RegistrationSettingsForm(forms.Form):
     open = forms.BooleanField(label=_("Anmeldung online offen"), required=False)
     limit = forms.IntegerField(label=_("Plätze (0: unbegrenzt)"), min_value=0, max_value=5000)
+    waiting = forms.IntegerField(label=_("Plätze auf der Warteliste"), min_value=0, max_value=5000, required=False,
+                                 help_text=_("Leer: so viele wie Plätze. Ist auch die Warteliste voll, wird jede "
+                                             "weitere Anmeldung abgelehnt."))
+
+
+class WithdrawRegistrationsForm(forms.Form):
+    """The director's list: the registrations ticked to be struck at once."""
+
+    registrations: forms.ModelMultipleChoiceField = forms.ModelMultipleChoiceField(
+        queryset=Registration.objects.none(), label=_("Anmeldungen"))
+
+    def __init__(self, *args, tournament, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.fields["registrations"].queryset = tournament.registrations.exclude(
+            status=Registration.Status.WITHDRAWN)
 
 
 class WalkInForm(forms.Form):

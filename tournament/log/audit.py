@@ -55,6 +55,7 @@ ACTIONS = {
     "registration_withdrawn": _("Anmeldung zurückgezogen"),
     "registration_moved_up": _("von der Warteliste nachgerückt"),
     "registration_settings": _("Anmeldung geöffnet, geschlossen oder Plätze geändert"),
+    "contacts_erased": _("Kontaktdaten gelöscht"),
     "checked_in": _("als anwesend markiert"),
     "checked_out": _("nicht mehr als anwesend markiert"),
     "walk_in": _("Spieler an der Tür angemeldet"),
@@ -285,7 +286,8 @@ def snapshot(instance, rec: Recording) -> dict:
         return {**fileformat.tournament_settings(instance), **({"series": series} if series else {}),
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
                 "helpers": sorted(u.get_username() for u in instance.helpers.all()),
-                "registration_open": instance.registration_open, "registration_limit": instance.registration_limit}
+                "registration_open": instance.registration_open, "registration_limit": instance.registration_limit,
+                "registration_waiting_limit": instance.registration_waiting_limit}
     return {}
 
 

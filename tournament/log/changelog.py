@@ -378,7 +378,8 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "team_match": _l("Mannschaftskampf (Ligaspieltag)"),
                    "cup_advance": _l("Pokal: es kommen weiter"),
                    "registration_open": _l("Anmeldung online offen"),
-                   "registration_limit": _l("Plätze (0: unbegrenzt)")}
+                   "registration_limit": _l("Plätze (0: unbegrenzt)"),
+                   "registration_waiting_limit": _l("Plätze auf der Warteliste (leer: so viele wie Plätze)")}
 
 
 # fields whose values are codes, worded by their choices

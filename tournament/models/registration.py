@@ -26,7 +26,9 @@ class Registration(models.Model):
     # the player's entry while registered; a withdrawn registration keeps the entry that played
     entry = models.OneToOneField(Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="registration")
     created_at = models.DateTimeField(auto_now_add=True)  # the waiting list's order
-    history = kept_history("created_at")
+    # the contact is never kept in the history: an old value there would outlive its erasure
+    # (services/contacts.py, docs/security.md "Contact data")
+    history = kept_history("created_at", "contact")
 
     class Meta:
         ordering = ["tournament", "created_at", "id"]

@@ -154,6 +154,9 @@ class Tournament(models.Model):
     # the public registration page (models/registration.py); 0 places: no limit
     registration_open = models.BooleanField(_("Anmeldung online offen"), default=False)
     registration_limit = models.PositiveSmallIntegerField(_("Plätze (0: unbegrenzt)"), default=0)
+    # how many may wait once the places are taken (services/waiting_list.py); null: as many as the places
+    registration_waiting_limit = models.PositiveSmallIntegerField(
+        _("Plätze auf der Warteliste (leer: so viele wie Plätze)"), null=True, blank=True)
     # teams and clubs (docs/competitions.md, "In the app"): how many of a team's members count (null:
     # all; k: the best k, the same for every team), the clubs ranked as teams (null: no club ranking;
     # 0: all players count; k: the best k), and members of a team kept apart in the draw

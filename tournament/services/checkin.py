@@ -19,17 +19,12 @@ from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
 from . import tournaments
-from .locking import lock_one, lock_tournament
+from .locking import lock, lock_one, lock_tournament
+from .waiting_list import fill_free_places, places_taken, waiting_places
 
 CATEGORY_LENGTH = 60  # Registration.category
 CONTACT_LENGTH = 200  # Registration.contact
 MOST_PLACES = 5000
-
-
-def places_taken(tournament: Tournament) -> int:
-    """The players of the tournament who are not withdrawn: what the limit of places counts (those
-    the director added on the players page and walk-ins too)."""
-    return tournament.entries.filter(withdrawn_from_round=None).count()
 
 
 def checkin_in_use(tournament: Tournament) -> bool:
@@ -62,7 +57,8 @@ def _check_waiting(tournament: Tournament, name: str, club: str, *, other_than: 
 def register(*, tournament: Tournament, name: str, club: str = "", category: str = "", contact: str = "",
              by: Actor = SYSTEM) -> Registration:
     """A registration from the public page: an entry at once while places are free (or there is no
-    limit), else a place on the waiting list."""
+    limit), else a place on the waiting list while it has room (`waiting_list.waiting_places`). The
+    waiting list moves into any free place first: a newcomer never gets a place ahead of those waiting."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if not tournament.registration_open:
@@ -70,8 +66,14 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
         name, club = tournaments.clean_name(name, club)
         category, contact = _clean_extra(category, contact)
         _check_waiting(tournament, name, club)
-        full = bool(tournament.registration_limit) and places_taken(tournament) >= tournament.registration_limit
         with audit.recording("registration_received", by=by, tournament=tournament):
+            fill_free_places(tournament=tournament, by=by)
+            full = bool(tournament.registration_limit) and places_taken(tournament) >= tournament.registration_limit
+            room = waiting_places(tournament)
+            if full and room is not None and tournament.registrations.filter(
+                    status=Registration.Status.WAITING).count() >= room:
+                raise UserError(_("Alle Plätze und alle %(n)s Plätze auf der Warteliste sind vergeben: eine "
+                                  "Anmeldung ist nicht mehr möglich.") % {"n": room})
             registration = Registration(tournament=tournament, name=name, club=club, category=category,
                                         contact=contact, status=Registration.Status.WAITING if full else
                                         Registration.Status.REGISTERED)
@@ -95,6 +97,8 @@ def edit_registration(*, registration: Registration, name: str, club: str = "", 
         category, contact = _clean_extra(category, contact)
         if registration.status == Registration.Status.WAITING:
             _check_waiting(tournament, name, club, other_than=registration.pk)
+        if registration.status == Registration.Status.WITHDRAWN:
+            contact = ""  # erased with the withdrawal, not typed in again
         with audit.recording("registration_changed", by=by, tournament=tournament):
             if registration.entry_id is not None and (name, club) != (registration.name, registration.club):
                 entry = Entry.objects.get(pk=registration.entry_id)
@@ -106,64 +110,63 @@ def edit_registration(*, registration: Registration, name: str, club: str = "", 
 
 
 def withdraw_registration(*, registration: Registration, by: Actor = SYSTEM) -> Registration:
-    """A registration withdrawn: an entry that has not been seated yet goes (the player never
-    played), one that has is withdrawn like on the players page (its rounds stay); then the first
-    on the waiting list moves up into the free place."""
-    with transaction.atomic():
-        tournament, registration = _locked(registration)
-        if registration.status == Registration.Status.WITHDRAWN:
-            return registration
-        with audit.recording("registration_withdrawn", by=by, tournament=tournament):
-            entry = (Entry.objects.filter(pk=registration.entry_id).first()
-                     if registration.entry_id is not None else None)
-            if entry is not None and entry.seats.exists():
-                tournaments.withdraw_player(entry=entry, by=by)
-            elif entry is not None:
-                registration.entry = None
-                registration.save(update_fields=["entry"])
-                entry.delete()
-            registration.status = Registration.Status.WITHDRAWN
-            registration.save()
-            _move_up(tournament, by=by)  # (one change with the withdrawal)
-        return registration
+    """One registration withdrawn ("Anmeldung streichen"; `withdraw_registrations`)."""
+    withdraw_registrations(tournament=registration.tournament, ids=[registration.pk], by=by)
+    registration.refresh_from_db()
+    return registration
 
 
-def _move_up(tournament: Tournament, *, by: Actor) -> list[Registration]:
-    """The waiting list in its order into the free places (all of it without a limit). One who
-    cannot be entered (the director entered the same person meanwhile) stays waiting."""
-    moved = []
-    waiting = list(tournament.registrations.filter(status=Registration.Status.WAITING).order_by("created_at", "id"))
-    free = (tournament.registration_limit - places_taken(tournament)) if tournament.registration_limit else len(waiting)
-    for registration in waiting:
-        if free <= 0:
-            break
-        try:
-            with transaction.atomic(), audit.recording("registration_moved_up", by=by, tournament=tournament):
-                registration.entry = tournaments.register_player(tournament=tournament, name=registration.name,
-                                                                 club=registration.club, by=by)
-                registration.status = Registration.Status.REGISTERED
-                registration.save()
-        except UserError:
-            continue
-        moved.append(registration)
-        free -= 1
-    return moved
-
-
-def set_registration(*, tournament: Tournament, open: bool, limit: int, by: Actor = SYSTEM) -> Tournament:
-    """Opens or closes the public registration and sets the number of places (0: no limit); more
-    places let the waiting list move up."""
-    if not 0 <= limit <= MOST_PLACES:
-        raise UserError(_("Plätze gehen von 0 (unbegrenzt) bis %(n)s.") % {"n": MOST_PLACES}, field="limit")
+def withdraw_registrations(*, tournament: Tournament, ids: list[int], by: Actor = SYSTEM) -> list[Registration]:
+    """Registrations withdrawn at once (the director strikes a flood of them): an entry that has not
+    been seated yet goes (the player never played), one that has is withdrawn like on the players page
+    (its rounds stay); the contact is erased at once (docs/security.md, "Contact data"). Then the
+    waiting list moves up into the free places, once, after all of them went: one change. Those of
+    another tournament and those withdrawn already are left alone; returns the ones withdrawn."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
-        if (tournament.registration_open, tournament.registration_limit) == (open, limit):
+        chosen = lock(tournament.registrations.filter(pk__in=ids).exclude(status=Registration.Status.WITHDRAWN))
+        if not chosen:
+            return []
+        with audit.recording("registration_withdrawn", by=by, tournament=tournament):
+            entries = {e.pk: e for e in Entry.objects.filter(pk__in=[r.entry_id for r in chosen if r.entry_id])}
+            seated = set(Entry.objects.filter(pk__in=list(entries), seats__isnull=False).values_list("pk", flat=True))
+            for registration in sorted(chosen, key=lambda r: (r.created_at, r.pk)):
+                entry = entries.get(registration.entry_id) if registration.entry_id else None
+                if entry is not None and entry.pk in seated:
+                    tournaments.withdraw_player(entry=entry, by=by)
+                elif entry is not None:
+                    registration.entry = None
+                    registration.save(update_fields=["entry"])
+                    entry.delete()
+                registration.status = Registration.Status.WITHDRAWN
+                registration.contact = ""
+                registration.save()
+            fill_free_places(tournament=tournament, by=by)  # (one change with the withdrawals)
+        return chosen
+
+
+def set_registration(*, tournament: Tournament, open: bool, limit: int, waiting: int | None = None,
+                     by: Actor = SYSTEM) -> Tournament:
+    """Opens or closes the public registration and sets the number of places (0: no limit) and of
+    places on the waiting list (None: as many as the places; 0: none); more places let the waiting
+    list move up. Fewer places on the waiting list take nobody off it: only newcomers are refused."""
+    if not 0 <= limit <= MOST_PLACES:
+        raise UserError(_("Plätze gehen von 0 (unbegrenzt) bis %(n)s.") % {"n": MOST_PLACES}, field="limit")
+    if waiting is not None and not 0 <= waiting <= MOST_PLACES:
+        raise UserError(_("Plätze auf der Warteliste gehen von 0 bis %(n)s.") % {"n": MOST_PLACES}, field="waiting")
+    with transaction.atomic():
+        tournament = lock_tournament(tournament)
+        wanted = (open, limit, waiting)
+        if (tournament.registration_open, tournament.registration_limit,
+                tournament.registration_waiting_limit) == wanted:
             return tournament
         with audit.recording("registration_settings", by=by, tournament=tournament):
-            tournament.registration_open, tournament.registration_limit = open, limit
+            (tournament.registration_open, tournament.registration_limit,
+             tournament.registration_waiting_limit) = wanted
             tournament.version += 1
-            tournament.save(update_fields=["registration_open", "registration_limit", "version"])
-            _move_up(tournament, by=by)
+            tournament.save(update_fields=["registration_open", "registration_limit", "registration_waiting_limit",
+                                           "version"])
+            fill_free_places(tournament=tournament, by=by)
         return tournament
 
 

@@ -88,8 +88,8 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
                     history.objects.filter(pk=record.pk).update(log_detail=detail)
         registrations = Registration.objects.filter(entry__player=player)
         registration_ids = list(registrations.values_list("pk", flat=True))
-        Registration.history.model.objects.filter(id__in=registration_ids).update(
-            name=alias, club="", contact="", category="")
+        # (the contact is never in the history: models/registration.py)
+        Registration.history.model.objects.filter(id__in=registration_ids).update(name=alias, club="", category="")
         for tournament in touched:
             with audit.recording("player_erased", by=by, tournament=tournament):
                 Registration.objects.filter(pk__in=registration_ids, tournament=tournament).update(

@@ -10,14 +10,16 @@ from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ..errors import UserError
-from ..forms.checkin import RegistrationForm, RegistrationSettingsForm, WalkInForm
+from ..forms.checkin import RegistrationForm, RegistrationSettingsForm, WalkInForm, WithdrawRegistrationsForm
 from ..log.audit import Actor
 from ..models import Entry, Registration, Tournament
 from ..selectors import checkin as checkin_selectors
 from ..services import checkin
+from ..web import rate_limits
 from .access import _set_role, director_required
 
 
@@ -33,7 +35,9 @@ def registration_page(request, slug):
     if not tournament.registration_open and not request.can_enter:
         raise Http404
     form = RegistrationForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
+    # anyone but the tournament's directors and helpers: a limit per client address (docs/security.md)
+    limited = request.method == "POST" and not request.can_enter and rate_limits.registration_over(request)
+    if request.method == "POST" and not limited and form.is_valid():
         try:
             registration = checkin.register(tournament=tournament, **form.cleaned_data, by=Actor.of(request))
         except UserError as error:
@@ -46,21 +50,27 @@ def registration_page(request, slug):
                 messages.success(request, _("%(name)s ist angemeldet.") % {"name": registration.name})
             return redirect("tournament:registration", slug=tournament.slug)
     listed = checkin_selectors.public_registrations(tournament)
-    return render(request, "tournament/registration.html", {
+    response = render(request, "tournament/registration.html", {
         "tournament": tournament, "form": form, "registered": [r for r in listed if not r.waiting],
         "waiting": [r for r in listed if r.waiting], "taken": checkin.places_taken(tournament),
-    }, status=200 if form.is_bound is False or form.is_valid() else 400)
+        "limited": rate_limits.registration_message() if limited else "",
+    }, status=429 if limited else 200 if form.is_bound is False or form.is_valid() else 400)
+    if limited:
+        response["Retry-After"] = str(limited)
+    return response
 
 
 @director_required
 def registrations_page(request, tournament):
     """The director's list: every registration with its contact and where it stands; the settings."""
     form = RegistrationSettingsForm(request.POST or None, initial={
-        "open": tournament.registration_open, "limit": tournament.registration_limit})
+        "open": tournament.registration_open, "limit": tournament.registration_limit,
+        "waiting": tournament.registration_waiting_limit})
     if request.method == "POST" and form.is_valid():
         try:
             checkin.set_registration(tournament=tournament, open=form.cleaned_data["open"],
-                                     limit=form.cleaned_data["limit"], by=Actor.of(request))
+                                     limit=form.cleaned_data["limit"], waiting=form.cleaned_data["waiting"],
+                                     by=Actor.of(request))
         except UserError as error:
             _form_error(form, error)
         else:
@@ -68,7 +78,8 @@ def registrations_page(request, tournament):
             return redirect("tournament:registrations", slug=tournament.slug)
     return render(request, "tournament/registrations.html", {
         "tournament": tournament, "form": form, "registrations": checkin_selectors.registrations(tournament),
-        "taken": checkin.places_taken(tournament), "public_url": request.build_absolute_uri(
+        "taken": checkin.places_taken(tournament), "waiting_places": checkin.waiting_places(tournament),
+        "public_url": request.build_absolute_uri(
             reverse("tournament:registration", args=[tournament.slug])),
     }, status=400 if form.is_bound and not form.is_valid() else 200)
 
@@ -100,13 +111,39 @@ def registration_edit(request, tournament, registration_id):
 @director_required
 def registration_withdraw(request, tournament, registration_id):
     registration = _registration(tournament, registration_id)
-    moved_before = set(tournament.registrations.filter(status=Registration.Status.WAITING).values_list("id", flat=True))
-    checkin.withdraw_registration(registration=registration, by=Actor.of(request))
-    messages.success(request, _("%(name)s ist abgemeldet.") % {"name": registration.name})
-    for name in tournament.registrations.filter(pk__in=moved_before, status=Registration.Status.REGISTERED
+    _withdraw(request, tournament, [registration.pk])
+    return redirect("tournament:registrations", slug=tournament.slug)
+
+
+@require_POST
+@director_required
+def registrations_withdraw(request, tournament):
+    """Strikes the registrations ticked on the director's list at once (a flood of spam, say)."""
+    form = WithdrawRegistrationsForm(request.POST, tournament=tournament)
+    if form.is_valid():
+        _withdraw(request, tournament, [r.pk for r in form.cleaned_data["registrations"]])
+    else:
+        messages.error(request, _("Bitte die Anmeldungen ankreuzen, die gestrichen werden sollen."))
+    return redirect("tournament:registrations", slug=tournament.slug)
+
+
+def _withdraw(request, tournament, ids: list[int]) -> None:
+    waiting_before = set(tournament.registrations.filter(status=Registration.Status.WAITING)
+                         .values_list("id", flat=True))
+    withdrawn = checkin.withdraw_registrations(tournament=tournament, ids=ids, by=Actor.of(request))
+    if len(withdrawn) == 1:
+        messages.success(request, _("%(name)s ist abgemeldet.") % {"name": withdrawn[0].name})
+    elif withdrawn:
+        messages.success(request, ngettext("%(n)s Anmeldung ist gestrichen.", "%(n)s Anmeldungen sind gestrichen.",
+                                           len(withdrawn)) % {"n": len(withdrawn)})
+    moved_up(request, tournament, waiting_before)
+
+
+def moved_up(request, tournament, waiting_before: set[int]) -> None:
+    """Says who moved up from the waiting list (those waiting before, registered now)."""
+    for name in tournament.registrations.filter(pk__in=waiting_before, status=Registration.Status.REGISTERED
                                                 ).values_list("name", flat=True):
         messages.success(request, _("%(name)s rückt von der Warteliste nach.") % {"name": name})
-    return redirect("tournament:registrations", slug=tournament.slug)
 
 
 @director_required

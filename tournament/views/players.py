@@ -13,9 +13,10 @@ import seating
 from ..errors import Conflict, UserError, language
 from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
 from ..log.audit import Actor
-from ..models import Entry
-from ..services import player_details, tournaments
+from ..models import Entry, Registration
+from ..services import player_details, tournaments, waiting_list
 from .access import director_required
+from .checkin import moved_up
 
 
 def seating_text(n_players: int) -> tuple[bool, str]:
@@ -90,14 +91,17 @@ def player_withdraw(request, tournament, entry_id):
     if request.POST.get("confirm") != "yes":
         return render(request, "tournament/confirm_withdraw.html", {
             "tournament": tournament, "entry": entry, "from_round": tournaments.first_open_round(tournament)})
+    waiting_before = set(tournament.registrations.filter(status=Registration.Status.WAITING)
+                         .values_list("id", flat=True))
     try:
-        entry = tournaments.withdraw_player(entry=entry, by=Actor.of(request))
+        entry = waiting_list.withdraw_player(entry=entry, by=Actor.of(request))
     except UserError as error:
         messages.error(request, error.message)
     else:
         messages.success(request, _("%(name)s hat sich zurückgezogen und wird ab Runde %(round)s nicht mehr "
                                     "gesetzt; die Ergebnisse bleiben.")
                          % {"name": entry.player.name, "round": entry.withdrawn_from_round})
+        moved_up(request, tournament, waiting_before)
     return redirect("tournament:players", slug=tournament.slug)
 
 

@@ -34,6 +34,7 @@ from ..models import DraftGame, Table
 from ..selectors import table_state
 from ..services import results, table_links
 from ..services.table_links import LinkClosed
+from ..web import rate_limits
 
 MOST_BODY = 20_000  # bytes: a game is a few hundred
 MOST_PENDING = 30  # games of the phone's queue a preview takes into account
@@ -211,6 +212,8 @@ def _pending(raw) -> dict[int, dict]:
 def preview(request, token):
     """The scores a game would get at this table (nothing is saved), or what is wrong with it. The
     games before it that wait (at the table, or in the phone's queue) count, as they will."""
+    if seconds := rate_limits.table_link_over(request, token):
+        return rate_limits.table_link_answer(seconds)
     try:
         table = table_links.table_of_link(token)
         body = _body(request)
@@ -231,7 +234,9 @@ def preview(request, token):
 def enter(request, token):
     """A game from a phone (a retry with the same key is answered like the first time). Every answer
     names the game it is about (`key`), so that the phone takes a game out of its queue only on an
-    answer about that game."""
+    answer about that game; a 429 (too many through this link, `rate_limits`) keeps it in the queue."""
+    if seconds := rate_limits.table_link_over(request, token):
+        return rate_limits.table_link_answer(seconds)
     device = device_of(request) or new_device()
     key = ""
     try:
@@ -262,6 +267,8 @@ def enter(request, token):
 @require_POST
 def decide(request, token, draft_id):
     """A second player confirms or rejects a draft on their phone (a device the server knows)."""
+    if seconds := rate_limits.table_link_over(request, token):
+        return rate_limits.table_link_answer(seconds)
     device = device_of(request)
     try:
         body = _body(request)
@@ -283,6 +290,8 @@ def decide(request, token, draft_id):
 @require_POST
 def approve(request, token):
     """A player taps "stimmt" for the sheet as shown (on a device the server knows)."""
+    if seconds := rate_limits.table_link_over(request, token):
+        return rate_limits.table_link_answer(seconds)
     device = device_of(request)
     try:
         body = _body(request)

@@ -8,7 +8,12 @@ SQLite; docs/performance.md, "The arrival's queue"). Here `set` is one `INSERT .
 UPDATE`, which SQLite (3.24 and later) and PostgreSQL both have, and the table is counted and culled
 as Django does (`MAX_ENTRIES`, `CULL_FREQUENCY`) on every `cull_every`-th write of a process only.
 Inside a transaction the statement runs in a savepoint, so that a failed cache write cannot spoil
-the caller's transaction; `add`, `touch`, reading and deleting are Django's own."""
+the caller's transaction; `add`, `touch`, reading and deleting are Django's own.
+
+`incr` is atomic here (Django's reads the value and writes it back, so two requests at once both
+count 5 -> 6): the row is locked (`SELECT ... FOR UPDATE` on PostgreSQL; on SQLite the transaction
+holds the database's write lock from its start) while the count is read and written back. The rate
+limits of the anonymous writes count with it (`web/rate_limits.py`, django-ratelimit)."""
 
 from __future__ import annotations
 
@@ -30,6 +35,26 @@ class DatabaseCache(DjangoDatabaseCache):
     def __init__(self, table, params):
         super().__init__(table, params)
         self._writes = itertools.count(1)
+
+    def incr(self, key, delta=1, version=None):
+        key = self.make_and_validate_key(key, version=version)
+        db = router.db_for_write(self.cache_model_class)
+        connection = connections[db]
+        table, key_column, value_column, expires_column = map(
+            connection.ops.quote_name, (self._table, "cache_key", "value", "expires"))
+        now = connection.ops.adapt_datetimefield_value(datetime.now(UTC if settings.USE_TZ else None)
+                                                        .replace(microsecond=0))
+        lock = " FOR UPDATE" if connection.features.has_select_for_update else ""
+        with transaction.atomic(using=db), connection.cursor() as cursor:
+            cursor.execute(f"SELECT {value_column} FROM {table} WHERE {key_column} = %s AND {expires_column} > %s"
+                           + lock, [key, now])
+            row = cursor.fetchone()
+            if row is None:
+                raise ValueError(f"Key '{key}' not found")
+            value = pickle.loads(base64.b64decode(connection.ops.process_clob(row[0]).encode())) + delta
+            encoded = base64.b64encode(pickle.dumps(value, self.pickle_protocol)).decode("latin1")
+            cursor.execute(f"UPDATE {table} SET {value_column} = %s WHERE {key_column} = %s", [encoded, key])
+        return value
 
     def _base_set(self, mode, key, value, timeout=DEFAULT_TIMEOUT):
         if mode != "set" or next(self._writes) % self.cull_every == 0:

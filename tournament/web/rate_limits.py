@@ -1,0 +1,73 @@
+"""Rate limits on the writes anyone may send without an account (docs/security.md, "Rate limits"):
+the public registration per client address, a table's entry link per link.
+
+django-ratelimit counts in the shared cache (the database cache on a laptop, whose `incr` is atomic
+here: `web/database_cache.py`; Redis when hosted), so the count holds across gunicorn's processes
+and the app's instances. Each count lives in a fixed window (django-ratelimit's: staggered per key),
+so within two neighbouring windows a client may get up to twice the rate through; what the limit
+stops is a loop, not a person. A cache that cannot count lets the request through
+(`RATELIMIT_FAIL_OPEN`): the cache failing must not turn away a registration or a table's game.
+
+`client_address` is also the login lockout's address (django-axes, `AXES_CLIENT_IP_CALLABLE`)."""
+
+from __future__ import annotations
+
+import ipaddress
+
+from django.conf import settings
+from django.http import JsonResponse
+from django.utils.translation import gettext as _
+from django_ratelimit.core import get_usage
+
+
+def client_address(request) -> str:
+    """The client's address. Without a proxy (the venue laptop) REMOTE_ADDR. Behind
+    `DJANGO_PROXY_COUNT` proxies of ours that each append the address they saw to X-Forwarded-For
+    (nginx's `$proxy_add_x_forwarded_for`, docs/deploy.md), the entry the outermost of them appended:
+    the n-th from the right; whatever a client wrote into the header itself stands further left and is
+    ignored. A header too short or not an address: REMOTE_ADDR (not sent through our proxies)."""
+    remote = request.META.get("REMOTE_ADDR", "")
+    count = getattr(settings, "PROXY_COUNT", 0)
+    if count:
+        forwarded = [part.strip() for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",") if part.strip()]
+        if len(forwarded) >= count:
+            try:
+                return str(ipaddress.ip_address(forwarded[-count]))
+            except ValueError:
+                pass
+    return remote
+
+
+def _over(request, *, group: str, key, rate: str) -> int | None:
+    """Counts this request; the seconds until the window ends when it is over the rate, else None."""
+    usage = get_usage(request, group=group, key=key, rate=rate, increment=True)
+    if usage is None or not usage["should_limit"]:
+        return None
+    return max(1, int(usage["time_left"]))
+
+
+def registration_over(request) -> int | None:
+    """A POST to a tournament's public registration from this client address (IPv6: its /64), counted
+    across all tournaments: `RATE_LIMIT_REGISTRATION` (30 in 10 minutes)."""
+    return _over(request, group="registration", key="ip", rate=settings.RATE_LIMIT_REGISTRATION)
+
+
+def table_link_over(request, token: str) -> int | None:
+    """A POST through a table's entry link (a game, a preview, a decision, "stimmt"), counted per link,
+    not per address: a hall's phones may all share one address (`RATE_LIMIT_TABLE_LINK`, 240 a minute)."""
+    return _over(request, group="table_link", key=lambda _group, _request: token, rate=settings.RATE_LIMIT_TABLE_LINK)
+
+
+def registration_message() -> str:
+    return _("Von diesem Anschluss kamen in kurzer Zeit zu viele Anmeldungen. Bitte in einigen Minuten noch "
+             "einmal versuchen; wer viele Spieler anmelden möchte, kann die Turnierleitung bitten, sie "
+             "einzutragen.")
+
+
+def table_link_answer(seconds: int, **extra) -> JsonResponse:
+    """The phone's answer: 429 with Retry-After; the phone keeps the game and sends it again later
+    (static/js/table_entry.js, design.md's offline rules)."""
+    response = JsonResponse({**extra, "message": _("Zu viele Eingaben über diesen Link in kurzer Zeit; das Handy "
+                                                   "versucht es gleich noch einmal.")}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
