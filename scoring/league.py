@@ -14,7 +14,9 @@ The rules (docs/competitions.md, "League and team cup"):
 - **A team cup group** (`cup_group`, as the DMM): teams (usually four) ranked by the sum of their
   players' points, then by their best single player; the best k advance. Teams still equal across
   the line are not decided here: they are named in `undecided`, and the director decides (a lot, a
-  play-off), as the sources do not say.
+  play-off), as the sources do not say. A member who has not played a round (points None) never
+  counts, as in `scoring.teams`: not as 0 for the best player, or a member at home would put a team
+  whose players all lost ahead of one whose best player lost less.
 
 Siegpunkte are exact fractions (3½ is `Fraction(7, 2)`); rounding or "3,5" is for showing only.
 """
@@ -189,8 +191,9 @@ class CupTeam:
     place: int
     shared: int
     points: int  # the sum of its players' game points
-    players: tuple[tuple[str, int], ...]  # (player, game points), most points first
-    best_player: int | None  # None: a team without players
+    players: tuple[tuple[str, int], ...]  # (player, game points) of those who played, most points first
+    best_player: int | None  # None: nobody of the team played
+    not_played: tuple[str, ...]  # members who have not played a round (never count), by key
     tie: CupTieBreak | None  # set when the team above has the same points
     advances: bool | None  # None: tied across the line, undecided
 
@@ -207,14 +210,16 @@ class CupGroup:
     undecided: tuple[str, ...]  # teams sharing a place across the line: the director decides
 
 
-def cup_group(*, group: str, teams: Mapping[str, Mapping[str, int]], advance: int) -> CupGroup:
+def cup_group(*, group: str, teams: Mapping[str, Mapping[str, int | None]], advance: int) -> CupGroup:
     """A cup group's order by the sum of each team's players' game points (`teams`: team -> player ->
-    points), then its best player; the best `advance` go on."""
+    points; None: has not played a round, never counts), then its best player; the best `advance` go on."""
     if not 1 <= advance <= len(teams):
         raise ValueError(f"{advance} of {len(teams)} teams cannot advance")
     _check_players(teams)
-    points = {team: sum(players.values()) for team, players in teams.items()}
-    best = {team: max(players.values()) if players else None for team, players in teams.items()}
+    played = {team: {player: value for player, value in players.items() if value is not None}
+              for team, players in teams.items()}
+    points = {team: sum(players.values()) for team, players in played.items()}
+    best = {team: max(players.values()) if players else None for team, players in played.items()}
 
     def key(team: str) -> tuple[int, int]:
         best_player = best[team]
@@ -233,7 +238,9 @@ def cup_group(*, group: str, teams: Mapping[str, Mapping[str, int]], advance: in
         last_place = entry.place + entry.shared - 1
         advances = True if last_place <= advance else False if entry.place > advance else None
         result.append(CupTeam(team=team, place=entry.place, shared=entry.shared, points=points[team],
-                              players=_players(teams[team]), best_player=best[team], tie=tie, advances=advances))
+                              players=_players(played[team]), best_player=best[team],
+                              not_played=tuple(sorted(p for p, value in teams[team].items() if value is None)),
+                              tie=tie, advances=advances))
     return CupGroup(group=group, advance=advance, teams=tuple(result),
                     undecided=tuple(t.team for t in result if t.advances is None))
 
@@ -242,7 +249,7 @@ def _players(points: Mapping[str, int]) -> tuple[tuple[str, int], ...]:
     return tuple(sorted(points.items(), key=lambda item: (-item[1], item[0])))
 
 
-def _check_players(teams: Mapping[str, Mapping[str, int]]) -> None:
+def _check_players(teams: Mapping[str, Mapping[str, int | None]]) -> None:
     team_of: dict[str, str] = {}
     for team, players in teams.items():
         for player in players:

@@ -3,8 +3,9 @@
 Case does not count; Ä, Ö and Ü sort as A, O and U, ß as ss, and other accented letters (é, ç, å …)
 as their plain letters. Names that are then equal keep a fixed order, by their exact spelling
 ("Muller" before "Müller"). Every list of players sorted by name for display uses `name_key`: the
-standings' ties, the round page's list A–Z, the printed seating plan, the series' lists and selects,
-a click on the standings' name column.
+standings' ties, the round page's list A–Z, the series' lists and selects, a click on the standings'
+name column. The printed seating plan's list is by surname, as German lists on a wall are
+(`surname_key`, docs/printing.md).
 """
 
 from __future__ import annotations
@@ -18,3 +19,19 @@ def name_key(name: str) -> tuple[str, str]:
     """The sort key of a name (or a club): `sorted(names, key=name_key)`."""
     folded = unicodedata.normalize("NFKD", name.strip().casefold())  # casefold: ß -> ss; NFKD: ä -> a + ¨
     return "".join(char for char in folded if not unicodedata.combining(char)), name
+
+
+def surname_key(name: str) -> tuple[str, str, tuple[str, str]]:
+    """The sort key of a person's name by surname, then first names (each compared as `name_key`).
+    Names are entered as "Vorname Nachname": the surname is the last word (the last one with a letter,
+    so "Anna Alt 2" is an Alt), and "Friedrich von der Heide" files under H, as in a German telephone
+    book. A name written "Nachname, Vorname" has its surname before the comma. A double surname written
+    with a space ("Eva Müller Lüdenscheidt") files under its last part: nothing tells it apart from a
+    second first name."""
+    if "," in name:
+        surname, _comma, rest = name.partition(",")
+    else:
+        words = name.split()
+        last = max((i for i, word in enumerate(words) if any(char.isalpha() for char in word)), default=len(words) - 1)
+        surname, rest = " ".join(words[last:last + 1]), " ".join(words[:last] + words[last + 1:])
+    return name_key(surname)[0], name_key(rest)[0], name_key(name)

@@ -122,6 +122,23 @@ def test_a_tie_across_the_line_is_left_to_the_director():
     assert [t.advances for t in group.teams] == [True, True, False, False]
 
 
+def test_a_member_who_has_not_played_is_not_the_best_player_of_a_cup_team():
+    """docs/competitions.md: a member who has not played never counts. Teams B and C are level at
+    -20; C's best who played has -5, B's -2: B goes on, whatever C's member at home (None) would be as 0."""
+    group = cup_group(group="G", advance=2, teams={
+        "A": {"a1": 20, "a2": 20, "a3": 20, "a4": 20}, "B": {"b1": -2, "b2": -6, "b3": -6, "b4": -6},
+        "C": {"c1": -5, "c2": -5, "c3": -5, "c4": -5, "c5": None}, "D": {"d1": -13, "d2": -9, "d3": -9, "d4": -9}})
+    assert [(t.team, t.place, t.points, t.best_player, t.advances) for t in group.teams] == [
+        ("A", 1, 80, 20, True), ("B", 2, -20, -2, True), ("C", 3, -20, -5, False), ("D", 4, -40, -9, False)]
+    tie = group.teams[2].tie
+    assert (tie.above, tie.criterion, tie.ours, tie.theirs) == ("B", CupTie.BEST_PLAYER, -5, -2)
+    assert group.teams[2].not_played == ("c5",) and [p for p, _ in group.teams[2].players] == ["c1", "c2", "c3", "c4"]
+    # a team of which nobody played has no best player
+    group = cup_group(group="G", advance=1, teams={"A": {"a": None}, "B": {"b": 0}})
+    assert [(t.team, t.points, t.best_player, t.not_played) for t in group.teams] == [
+        ("A", 0, None, ("a",)), ("B", 0, 0, ())]
+
+
 @pytest.mark.parametrize("advance", [0, 5])
 def test_a_cup_group_cannot_send_on_none_or_more_than_it_has(advance):
     with pytest.raises(ValueError, match="cannot advance"):

@@ -4,7 +4,7 @@ are sorted for display."""
 import pytest
 from django.urls import reverse
 
-from tournament.collation import name_key
+from tournament.collation import name_key, surname_key
 from tournament.printing import documents
 from tournament.selectors import standings
 from tournament.services import tournaments
@@ -23,6 +23,14 @@ def test_name_key_sorts_the_german_way():
     assert sorted(reversed(IN_ORDER), key=name_key) == IN_ORDER
     assert sorted(["Zander", "Ärger", "ärger"], key=str.casefold) == ["Zander", "Ärger", "ärger"]  # what str did
     assert name_key(" ẞchaf ")[0] == "sschaf"
+
+
+def test_surname_key_sorts_by_the_last_word_then_the_first_names():
+    names = ["Anna Alt", "Bernd Alt", "Anna Alt 2", "Müller, Bernd", "Zoe Bäcker", "Friedrich Wilhelm von der Heide",
+             "Gisela Hoffmann", "Änne Özdemir", "Otto", "Jürgen Größ"]
+    assert sorted(names, key=surname_key) == [
+        "Anna Alt", "Anna Alt 2", "Bernd Alt", "Zoe Bäcker", "Jürgen Größ", "Friedrich Wilhelm von der Heide",
+        "Gisela Hoffmann", "Müller, Bernd", "Otto", "Änne Özdemir"]
 
 
 def named_tournament(director):

@@ -182,6 +182,33 @@ def test_the_cup_group_says_who_goes_on_and_leaves_a_tie_across_the_line_to_the_
     assert [row["advances"] for row in data["cup"]["rows"]] == [True, None, None, False]
 
 
+def test_a_member_who_has_not_played_does_not_decide_a_cup_tie(director):
+    """Teams B and C are level on points across the cup's line; C's best who played has -5, B's -2. A
+    member of C who joined after the round (no round played) must not count as C's best player with 0."""
+    tournament = match_day(director, cup_advance=2)
+    round = seated_round(tournament, seed="p1")
+    team_of = {e: t for t, es in team_selectors.team_members(tournament).items() for e in es}
+    per_table = {"Team A": [20, 20, 20, 20], "Team B": [-2, -6, -6, -6], "Team C": [-5, -5, -5, -5]}
+    for index, table in enumerate(round.tables.order_by("number")):
+        totals = {s.entry_id: per_table[team_of[s.entry_id]][index] for s in table.seats.all()
+                  if team_of[s.entry_id] != "Team D"}
+        totals.update({s.entry_id: -sum(totals.values()) for s in table.seats.all() if team_of[s.entry_id] == "Team D"})
+        sheet_state.enter_totals(table=table, totals=totals)
+    late = tournaments.register_player(tournament=tournament, name="Zora Spät", club="DK Nord")
+    team_c = tournament.teams.get(name="Team C")
+    teams.set_members(team=team_c, members=[*team_of_ids(tournament, "Team C"), late.id])
+    cup = team_selectors.team_standings(tournament, standings(tournament)).cup
+    assert cup is not None
+    assert [(c.name, c.points, c.best_player, c.advances) for c in cup.rows] == [
+        ("Team A", 80, 20, True), ("Team B", -20, -2, True), ("Team C", -20, -5, False), ("Team D", -40, -9, False)]
+    assert "Zora Spät" not in [name for name, _ in cup.rows[2].players]
+    assert cup.rows[2].tie == "gleich viele Punkte wie Team B; bestes Einzelergebnis: -5 gegen -2"
+
+
+def team_of_ids(tournament, name):
+    return team_selectors.team_members(tournament)[name]
+
+
 def test_a_cup_asking_for_more_teams_than_it_has_sends_all_on(director):
     tournament = match_day(director, cup_advance=6)
     play(tournament, {"Team A": 40, "Team B": -10, "Team C": -10, "Team D": -20})

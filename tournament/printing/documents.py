@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from seating import dealing
 
 from .. import ranking, selectors, vocabulary
-from ..collation import name_key
+from ..collation import surname_key
 from ..models import Entry, Game, Round, Table, Tournament
 from ..selectors import teams as team_selectors
 from ..vocabulary import game_type, ruleset_title
@@ -371,18 +371,18 @@ def round_sheet_documents(round: Round, *, blank: bool = False, link_base: str =
 
 def seating_htmls(round: Round) -> list[str]:
     """The seating plan for the wall, as one document (one list, so that the pages count through):
-    every table with its players in seat order, then on a new page everyone A–Z with their table
-    and seat."""
+    every table with its players in seat order, then on a new page everyone A–Z by surname with their
+    table and seat."""
     tournament = round.tournament
     seated = selectors.round_tables(round)
     people = sorted(
         ({"name": e.player.name, "start_number": e.start_number, "club": e.player.club,
           "table": item.table.number, "position": position}
          for item in seated for position, e in enumerate(item.entries, start=1)),
-        key=lambda p: (name_key(str(p["name"])), p["start_number"]))
+        key=lambda p: (surname_key(str(p["name"])), p["start_number"]))
     letter = None
     for person in people:
-        first = name_key(str(person["name"]))[0][:1].upper()
+        first = surname_key(str(person["name"]))[0][:1].upper()
         person["letter"] = first if first != letter else ""
         letter = first
     title = _("Sitzplan Runde %(round)s") % {"round": round.number}

@@ -118,9 +118,10 @@ class CupTable:
     rule: str
 
 
-def cup_table(group: str, teams: Mapping[str, Mapping[str, int]], advance: int,
+def cup_table(group: str, teams: Mapping[str, Mapping[str, int | None]], advance: int,
               names: Mapping[str, str]) -> CupTable | None:
-    """The cup group of the tournament's teams (as `match_day_table`); None without a team."""
+    """The cup group of the tournament's teams (as `match_day_table`; points None: a member who has not
+    played a round, who never counts); None without a team."""
     if not teams:
         return None
     result = rules.cup_group(group=group, teams=teams, advance=min(advance, len(teams)))

@@ -159,8 +159,10 @@ def team_standings(tournament: Tournament, rows: Sequence[StandingRow]) -> TeamS
         names = {key: row.name for key, row in by_key.items()}
         if tournament.team_match:
             match = match_day_table(tournament.slug, points, names)
-        if tournament.cup_advance is not None:
-            cup = cup_table(tournament.name, points, tournament.cup_advance, names)
+        if tournament.cup_advance is not None:  # a member without a round never counts (None), not even as 0
+            played = {name: {key: value if by_key[key].rounds_played else None for key, value in players.items()}
+                      for name, players in points.items()}
+            cup = cup_table(tournament.name, played, tournament.cup_advance, names)
     return TeamStandings(teams=teams, clubs=clubs, match=match, cup=cup)
 
 
