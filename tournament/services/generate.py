@@ -183,12 +183,13 @@ def add_players(tournament: Tournament, players: list[tuple[str, str]]) -> list[
 
 @transaction.atomic
 def generate_tournament(*, players: int, rounds: int, seed: str, rules="turnier", name: str = "", slug: str = "",
-                        date: datetime.date | None = None, director=None) -> Tournament:
+                        date: datetime.date | None = None, director=None, organisation=None) -> Tournament:
     """A tournament of `players` random players and `rounds` played rounds (random draw, published,
     every table with all its games); the same seed gives the same players, tables and games."""
     seed = str(seed)
     tournament = tournaments.create_tournament(
         name=name or f"Zufallsturnier {seed}", date=date or datetime.date.today(), director=director,
+        organisation=organisation,
         slug=slug, rules=rules, rounds_planned=max(rounds, 1))
     rng = random.Random(f"names:{seed}")
     clubs = [rng.choice(CLUBS) for _ in range(players)]

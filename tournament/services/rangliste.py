@@ -178,19 +178,3 @@ def set_member_number(*, entry: Entry, member_number: str, by: Actor = SYSTEM) -
                 with audit.recording("member_number_changed", by=by, tournament=other):
                     other.entries.select_related("player").get(player_id=player_id).save()
         return entry
-        if number:
-            same = (Entry.objects.filter(tournament=tournament, player__member_number__iexact=number)
-                    .exclude(pk=entry.pk).select_related("player").first())
-            if same is not None:
-                raise UserError(_("Die Mitgliedsnummer %(number)s hat schon %(name)s.")
-                                % {"number": number, "name": same.player.name}, field="member_number")
-        others = list(Entry.objects.filter(player_id=entry.player_id).exclude(pk=entry.pk)
-                      .values_list("tournament_id", flat=True).order_by("tournament_id"))
-        for other in lock(Tournament.objects.filter(pk__in=others)):  # in id order, after this one
-            with audit.recording("member_number_changed", by=by, tournament=other):
-                Entry.objects.get(tournament=other, player_id=entry.player_id).save()
-        with audit.recording("member_number_changed", by=by, tournament=tournament):
-            Player.objects.filter(pk=entry.player_id).update(member_number=number)
-            entry.player.member_number = number
-            entry.save()  # the entry's record in the change log, with this action
-        return entry

@@ -13,6 +13,7 @@ import scoring
 from seating import SeatingImpossible, table_sizes
 from tournament.errors import UserError
 from tournament.services.generate import generate_tournament
+from tournament.services.organisations import organisation_named
 
 
 class Command(BaseCommand):
@@ -26,8 +27,10 @@ class Command(BaseCommand):
                             help="Regelvorlage (Vorgabe: %(default)s)")
         parser.add_argument("--slug", default="", help="Kurzname (sonst aus dem Namen)")
         parser.add_argument("--name", default="", help="Name des Turniers")
+        parser.add_argument("--organisation",
+                            help="Kurzname der Organisation (sonst die des Vereins, docs/security.md)")
 
-    def handle(self, *args, players, rounds, seed=None, rules, slug="", name="", **options):
+    def handle(self, *args, players, rounds, seed=None, rules, slug="", name="", organisation=None, **options):
         if rounds < 0:
             raise CommandError(_("--rounds darf nicht negativ sein."))
         try:
@@ -38,7 +41,7 @@ class Command(BaseCommand):
         started = time.perf_counter()
         try:
             tournament = generate_tournament(players=players, rounds=rounds, seed=seed, rules=rules, slug=slug,
-                                             name=name)
+                                             name=name, organisation=organisation_named(organisation))
         except UserError as error:
             raise CommandError(str(error.message)) from None
         seconds = time.perf_counter() - started
