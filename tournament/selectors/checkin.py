@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import privacy
 from ..collation import name_key
 from ..models import Registration, Tournament
 
@@ -43,8 +44,14 @@ class PublicRegistration:
 
 
 def public_registrations(tournament: Tournament) -> list[PublicRegistration]:
-    """Who registered and who waits, in order: names, clubs and categories only."""
-    return [PublicRegistration(name, club, category, status == Registration.Status.WAITING)
-            for name, club, category, status in tournament.registrations.exclude(
-                status=Registration.Status.WITHDRAWN).order_by("created_at", "id").values_list(
-                    "name", "club", "category", "status")]
+    """Who registered and who waits, in order: names, clubs and categories only, as each chose to be
+    published (`privacy`: the stricter of the registration's and its player record's level; a hidden
+    one by start number, "—" on the waiting list)."""
+    return [PublicRegistration(privacy.shown_name(name, level, number), privacy.shown_club(club, level),
+                               category, status == Registration.Status.WAITING)
+            for name, club, category, status, number, level in (
+                (name, club, category, status, number, privacy.strictest([own, record or privacy.FULL]))
+                for name, club, category, status, number, own, record in tournament.registrations.exclude(
+                    status=Registration.Status.WITHDRAWN).order_by("created_at", "id").values_list(
+                        "name", "club", "category", "status", "entry__start_number", "publication",
+                        "entry__player__publication"))]

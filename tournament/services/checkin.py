@@ -13,11 +13,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import names
+from .. import names, privacy
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
+from . import privacy as privacy_services
 from . import tournaments
 from .locking import lock_one, lock_tournament
 
@@ -60,9 +61,10 @@ def _check_waiting(tournament: Tournament, name: str, club: str, *, other_than: 
 
 
 def register(*, tournament: Tournament, name: str, club: str = "", category: str = "", contact: str = "",
-             by: Actor = SYSTEM) -> Registration:
+             publication: str = privacy.FULL, by: Actor = SYSTEM) -> Registration:
     """A registration from the public page: an entry at once while places are free (or there is no
-    limit), else a place on the waiting list."""
+    limit), else a place on the waiting list. `publication`: what the player chose to be shown as
+    (docs/privacy.md); their record gets it (one that exists only where it shows less)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if not tournament.registration_open:
@@ -73,10 +75,12 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
         full = bool(tournament.registration_limit) and places_taken(tournament) >= tournament.registration_limit
         with audit.recording("registration_received", by=by, tournament=tournament):
             registration = Registration(tournament=tournament, name=name, club=club, category=category,
-                                        contact=contact, status=Registration.Status.WAITING if full else
+                                        contact=contact, publication=privacy_services.checked_level(publication),
+                                        status=Registration.Status.WAITING if full else
                                         Registration.Status.REGISTERED)
             if not full:
-                registration.entry = tournaments.register_player(tournament=tournament, name=name, club=club, by=by)
+                registration.entry = tournaments.register_player(tournament=tournament, name=name, club=club,
+                                                                 publication=publication, by=by)
             registration.save()
         return registration
 
@@ -140,7 +144,8 @@ def _move_up(tournament: Tournament, *, by: Actor) -> list[Registration]:
         try:
             with transaction.atomic(), audit.recording("registration_moved_up", by=by, tournament=tournament):
                 registration.entry = tournaments.register_player(tournament=tournament, name=registration.name,
-                                                                 club=registration.club, by=by)
+                                                                 club=registration.club,
+                                                                 publication=registration.publication, by=by)
                 registration.status = Registration.Status.REGISTERED
                 registration.save()
         except UserError:
