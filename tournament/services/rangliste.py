@@ -153,7 +153,8 @@ def set_member_number(*, entry: Entry, member_number: str, by: Actor = SYSTEM) -
     with transaction.atomic():
         player_id = Entry.objects.filter(pk=entry.pk).values_list("player_id", flat=True).get()
         # every tournament of the record, locked in id order (locking.py): each logs the change
-        touched = {t.pk: t for t in lock(Tournament.objects.filter(entries__player_id=player_id).distinct())}
+        of_record = Entry.objects.filter(player_id=player_id).values("tournament_id")
+        touched = {t.pk: t for t in lock(Tournament.objects.filter(pk__in=of_record))}
         tournament = touched[entry.tournament_id]
         entry = tournament.entries.select_related("player").get(pk=entry.pk)
         if entry.player_id != player_id:  # pointed at another record meanwhile: that one's tournaments
