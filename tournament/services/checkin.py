@@ -91,8 +91,9 @@ def _locked(registration: Registration) -> tuple[Tournament, Registration]:
 
 
 def edit_registration(*, registration: Registration, name: str, club: str = "", category: str = "",
-                      contact: str = "", by: Actor = SYSTEM) -> Registration:
-    """The director corrects a registration; the player's name and club change with it."""
+                      contact: str = "", publication: str | None = None, by: Actor = SYSTEM) -> Registration:
+    """The director corrects a registration; the player's name and club change with it, and so does
+    the publication level of the player's record (None: unchanged; docs/privacy.md)."""
     with transaction.atomic():
         tournament, registration = _locked(registration)
         name, club = tournaments.clean_name(name, club)
@@ -103,6 +104,11 @@ def edit_registration(*, registration: Registration, name: str, club: str = "", 
             if registration.entry_id is not None and (name, club) != (registration.name, registration.club):
                 entry = Entry.objects.get(pk=registration.entry_id)
                 tournaments.edit_player(entry=entry, name=name, club=club, by=by)
+            if publication is not None:
+                registration.publication = privacy_services.checked_level(publication)
+                if registration.entry_id is not None:
+                    privacy_services.set_publication(entry=Entry.objects.get(pk=registration.entry_id),
+                                                     level=publication, by=by)
             registration.name, registration.club = name, club
             registration.category, registration.contact = category, contact
             registration.save()

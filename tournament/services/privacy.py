@@ -32,7 +32,9 @@ def set_publication(*, entry: Entry, level: str, by: Actor = SYSTEM) -> Entry:
     level = checked_level(level)
     with transaction.atomic():
         player_id = Entry.objects.filter(pk=entry.pk).values_list("player_id", flat=True).get()
-        touched = lock(Tournament.objects.filter(entries__player_id=player_id).distinct())
+        # (a subquery, not a join with DISTINCT: PostgreSQL locks no rows of a DISTINCT query)
+        touched = lock(Tournament.objects.filter(
+            pk__in=Entry.objects.filter(player_id=player_id).values("tournament_id")))
         if Player.objects.filter(pk=player_id).values_list("publication", flat=True).get() == level:
             return Entry.objects.select_related("player").get(pk=entry.pk)
         Player.objects.filter(pk=player_id).update(publication=level)
