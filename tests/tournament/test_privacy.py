@@ -25,15 +25,19 @@ from pypdf import PdfReader
 
 from tournament import privacy
 from tournament import urls as tournament_urls
-from tournament.models import Entry, Rangliste
+from tournament.models import Entry, Player, Rangliste
 from tournament.selectors import rangliste as rangliste_selectors
 from tournament.services import checkin, penalties, seating, teams, tournaments
 from tournament.services import privacy as privacy_services
 from tournament.services import rangliste as rangliste_services
 from tournament.services import series as series_services
+from tournament.services.exporting import export_tournament
+from tournament.services.file_checks import ImportProblems
+from tournament.services.importing import import_tournament
 from tournament.services.organisations import default_organisation
+from tournament.web import caching
 
-from .factories import make_director, play_round, seat_ids
+from .factories import make_director, make_organisation, make_tournament, play_round, seat_ids
 
 pytestmark = pytest.mark.django_db
 
@@ -276,3 +280,158 @@ def test_the_director_keeps_the_full_names(pdf_folder):
     assert HIDDEN_NAME in text_of(client.get(reverse("tournament:table", kwargs=table)))
     assert HIDDEN_NAME in text_of(client.get(reverse("tournament:table_pdf", kwargs=table)))
     assert "Ingolf Kürzelberg" in text_of(client.get(reverse("tournament:rangliste_csv", kwargs={"slug": "rl"})))
+
+
+# ---- the rule ----------------------------------------------------------------------------------------
+
+def test_the_rule():
+    assert privacy.shown_name("Anna Kreuz", privacy.FULL, 12) == "Anna Kreuz"
+    assert privacy.shown_name("Anna Kreuz", privacy.INITIALS, 12) == "A. K."
+    assert privacy.shown_name("Anna-Lena von Berg", privacy.INITIALS) == "A.-L. v. B."
+    assert privacy.shown_name("Anna Kreuz", privacy.HIDDEN, 12) == "Spieler/in Nr. 12"
+    assert privacy.shown_name("Anna Kreuz", privacy.HIDDEN) == "—"
+    assert privacy.shown_club("DK Nord", privacy.INITIALS) == "DK Nord"
+    assert privacy.shown_club("DK Nord", privacy.HIDDEN) == ""
+    assert privacy.shown_member_number("4711", privacy.INITIALS) == ""
+    assert privacy.strictest([privacy.FULL, privacy.INITIALS]) == privacy.INITIALS
+    assert privacy.strictest([privacy.HIDDEN, privacy.FULL]) == privacy.HIDDEN
+    assert privacy.strictest([]) == privacy.FULL
+
+
+# ---- where it is set -----------------------------------------------------------------------------------
+
+def two_evenings():
+    """Two tournaments of the organisation with the same record of "Hildegard Verborgenmann"."""
+    director = make_director()
+    first = make_tournament(director=director, slug="erster", players=7)
+    second = make_tournament(director=director, slug="zweiter", players=7)
+    hidden = [tournaments.register_player(tournament=t, name=HIDDEN_NAME, club=HIDDEN_CLUB) for t in (first, second)]
+    assert hidden[0].player_id == hidden[1].player_id
+    return director, first, second, hidden
+
+
+def test_the_director_sets_it_on_the_player_page_for_every_tournament_of_the_record(client):
+    director, first, second, (entry, other) = two_evenings()
+    client.force_login(director)
+    page = client.get(reverse("tournament:player_edit", kwargs={"slug": first.slug, "entry_id": entry.pk}))
+    assert 'name="publication"' in page.content.decode()
+    counters = {t.pk: caching.change_counter(t) for t in (first, second)}
+    response = client.post(reverse("tournament:player_edit", kwargs={"slug": first.slug, "entry_id": entry.pk}), {
+        "name": HIDDEN_NAME, "club": HIDDEN_CLUB, "loaded_name": HIDDEN_NAME, "loaded_club": HIDDEN_CLUB,
+        "member_number": "", "publication": privacy.HIDDEN})
+    assert response.status_code == 302
+    assert Player.objects.get(pk=entry.player_id).publication == privacy.HIDDEN
+    for tournament in (first, second):  # logged in each tournament of the record, each counter moved
+        assert caching.change_counter(tournament) > counters[tournament.pk]
+        log = client.get(reverse("tournament:log", kwargs={"slug": tournament.slug})).content.decode()
+        assert "Veröffentlichung geändert" in log and "nicht veröffentlicht" in log
+    # a form without the field (an older page) leaves it as it is
+    client.post(reverse("tournament:player_edit", kwargs={"slug": first.slug, "entry_id": entry.pk}), {
+        "name": HIDDEN_NAME, "club": HIDDEN_CLUB, "loaded_name": HIDDEN_NAME, "loaded_club": HIDDEN_CLUB,
+        "member_number": "4711"})
+    assert Player.objects.get(pk=entry.player_id).publication == privacy.HIDDEN
+
+
+def test_a_level_change_in_one_tournament_reaches_the_cached_pages_of_another(client):
+    director, first, second, (entry, other) = two_evenings()
+    standings = reverse("tournament:standings", kwargs={"slug": second.slug})
+    assert HIDDEN_NAME in Client().get(standings).content.decode()  # cached for the public now
+    privacy_services.set_publication(entry=entry, level=privacy.HIDDEN)  # from the first tournament
+    assert HIDDEN_NAME not in Client().get(standings).content.decode()
+    player = Client().get(reverse("tournament:player", kwargs={"slug": second.slug, "entry_id": other.pk}))
+    assert f"Spieler/in Nr. {other.start_number}" in player.content.decode()
+
+
+def test_a_correction_of_the_name_keeps_the_level():
+    _director, first, _second, (entry, _other) = two_evenings()
+    privacy_services.set_publication(entry=entry, level=privacy.INITIALS)
+    entry = tournaments.edit_player(entry=entry, name="Hildegard Verborgenfrau", club=HIDDEN_CLUB)
+    assert entry.player.name == "Hildegard Verborgenfrau" and entry.player.publication == privacy.INITIALS
+
+
+def test_the_player_chooses_when_registering():
+    director = make_director()
+    tournament = make_tournament(director=director, slug="offen", players=4)
+    checkin.set_registration(tournament=tournament, open=True, limit=5)
+    url = reverse("tournament:registration", kwargs={"slug": tournament.slug})
+    assert 'name="publication"' in Client().get(url).content.decode()
+    assert Client().post(url, {"name": "Ina Initial", "publication": privacy.INITIALS}).status_code == 302
+    assert Client().post(url, {"name": "Wilma Wartversteck", "publication": privacy.HIDDEN}).status_code == 302
+    assert Client().post(url, {"name": "Volker Voll"}).status_code == 302  # (also waiting) the default: full
+    levels = dict(tournament.registrations.values_list("name", "publication"))
+    assert levels == {"Ina Initial": privacy.INITIALS, "Wilma Wartversteck": privacy.HIDDEN,
+                      "Volker Voll": privacy.FULL}
+    assert tournament.entries.get(player__name="Ina Initial").player.publication == privacy.INITIALS
+    # the first on the waiting list moves up with the level they chose
+    checkin.withdraw_registration(registration=tournament.registrations.get(name="Ina Initial"))
+    assert tournament.entries.get(player__name="Wilma Wartversteck").player.publication == privacy.HIDDEN
+    page = Client().get(url).content.decode()
+    assert "I. I." not in page and "Wilma" not in page and "Volker Voll" in page
+
+
+def test_a_registration_makes_an_existing_record_stricter_never_looser():
+    director, first, second, (entry, _other) = two_evenings()
+    third = make_tournament(director=director, slug="dritter", players=4)
+    checkin.set_registration(tournament=third, open=True, limit=0)
+    # the record is full; a registration of the same person that asks for "hidden" hides it everywhere
+    counter = caching.change_counter(first)
+    checkin.register(tournament=third, name=HIDDEN_NAME, club=HIDDEN_CLUB, publication=privacy.HIDDEN)
+    assert Player.objects.get(pk=entry.player_id).publication == privacy.HIDDEN
+    assert caching.change_counter(first) > counter
+    # and one that asks for the full name does not publish it
+    fourth = make_tournament(director=director, slug="vierter", players=4)
+    checkin.set_registration(tournament=fourth, open=True, limit=0)
+    checkin.register(tournament=fourth, name=HIDDEN_NAME, club=HIDDEN_CLUB, publication=privacy.FULL)
+    assert Player.objects.get(pk=entry.player_id).publication == privacy.HIDDEN
+
+
+def test_the_director_edits_a_registrations_level(client):
+    director = make_director()
+    tournament = make_tournament(director=director, slug="offen", players=4)
+    checkin.set_registration(tournament=tournament, open=True, limit=0)
+    registration = checkin.register(tournament=tournament, name="Ina Initial", publication=privacy.INITIALS)
+    client.force_login(director)
+    url = reverse("tournament:registration_edit", kwargs={"slug": tournament.slug, "registration_id": registration.pk})
+    assert client.post(url, {"name": "Ina Initial", "publication": privacy.FULL}).status_code == 302
+    assert Entry.objects.get(pk=registration.entry_id).player.publication == privacy.FULL
+    assert client.post(url, {"name": "Ina Initial", "publication": privacy.HIDDEN}).status_code == 302
+    assert client.post(url, {"name": "Ina Initial"}).status_code == 302  # not sent: unchanged
+    registration.refresh_from_db()
+    assert registration.publication == privacy.HIDDEN
+    assert Entry.objects.get(pk=registration.entry_id).player.publication == privacy.HIDDEN
+
+
+def test_the_tournament_file_carries_it():
+    _director, first, _second, (entry, _other) = two_evenings()
+    privacy_services.set_publication(entry=entry, level=privacy.HIDDEN)
+    data = export_tournament(first, backup=False)
+    listed = {item["name"]: item for item in data["players"]}
+    assert listed[HIDDEN_NAME]["publication"] == "hidden" and "publication" not in listed["Anna"]
+    # imported into another organisation: a new record, with the file's level
+    elsewhere = make_organisation()
+    copy = import_tournament(data, slug="kopie", organisation=elsewhere)
+    assert copy.entries.get(player__name=HIDDEN_NAME).player.publication == privacy.HIDDEN
+    # an older file (without the key) imports with the full name; a wrong value is a problem line
+    older = {**data, "players": [{k: v for k, v in p.items() if k != "publication"} for p in data["players"]]}
+    again = import_tournament(older, slug="aelter", organisation=make_organisation("Dritter", "dritter"))
+    assert again.entries.get(player__name=HIDDEN_NAME).player.publication == privacy.FULL
+    wrong = {**data, "players": [{**p, "publication": "geheim"} if p["name"] == HIDDEN_NAME else p
+                                 for p in data["players"]]}
+    with pytest.raises(ImportProblems) as problems:
+        import_tournament(wrong, slug="falsch", organisation=make_organisation("Vierter", "vierter"))
+    assert any("publication" in line for line in problems.value.lines)
+
+
+def test_helpers_see_the_names_where_they_enter_results():
+    director = make_director()
+    tournament = make_tournament(director=director, slug="hilfe", players=7)
+    hidden = tournaments.register_player(tournament=tournament, name=HIDDEN_NAME, club=HIDDEN_CLUB)
+    privacy_services.set_publication(entry=hidden, level=privacy.HIDDEN)
+    play_round(tournament)
+    helper = make_director("helfer", organiser=False)
+    tournament.helpers.add(helper)
+    client = Client()
+    client.force_login(helper)
+    round_url = reverse("tournament:round", kwargs={"slug": tournament.slug, "round_number": 1})
+    assert HIDDEN_NAME in client.get(round_url).content.decode()
+    assert HIDDEN_NAME not in Client().get(round_url).content.decode()
