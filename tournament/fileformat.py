@@ -14,7 +14,7 @@ from typing import Any
 import scoring
 from seating import dealing
 
-from . import engine
+from . import engine, privacy
 from .models import DraftGame, Entry, Game, Penalty, Round, Table, Team, TeamMember, Tournament
 
 Names = Callable[[int], str]  # entry id -> player name
@@ -56,6 +56,8 @@ def player_item(entry: Entry, index: int) -> dict:
         item["member_number"] = entry.player.member_number
     if entry.categories:
         item["categories"] = list(entry.categories)
+    if entry.player.publication != privacy.FULL:  # the person's level, as the record says (docs/privacy.md)
+        item["publication"] = entry.player.publication
     return item
 
 

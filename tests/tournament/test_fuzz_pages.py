@@ -615,13 +615,16 @@ def test_players(world, clients, data):
 @fuzz(30)
 @given(data=st.data())
 def test_player_edit(world, clients, data):
-    """The player edit page: name, club, member number and categories (docs/competitions.md)."""
+    """The player edit page: name, club, member number, categories (docs/competitions.md) and the
+    publication level (docs/privacy.md)."""
     entry = Entry.objects.select_related("player").get(pk=world.entry_ids[0])
     url = reverse("tournament:player_edit", kwargs={"slug": world.slug, "entry_id": entry.pk})
     valid = {"name": entry.player.name, "club": entry.player.club, "loaded_name": entry.player.name,
-             "loaded_club": entry.player.club, "member_number": "4711", "categories": ["Damen"]}
+             "loaded_club": entry.player.club, "member_number": "4711", "categories": ["Damen"],
+             "publication": "initials"}
     sent = body(data, valid, {
         "name": value(entry.player.name, "Neuer Name", ""), "club": texts, "member_number": texts,
+        "publication": value("full", "initials", "hidden", ""),
         "categories": st.one_of(st.lists(st.sampled_from(["Damen", "Jugend", "Senioren", "Gast", "Profis", ""]),
                                          max_size=3), junk)})
     with rolled_back():
@@ -635,7 +638,7 @@ def test_registration_and_checkin(world, clients, data):
     withdrawing a registration, striking several (issue 31.4), the check-in's walk-in and marks (issue 17.4)."""
     registrations = list(Registration.objects.filter(tournament=world.tournament).values_list("id", flat=True))
     person = {"name": value("Neue Spielerin", "Anna", "Wanda Wartend"), "club": texts, "category": texts,
-              "contact": texts}
+              "contact": texts, "publication": value("full", "initials", "hidden", "")}
     with rolled_back():
         for _ in range(data.draw(st.integers(1, 3), label="requests")):
             page = data.draw(st.sampled_from(["registration", "registrations", "registration_edit",
@@ -649,7 +652,7 @@ def test_registration_and_checkin(world, clients, data):
                 kwargs["entry_id"] = data.draw(st.one_of(st.sampled_from(world.entry_ids), st.integers(0, 10**6)),
                                                label="entry")
             if page in ("registration", "registration_edit"):
-                sent = body(data, {"name": "Neue Spielerin", "club": "DK Süd"}, person)
+                sent = body(data, {"name": "Neue Spielerin", "club": "DK Süd", "publication": "hidden"}, person)
             elif page == "registrations":
                 sent = body(data, {"open": "on", "limit": "14", "waiting": ""},
                             {"open": value("on", ""), "limit": value(0, 1, 13, 14, 5000, 5001, -1),

@@ -34,7 +34,8 @@ def anna(tournament):
 def test_the_report_names_everything_stored_of_the_person(anna, capsys):
     call_command("player_data", "verein", "Anna Kreuz")
     report = json.loads(capsys.readouterr().out)
-    assert report["player"] == {"name": "Anna Kreuz", "club": "DK Kreuz-Dame", "member_number": "DDV-4711"}
+    assert report["player"] == {"name": "Anna Kreuz", "club": "DK Kreuz-Dame", "member_number": "DDV-4711",
+                                "publication": "full"}
     assert report["registrations"][0]["contact"] == "anna@example.org"
     assert [t["slug"] for t in report["tournaments"]] == ["herbst"]
 

@@ -3,6 +3,7 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .. import privacy
 from ..models import Registration
 
 
@@ -13,6 +14,13 @@ class RegistrationForm(forms.Form):
                                help_text=_("z. B. Damen, Jugend, Senioren, Gast"))
     contact = forms.CharField(label=_("Kontakt (E-Mail oder Telefon)"), max_length=200, required=False,
                               help_text=_("Freiwillig; sieht nur die Turnierleitung."))
+    publication = forms.ChoiceField(
+        label=_("Name veröffentlichen"), choices=privacy.CHOICES, initial=privacy.FULL, required=False,
+        help_text=_("Wie Ihr Name auf den öffentlichen Seiten, Ranglisten und Ausdrucken erscheint: voll, als "
+                    "Initialen („A. K.“) oder gar nicht („Spieler/in Nr. 12“, dann auch ohne Verein)."))
+
+    def clean_publication(self):
+        return self.cleaned_data.get("publication") or privacy.FULL
 
 
 class RegistrationSettingsForm(forms.Form):

@@ -3,6 +3,8 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from .. import privacy
+
 
 class PlayerForm(forms.Form):
     name = forms.CharField(label=_("Name"), max_length=120)
@@ -23,6 +25,11 @@ class PlayerEditForm(forms.Form):
                     "öffentlich nur, wenn die Organisation Mitgliedsnummern veröffentlicht."))
     categories = forms.MultipleChoiceField(label=_("Kategorien"), required=False, widget=forms.CheckboxSelectMultiple,
                                            help_text=_("Für die Preisliste und die Rangliste je Kategorie."))
+    publication = forms.ChoiceField(
+        label=_("Veröffentlichung"), choices=privacy.CHOICES, required=False,
+        help_text=_("Was die Öffentlichkeit von diesem Spieler sieht, in jedem Turnier des Vereins: den vollen Namen, "
+                    "die Initialen (mit Verein) oder „Spieler/in Nr. …“ ohne Verein. Die Turnierleitung sieht immer "
+                    "den Namen."))
     loaded_name = forms.CharField(widget=forms.HiddenInput, max_length=120)
     loaded_club = forms.CharField(widget=forms.HiddenInput, max_length=120, required=False)
 

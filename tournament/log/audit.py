@@ -107,6 +107,7 @@ ACTIONS = {
     "rangliste_changed": _("Rangliste geändert"),
     "member_number_changed": _("Mitgliedsnummer geändert"),
     "player_erased": _("Daten eines Spielers auf Wunsch gelöscht (Pseudonym)"),
+    "publication_changed": _("Veröffentlichung geändert"),
     "categories_changed": _("Kategorien geändert"),
 }
 
@@ -279,7 +280,7 @@ def snapshot(instance, rec: Recording) -> dict:
         return {"name": instance.name, "members": rec.team_members(instance.pk)}
     if isinstance(instance, Registration):  # the contact is not logged: the log is read by helpers too
         return {"name": instance.name, "club": instance.club, "category": instance.category,
-                "status": instance.status}
+                "status": instance.status, "publication": instance.publication}
     if isinstance(instance, Tournament):
         series = (Series.objects.filter(pk=instance.series_id).values_list("name", flat=True).first()
                   if instance.series_id else None)

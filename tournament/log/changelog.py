@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
-from .. import ranking, vocabulary
+from .. import privacy, ranking, vocabulary
 from ..models import DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team, Tournament
 from .audit import ACTIONS
 
@@ -361,8 +361,10 @@ def round_text(detail: dict, other: dict | None) -> str:
 # worded lazily: in the language of the page that shows the log, not the one the server started in
 PLAYER_LABELS = {"name": _l("Name"), "club": _l("Verein"), "start_number": _l("Startnummer"),
                  "joined_round": _l("dabei ab Runde"), "withdrawn_from_round": _l("zurückgezogen ab Runde"),
-                 "present": _l("anwesend"), "member_number": _l("Mitgliedsnummer"), "categories": _l("Kategorien")}
-REGISTRATION_LABELS = {"name": _l("Name"), "club": _l("Verein"), "category": _l("Kategorie"), "status": _l("Status")}
+                 "present": _l("anwesend"), "member_number": _l("Mitgliedsnummer"), "categories": _l("Kategorien"),
+                 "publication": _l("Veröffentlichung")}
+REGISTRATION_LABELS = {"name": _l("Name"), "club": _l("Verein"), "category": _l("Kategorie"), "status": _l("Status"),
+                       "publication": _l("Veröffentlichung")}
 SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum"), "place": _l("Ort"),
                    "rules": _l("Regelwerk"), "rounds_planned": _l("Runden"),
                    "games_at_table_of_4": _l("Spiele am 4er-Tisch"),
@@ -384,10 +386,10 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
 
 # fields whose values are codes, worded by their choices
 CHOICE_LABELS = {"pflichtsoli": dict(Tournament.Pflichtsoli.choices), "ranking": dict(Tournament.Ranking.choices),
-                 "status": dict(Registration.Status.choices)}
+                 "status": dict(Registration.Status.choices), "publication": dict(privacy.CHOICES)}
 # what a choice is when the record leaves it out (the tournament file leaves out defaults)
 CHOICE_DEFAULTS = {"pflichtsoli": Tournament.Pflichtsoli.NONE.value, "ranking": Tournament.Ranking.POINTS.value,
-                   "teams_apart": False, "team_match": False}
+                   "teams_apart": False, "team_match": False, "publication": privacy.FULL}
 
 
 def fields_text(detail: dict, other: dict | None, labels: dict) -> str:

@@ -6,6 +6,7 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import pgettext_lazy
 
+from .. import privacy
 from ..validators import MOST_START_NUMBER, SMALL, Between, VisibleName
 from .changes import kept_history
 from .organisations import Organisation
@@ -23,6 +24,9 @@ class Player(models.Model):
     # the association's member number: the same number is the same person in every Rangliste. It
     # belongs to this record of the organisation: only its directors change it (services/rangliste.py)
     member_number = models.CharField(_("Mitgliedsnummer"), max_length=20, blank=True)
+    # how much of the person the public sees, in every tournament of the organisation (privacy.py)
+    publication = models.CharField(_("Veröffentlichung"), max_length=8, choices=privacy.CHOICES,
+                                   default=privacy.FULL)
 
     class Meta:
         ordering = ["name"]
@@ -31,6 +35,11 @@ class Player(models.Model):
 
     def __str__(self):
         return f"{self.name} ({self.club})" if self.club else self.name
+
+    def save(self, *args, **kwargs):
+        if getattr(self, "shown_to_public", False):  # its name replaced for a public page (privacy.for_public)
+            raise RuntimeError("a player read for a public page is not saved")
+        super().save(*args, **kwargs)
 
 
 class Entry(models.Model):

@@ -5,6 +5,7 @@ where they stand: registered (with an `Entry`), on the waiting list, or withdraw
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
+from .. import privacy
 from ..validators import VisibleName
 from .changes import kept_history
 from .players import Entry
@@ -22,6 +23,9 @@ class Registration(models.Model):
     club = models.CharField(_("Verein"), max_length=120, blank=True, validators=[VisibleName("club")])
     category = models.CharField(_("Kategorie"), max_length=60, blank=True)  # free text for now
     contact = models.CharField(_("Kontakt (E-Mail oder Telefon)"), max_length=200, blank=True)  # private
+    # what the player chose for the public pages (privacy.py); given to the player's record
+    publication = models.CharField(_("Veröffentlichung"), max_length=8, choices=privacy.CHOICES,
+                                   default=privacy.FULL)
     status = models.CharField(max_length=10, choices=Status.choices, default=Status.REGISTERED)
     # the player's entry while registered; a withdrawn registration keeps the entry that played
     entry = models.OneToOneField(Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="registration")

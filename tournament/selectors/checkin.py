@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import privacy
 from ..collation import name_key
 from ..models import Registration, Tournament
 
@@ -43,8 +44,15 @@ class PublicRegistration:
 
 
 def public_registrations(tournament: Tournament) -> list[PublicRegistration]:
-    """Who registered and who waits, in order: names, clubs and categories only."""
-    return [PublicRegistration(name, club, category, status == Registration.Status.WAITING)
-            for name, club, category, status in tournament.registrations.exclude(
-                status=Registration.Status.WITHDRAWN).order_by("created_at", "id").values_list(
-                    "name", "club", "category", "status")]
+    """Who registered and who waits, in order: names, clubs and categories only, as the public may see
+    them (`privacy`): a registered player at their record's level (by start number when hidden), one on
+    the waiting list at the level they chose ("—" when hidden: no start number yet)."""
+    listed = []
+    for name, club, category, status, number, chosen, record in tournament.registrations.exclude(
+            status=Registration.Status.WITHDRAWN).order_by("created_at", "id").values_list(
+                "name", "club", "category", "status", "entry__start_number", "publication",
+                "entry__player__publication"):
+        level = record or chosen
+        listed.append(PublicRegistration(privacy.shown_name(name, level, number), privacy.shown_club(club, level),
+                                         category, status == Registration.Status.WAITING))
+    return listed

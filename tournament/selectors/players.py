@@ -13,7 +13,7 @@ from django.db.models import Sum
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
-from .. import ranking
+from .. import privacy, ranking
 from ..models import Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 from . import written_sql as sql
 from .standings import StandingsHistory, standings_history
@@ -136,35 +136,43 @@ GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", 
 
 
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
-                  history: StandingsHistory | None = None, ranked: bool = True) -> PlayerRecord:
+                  history: StandingsHistory | None = None, ranked: bool = True, public: bool = False) -> PlayerRecord:
     """A player's tables, every game they played with points and breakdown (and those they sat out at a
     table of five, with 0), their total and their rank after each round. Four queries (five with table
     points), read as plain values. `history`: the
     tournament's standings (with the same `include_hidden`) when the caller has them already
-    (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed)."""
+    (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed).
+    `public`: every name (the player's, the table mates', the partners') and the club as the public
+    sees them (`privacy.shown_name`, read in the same queries)."""
     seats, tables, rounds_, entries, players = map(sql.table, (Seat, Table, Round, Entry, Player))
     found = sql.rows(
-        f"SELECT e.id, e.start_number, p.name, p.club FROM {entries} e "
+        f"SELECT e.id, e.start_number, p.name, p.club, p.publication FROM {entries} e "
         f"JOIN {players} p ON p.id = e.player_id WHERE e.tournament_id = %s AND e.id = %s",
-        [tournament.pk, entry_id], [*sql.fields(Entry, "id", "start_number"), *sql.fields(Player, "name", "club")])
+        [tournament.pk, entry_id], [*sql.fields(Entry, "id", "start_number"),
+                                    *sql.fields(Player, "name", "club", "publication")])
     if not found:
         raise Entry.DoesNotExist
-    entry = PlayerEntry(*found[0])
+    own_id, own_number, own_name, own_club, own_level = found[0]
+    if public:
+        own_name = privacy.shown_name(own_name, own_level, own_number)
+        own_club = privacy.shown_club(own_club, own_level)
+    entry = PlayerEntry(own_id, own_number, own_name, own_club)
     # everyone seated at the player's tables, the player too: who sat where, and the rounds
     seated = sql.rows(
         f"SELECT s.table_id, t.number, s.round_id, r.number, r.status, r.results_hidden, s.position, s.entry_id, "
-        f"p.name FROM {seats} mine JOIN {seats} s ON s.table_id = mine.table_id JOIN {tables} t ON t.id = s.table_id "
+        f"p.name, p.publication, e.start_number FROM {seats} mine JOIN {seats} s ON s.table_id = mine.table_id "
+        f"JOIN {tables} t ON t.id = s.table_id "
         f"JOIN {rounds_} r ON r.id = s.round_id JOIN {entries} e ON e.id = s.entry_id "
         f"JOIN {players} p ON p.id = e.player_id WHERE mine.entry_id = %s ORDER BY r.number, s.position", [entry.id],
         [*sql.fields(Seat, "table"), *sql.fields(Table, "number"), *sql.fields(Seat, "round"),
          *sql.fields(Round, "number", "status", "results_hidden"), *sql.fields(Seat, "position", "entry"),
-         *sql.fields(Player, "name")])
-    names = {seat[7]: seat[8] for seat in seated}
+         *sql.fields(Player, "name", "publication"), *sql.fields(Entry, "start_number")])
+    names = {seat[7]: privacy.shown_name(seat[8], seat[9], seat[10]) if public else seat[8] for seat in seated}
     mates: dict[int, list[int]] = {}
     for seat in seated:
         mates.setdefault(seat[0], []).append(seat[7])
     rounds: dict[int, PlayerRound] = {}
-    for table_id, table_number, round_id, number, status, results_hidden, position, seated_id, _name in seated:
+    for table_id, table_number, round_id, number, status, results_hidden, position, seated_id, *_name in seated:
         if seated_id != entry.id or status == Round.Status.DRAFT:
             continue
         rounds[round_id] = PlayerRound(

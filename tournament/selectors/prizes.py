@@ -47,8 +47,10 @@ def category_label(name: str) -> str:
 
 def prize_list(tournament: Tournament, *, include_hidden: bool, overall: int = 3, per_category: int = 1,
                once: bool = True) -> PrizeList:
-    """The prizes after all rounds shown to this reader (`include_hidden`: the director's view)."""
-    rows = [row for row in standings(tournament, include_hidden=include_hidden) if row.games or row.points]
+    """The prizes after all rounds shown to this reader (`include_hidden`: the director's view, with the
+    full names; else the names the public sees)."""
+    rows = [row for row in standings(tournament, include_hidden=include_hidden, public=not include_hidden)
+            if row.games or row.points]
     by_id = {str(row.entry_id): row for row in rows}
     categories = categories_of(tournament)
     order = tournament.category_names()

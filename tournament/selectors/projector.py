@@ -6,6 +6,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass, field
 
+from .. import privacy
 from ..collation import name_key
 from ..models import Round, Seat, Tournament
 from .standings import StandingRow
@@ -40,8 +41,10 @@ def projector_view(tournament: Tournament, standings: list[StandingRow] | None) 
         return view
     round.tournament = tournament
     view.clock_end = round.clock_end(tournament.round_minutes) if round.status == Round.Status.PUBLISHED else None
-    lines = [SeatLine(name, club or "", table, position) for name, club, table, position in
+    lines = [SeatLine(privacy.shown_name(name, level, number), privacy.shown_club(club or "", level), table, position)
+             for name, club, level, number, table, position in
              Seat.objects.filter(round=round).values_list("entry__player__name", "entry__player__club",
+                                                          "entry__player__publication", "entry__start_number",
                                                           "table__number", "position")]
     view.seats = sorted(lines, key=lambda line: name_key(line.name))
     return view

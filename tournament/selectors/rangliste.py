@@ -15,7 +15,7 @@ from django.utils.crypto import salted_hmac
 
 from scoring import rangliste as rules
 
-from .. import names
+from .. import names, privacy
 from ..collation import name_key
 from ..models import Entry, Rangliste, Score, SeriesMerge, Tournament
 from .series import resolve
@@ -98,17 +98,20 @@ def _tournaments(rangliste: Rangliste):
     return tournaments.filter(counts_for_rangliste=True)
 
 
-def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person], int]:
+def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[RoundLine], dict[str, Person], int]:
     """Every round a player played in the Rangliste's tournaments, with who they are across them.
     Counted: the tournaments whose standings are public, their rounds whose results are not hidden
     (what the public sees anyway). Who is who goes by the member number; the number itself is shown
     only where the player's organisation publishes member numbers, and the table only where the
-    tournament's seating is public (docs/security.md). Four queries."""
+    tournament's seating is public (docs/security.md). Four queries.
+
+    `public`: names, clubs and member numbers as the public sees them (`privacy`, the strictest level
+    of the person's records; "—" for a hidden one: the Rangliste has no start number)."""
     tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli",
                                                                  "public_seating")}
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
                    .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
-                                "player__organisation__publish_member_numbers"))
+                                "player__organisation__publish_member_numbers", "player__publication"))
     sums = list(Score.objects.filter(round__tournament_id__in=list(tournaments), round__results_hidden=False)
                 .order_by().values("entry_id", "round__number")
                 .annotate(sum_points=Sum("points"), sum_games=Sum("games"), table_number=Max("table__number"),
@@ -125,7 +128,8 @@ def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person
     seen: set[tuple[str, int]] = set()
     latest: dict[str, tuple[datetime.date, int, str, str, str]] = {}
     by_entry = {}
-    for entry_id, tournament_id, name, club, number, published in sorted(entries, key=lambda e: (e[1], e[0])):
+    levels: dict[str, list[str]] = {}
+    for entry_id, tournament_id, name, club, number, published, level in sorted(entries, key=lambda e: (e[1], e[0])):
         key = player_key(name=name, club=club, member_number=number)
         number = number if published else ""
         if not number.strip():
@@ -134,15 +138,26 @@ def round_lines(rangliste: Rangliste) -> tuple[list[RoundLine], dict[str, Person
             key = f"{key}\n#{entry_id}"
         seen.add((key, tournament_id))
         keys[entry_id] = key
+        levels.setdefault(key, []).append(level)
         by_entry[entry_id] = (tournament_id, name, club, number)
         day = tournaments[tournament_id].date
         if key not in latest or latest[key][:2] <= (day, entry_id):
             latest[key] = (day, entry_id, name, club, number)
-    people = {key: Person(key=key, name=name, club=club, member_number=number.strip())
+    strictest = {key: privacy.strictest(found) for key, found in levels.items()}
+
+    def shown(key: str, name: str, club: str, number: str) -> tuple[str, str, str]:
+        if not public:
+            return name, club, number
+        level = strictest[key]
+        return (privacy.shown_name(name, level), privacy.shown_club(club, level),
+                privacy.shown_member_number(number, level))
+
+    people = {key: Person(key, *shown(key, name, club, number.strip()))
               for key, (_day, _id, name, club, number) in latest.items()}
     lines = []
     for entry_id, round_number, points, games, table, penalties, totals, pflichtsoli in sums:
         tournament_id, name, club, number = by_entry[entry_id]
+        name, club, number = shown(keys[entry_id], name, club, number)
         tournament = tournaments[tournament_id]
         lines.append(RoundLine(
             key=keys[entry_id], name=name, member_number=number.strip(), club=club, tournament=tournament.name,
@@ -159,9 +174,10 @@ def records(lines: list[RoundLine]) -> list[rules.RoundRecord]:
                               points=line.points) for line in lines]
 
 
-def rangliste_view(rangliste: Rangliste, *, until: datetime.date) -> RanglisteView:
-    """The Rangliste on `until`: ranked, below the minimum, the cut lines; and every round in the window."""
-    return _view(rangliste, until, *round_lines(rangliste))
+def rangliste_view(rangliste: Rangliste, *, until: datetime.date, public: bool = False) -> RanglisteView:
+    """The Rangliste on `until`: ranked, below the minimum, the cut lines; and every round in the window.
+    `public`: with the names the public sees (`round_lines`)."""
+    return _view(rangliste, until, *round_lines(rangliste, public=public))
 
 
 def _view(rangliste: Rangliste, until: datetime.date, lines: list[RoundLine], people: dict[str, Person],
@@ -197,9 +213,10 @@ class PlayerHistory:
         return rules.rounded(Fraction(line.points, line.rounds))
 
 
-def player_history(rangliste: Rangliste, *, link: str, until: datetime.date) -> PlayerHistory | None:
+def player_history(rangliste: Rangliste, *, link: str, until: datetime.date,
+                   public: bool = False) -> PlayerHistory | None:
     """A player's tournaments in the Rangliste, found by their link (`Person.link`; None: nobody)."""
-    lines, people, count = round_lines(rangliste)
+    lines, people, count = round_lines(rangliste, public=public)
     view = _view(rangliste, until, lines, people, count)
     key = next((person.key for person in people.values() if person.link == link), None)
     if key is None:

@@ -8,6 +8,7 @@ import datetime
 from dataclasses import dataclass
 from itertools import combinations
 
+from .. import privacy
 from ..collation import name_key
 from ..models import Entry, Game, Round, Score, Seat, Table
 from ..models.rounds import clock_end
@@ -35,11 +36,12 @@ def game_points(game: Game, seated: list[Entry]) -> list[tuple[str, int]]:
     return [(entry.name, points.get(entry.id, 0)) for entry in seated if entry.id != game.sitting_out_id]
 
 
-def round_tables(round: Round) -> list[SeatedTable]:
-    """The round's tables with their players in seat order: two queries."""
+def round_tables(round: Round, *, public: bool = False) -> list[SeatedTable]:
+    """The round's tables with their players in seat order: two queries. `public`: with the names the
+    public sees (`privacy.for_public`)."""
     tables = {t.id: SeatedTable(t, []) for t in round.tables.order_by("number")}
     for seat in Seat.objects.filter(round=round).select_related("entry__player").order_by("table__number", "position"):
-        tables[seat.table_id].entries.append(seat.entry)
+        tables[seat.table_id].entries.append(privacy.for_public(seat.entry) if public else seat.entry)
     return list(tables.values())
 
 

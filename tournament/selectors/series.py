@@ -11,7 +11,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Exists, OuterRef, Q, Sum, Value
 
-from .. import names
+from .. import names, privacy
 from ..collation import name_key
 from ..models import Entry, Round, Score, Series, SeriesMerge, Tournament
 
@@ -93,11 +93,15 @@ def series_tournaments(series: Series, *, user=None):
     return tournaments.annotate(directed=Value(superuser))
 
 
-def series_standings(series: Series, *, user=None) -> SeriesStandings:
+def series_standings(series: Series, *, user=None, public: bool = False) -> SeriesStandings:
     """The standings of a series: each player's total game points per evening, ranked by the
     series' mode. Results hidden from the public (a hidden round, a tournament whose standings are
     not public) count only for a director of that tournament (`user`). Four queries whatever the
-    size: the evenings, their entries, one aggregate of the scores of all evenings, the merges."""
+    size: the evenings, their entries, one aggregate of the scores of all evenings, the merges.
+
+    `public`: each row with the name and club the public sees (`privacy`: the strictest level of the
+    person's records at the evenings, "—" for a hidden one: a series has no start number), and the
+    names merged into it only when all of them are published in full."""
     tournaments = series_tournaments(series, user=user).annotate(
         hidden=Exists(Round.objects.filter(tournament_id=OuterRef("pk"), results_hidden=True)))
     evenings = [SeriesEvening(tournament_id=t.pk, name=t.name, slug=t.slug, date=t.date,
@@ -106,8 +110,13 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
     column = {evening.tournament_id: index for index, evening in enumerate(evenings)}
     shown = [e.tournament_id for e in evenings if e.public_standings or e.directed]
     full = [e.tournament_id for e in evenings if e.directed]
-    entries = list(Entry.objects.filter(tournament_id__in=list(column)).order_by()
-                   .values_list("id", "tournament_id", "player__name", "player__club"))
+    level_of: dict[int, str] = {}
+    entries: list[tuple[int, int, str, str]] = []
+    for entry_id, tournament_id, name, club, level in (
+            Entry.objects.filter(tournament_id__in=list(column)).order_by()
+            .values_list("id", "tournament_id", "player__name", "player__club", "player__publication")):
+        level_of[entry_id] = level
+        entries.append((entry_id, tournament_id, name, club))
     points: dict[int, tuple[int, int]] = {
         entry_id: (total or 0, count) for entry_id, total, count in
         Score.objects.filter(round__tournament_id__in=shown).filter(
@@ -132,6 +141,7 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
     latest: dict[str, tuple[int, str, str]] = {}
     rows: dict[str, SeriesRow] = {}
     members: dict[str, set[str]] = {}
+    levels: dict[str, list[str]] = {}  # root -> the publication levels of its entries
     for entry_id, tournament_id, name, club in entries:
         key = keys[entry_id]
         where = column[tournament_id]
@@ -139,6 +149,7 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
             latest[key] = (where, name, club)
         root = resolve(merges, key)
         members.setdefault(root, set()).add(key)
+        levels.setdefault(root, []).append(level_of[entry_id])
         row = rows.get(root)
         if row is None:
             row = rows[root] = SeriesRow(key=root, name="", club="", cells=[SeriesCell(None) for _e in evenings])
@@ -152,6 +163,10 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
         row.name, row.club = own[1], own[2]
         row.merged = sorted((person_text(latest[k][1], latest[k][2]) for k in members[root] if k != root),
                             key=name_key)
+        level = privacy.strictest(levels[root])
+        if public and level != privacy.FULL:
+            row.name, row.club = privacy.shown_name(row.name, level), privacy.shown_club(row.club, level)
+            row.merged = []
         _score(row, series)
     ranked = rank_series_rows([row for row in rows.values() if row.played])
     waiting = sorted((row for row in rows.values() if not row.played),
@@ -159,7 +174,8 @@ def series_standings(series: Series, *, user=None) -> SeriesStandings:
     shown_merges = [(m, person_text(*latest[m.alias][1:]) if m.alias in latest else m.alias.replace("\n", " · "),
                      person_text(*latest[m.same_as][1:]) if m.same_as in latest else m.same_as.replace("\n", " · "))
                     for m in merge_rows]
-    return SeriesStandings(series=series, evenings=evenings, rows=ranked + waiting, merges=shown_merges,
+    return SeriesStandings(series=series, evenings=evenings, rows=ranked + waiting,
+                           merges=[] if public else shown_merges,
                            blocked=blocked)
 
 

@@ -10,6 +10,7 @@ from django.db.models import Count
 
 from seating import dealing
 
+from .. import privacy
 from ..models import Entry, Game, Penalty, Round, Score, Seat, Table, Tournament
 
 
@@ -57,24 +58,26 @@ class TableSheet:
                 if line.game is None and line.vorgefuehrt is not None and line.dealer_known]
 
 
-def table_sheet(table: Table) -> TableSheet:
+def table_sheet(table: Table, *, public: bool = False) -> TableSheet:
     """A table's sheet: one line per game of the round (entered or not), with per-seat points and
-    running totals. Four queries."""
-    return table_sheets([table], table.round.tournament)[table.id]
+    running totals. Four queries. `public`: with the names the public sees (`privacy.for_public`)."""
+    return table_sheets([table], table.round.tournament, public=public)[table.id]
 
 
-def table_sheets(tables: list[Table], tournament: Tournament) -> dict[int, TableSheet]:
+def table_sheets(tables: list[Table], tournament: Tournament, *, public: bool = False) -> dict[int, TableSheet]:
     """The sheets of several tables (a whole round for printing), by table id: four queries
     whatever the number of tables."""
     ids = [t.id for t in tables]
+    shown = privacy.for_public if public else (lambda entry: entry)
     seats: dict[int, list[Entry]] = {i: [] for i in ids}
     for seat in Seat.objects.filter(table__in=ids).select_related("entry__player").order_by("position"):
-        seats[seat.table_id].append(seat.entry)
+        seats[seat.table_id].append(shown(seat.entry))
     games: dict[int, dict[int, Game]] = {i: {} for i in ids}
     for game in Game.objects.filter(table__in=ids):
         games[game.table_id][game.number] = game
     penalties: dict[int, list[Penalty]] = {i: [] for i in ids}
     for penalty in Penalty.objects.filter(table__in=ids).select_related("offender__player").order_by("id"):
+        shown(penalty.offender)
         penalties[penalty.table_id].append(penalty)
     scores: dict[int, dict[tuple, dict[int, int]]] = {i: {} for i in ids}
     for score in Score.objects.filter(table__in=ids).values("table_id", "game_id", "penalty_id", "entry_id",

@@ -15,7 +15,7 @@ from typing import cast
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
-from .. import ranking
+from .. import privacy, ranking
 from ..collation import name_key
 from ..models import Score, Seat, Tournament
 from . import written_sql as sql
@@ -41,6 +41,10 @@ class StandingRow:
     # (round number, table number, placement at that table), in round order; only with table points
     placements: tuple[tuple[int, int, Placement], ...] = ()
     rounds_played: int = 0  # rounds with a result of the player's (what the average divides by)
+    # the club the player counts for in the club ranking: `club`, or a hidden player's own club, which the
+    # public's rows do not show (`privacy.shown_club`); an aggregate, never shown as the player's
+    club_counted: str = ""
+    hidden: bool = False  # the public's row of a player who is not published (`privacy.HIDDEN`)
 
     @property
     def sort_name(self) -> tuple[str, str]:
@@ -140,7 +144,8 @@ def score_sums(*, round_ids: Iterable[int] | None = None, table_ids: Iterable[in
 
 def standings_history(tournament: Tournament, *, include_hidden: bool = True,
                       sums: Iterable[ScoreSum] | None = None, since: StandingsHistory | None = None,
-                      from_round: int | None = None, entries: set[int] | None = None) -> StandingsHistory:
+                      from_round: int | None = None, entries: set[int] | None = None,
+                      public: bool = False) -> StandingsHistory:
     """Standings after every round, best first, ranked as the tournament says (`Tournament.ranking`,
     `ranking.row_key`); ties share a rank. Rounds whose results are hidden count only with
     `include_hidden` (the director's view). Three queries whatever the size (the rounds, the scores
@@ -157,7 +162,10 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
     `entries`: the only players whose results in round `from_round` may have changed since `since`
     (those of the changed tables). When that round is the last one with results, only their rows are
     summed again and moved to their new places in `since`'s ranking of it (`_moved`); not with table
-    points, where a placement depends on the whole table."""
+    points, where a placement depends on the whole table.
+
+    `public`: the rows carry the names and clubs the public sees (`privacy.shown_name`, read with the
+    players in the same query); else the full ones (the director's)."""
     rounds = tournament.rounds.all() if include_hidden else tournament.rounds.filter(results_hidden=False)
     numbers = dict(rounds.values_list("id", "number"))
     if sums is None:
@@ -182,10 +190,14 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
         rows = {row.entry_id: _copy(row) for row in base}
     else:
         kept = []
-        rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number, name=name, club=club,
-                                      withdrawn=withdrawn is not None)
-                for entry_id, start_number, name, club, withdrawn in tournament.entries.order_by("start_number")
-                .values_list("id", "start_number", "player__name", "player__club", "withdrawn_from_round")}
+        rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number,
+                                      name=privacy.shown_name(name, level, start_number) if public else name,
+                                      club=privacy.shown_club(club, level) if public else club,
+                                      withdrawn=withdrawn is not None, club_counted=club,
+                                      hidden=public and level == privacy.HIDDEN)
+                for entry_id, start_number, name, club, level, withdrawn in tournament.entries.order_by("start_number")
+                .values_list("id", "start_number", "player__name", "player__club", "player__publication",
+                             "withdrawn_from_round")}
         before = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
     summed = [n for n in sorted(by_round) if n not in after]
     seated: dict[int, list[int]] = {}  # table id -> entry ids, with table points only
@@ -309,10 +321,10 @@ def _copy(row: StandingRow) -> StandingRow:
     return copied
 
 
-def standings(tournament: Tournament, *, up_to_round: int | None = None, include_hidden: bool = True
-              ) -> list[StandingRow]:
+def standings(tournament: Tournament, *, up_to_round: int | None = None, include_hidden: bool = True,
+              public: bool = False) -> list[StandingRow]:
     """Everyone entered, ranked after round `up_to_round` (default: all rounds with results)."""
-    history = standings_history(tournament, include_hidden=include_hidden)
+    history = standings_history(tournament, include_hidden=include_hidden, public=public)
     rounds = [n for n in history.rounds if up_to_round is None or n <= up_to_round]
     return history.after[rounds[-1]] if rounds else history.before
 

@@ -15,6 +15,7 @@ from django.utils.translation import ngettext, pgettext
 from scoring import teams as rules
 from seating.team_match import TABLE_SIZES as MATCH_SIZES
 
+from .. import privacy
 from ..models import TeamMember, Tournament
 from .league import CupTable, DayTable, cup_table, match_day_table, siegpunkte_number
 from .standings import StandingRow
@@ -23,7 +24,7 @@ from .standings import StandingRow
 @dataclass(frozen=True)
 class MemberLine:
     name: str
-    start_number: int
+    start_number: int | None  # None: a club's hidden player
     value: int  # in the measure
     points: int  # game points
     rounds: int
@@ -149,7 +150,7 @@ def team_standings(tournament: Tournament, rows: Sequence[StandingRow]) -> TeamS
     clubs = None
     if tournament.club_count is not None:
         count = tournament.club_count or None
-        result = rules.club_standings(clubs={str(r.entry_id): r.club for r in rows}, totals=totals, count=count,
+        result = rules.club_standings(clubs={str(r.entry_id): r.club_counted for r in rows}, totals=totals, count=count,
                                       measure=measure)
         clubs = _table("clubs", result, by_key)
     match = cup = None
@@ -218,10 +219,15 @@ def tie_text(tie: rules.TieBreak | None) -> str:
 
 
 def _table(kind: str, result: rules.TeamStandings, by_key: dict[str, StandingRow]) -> TeamTable:
+    def member(key: str) -> tuple[str, int | None]:
+        """A club's hidden player counts for the club (a total is an aggregate) but is listed as "—",
+        without the start number that would tie the number to the club (docs/privacy.md)."""
+        row = by_key[key]
+        return (privacy.NO_NAME, None) if kind == "clubs" and row.hidden else (row.name, row.start_number)
+
     def line(row: rules.TeamStanding) -> TeamLine:
-        members = tuple(MemberLine(name=by_key[m.player].name, start_number=by_key[m.player].start_number,
-                                   value=m.value, points=m.points, rounds=m.rounds, counts=m.counts,
-                                   why=WHY_WORDS[m.why]()) for m in row.members)
+        members = tuple(MemberLine(*member(m.player), value=m.value, points=m.points, rounds=m.rounds,
+                                   counts=m.counts, why=WHY_WORDS[m.why]()) for m in row.members)
         return TeamLine(name=row.team, place=row.place, shared=row.is_shared, value=row.value, points=row.points,
                         counted=row.counted, members=members, tie=tie_text(row.tie))
 

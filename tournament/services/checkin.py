@@ -13,11 +13,12 @@ from __future__ import annotations
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from .. import names
+from .. import names, privacy
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
+from . import privacy as privacy_services
 from . import tournaments
 from .locking import lock, lock_one, lock_tournament
 from .waiting_list import fill_free_places, places_taken, waiting_places
@@ -55,10 +56,12 @@ def _check_waiting(tournament: Tournament, name: str, club: str, *, other_than: 
 
 
 def register(*, tournament: Tournament, name: str, club: str = "", category: str = "", contact: str = "",
-             by: Actor = SYSTEM) -> Registration:
+             publication: str = privacy.FULL, by: Actor = SYSTEM) -> Registration:
     """A registration from the public page: an entry at once while places are free (or there is no
     limit), else a place on the waiting list while it has room (`waiting_list.waiting_places`). The
-    waiting list moves into any free place first: a newcomer never gets a place ahead of those waiting."""
+    waiting list moves into any free place first: a newcomer never gets a place ahead of those waiting.
+    `publication`: what the player chose to be shown as (docs/privacy.md); their record gets it (one
+    that exists only where it shows less)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if not tournament.registration_open:
@@ -75,10 +78,12 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
                 raise UserError(_("Alle Plätze und alle %(n)s Plätze auf der Warteliste sind vergeben: eine "
                                   "Anmeldung ist nicht mehr möglich.") % {"n": room})
             registration = Registration(tournament=tournament, name=name, club=club, category=category,
-                                        contact=contact, status=Registration.Status.WAITING if full else
+                                        contact=contact, publication=privacy_services.checked_level(publication),
+                                        status=Registration.Status.WAITING if full else
                                         Registration.Status.REGISTERED)
             if not full:
-                registration.entry = tournaments.register_player(tournament=tournament, name=name, club=club, by=by)
+                registration.entry = tournaments.register_player(tournament=tournament, name=name, club=club,
+                                                                 publication=publication, by=by)
             registration.save()
         return registration
 
@@ -89,8 +94,9 @@ def _locked(registration: Registration) -> tuple[Tournament, Registration]:
 
 
 def edit_registration(*, registration: Registration, name: str, club: str = "", category: str = "",
-                      contact: str = "", by: Actor = SYSTEM) -> Registration:
-    """The director corrects a registration; the player's name and club change with it."""
+                      contact: str = "", publication: str | None = None, by: Actor = SYSTEM) -> Registration:
+    """The director corrects a registration; the player's name and club change with it, and so does
+    the publication level of the player's record (None: unchanged; docs/privacy.md)."""
     with transaction.atomic():
         tournament, registration = _locked(registration)
         name, club = tournaments.clean_name(name, club)
@@ -103,6 +109,11 @@ def edit_registration(*, registration: Registration, name: str, club: str = "", 
             if registration.entry_id is not None and (name, club) != (registration.name, registration.club):
                 entry = Entry.objects.get(pk=registration.entry_id)
                 tournaments.edit_player(entry=entry, name=name, club=club, by=by)
+            if publication is not None:
+                registration.publication = privacy_services.checked_level(publication)
+                if registration.entry_id is not None:
+                    privacy_services.set_publication(entry=Entry.objects.get(pk=registration.entry_id),
+                                                     level=publication, by=by)
             registration.name, registration.club = name, club
             registration.category, registration.contact = category, contact
             registration.save()

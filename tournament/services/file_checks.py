@@ -49,7 +49,7 @@ PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_
 NUMBER_KEYS = ("rounds_planned", "games_at_table_of_4", "games_at_table_of_5", "round_minutes")
 TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "teams", "rounds", "log", *TOURNAMENT_DEFAULTS)
 PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present", "member_number",
-               "categories")
+               "categories", "publication")
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
 LOG_KEYS = ("at", "kind", "type", "action", "user", "device", "round", "table", "number", "id", "detail")
 

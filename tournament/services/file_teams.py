@@ -12,6 +12,7 @@ from __future__ import annotations
 from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
+from .. import privacy
 from ..models import Entry, Player, Team
 from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
 from ..models.tournaments import own_categories
@@ -46,7 +47,8 @@ def check_tournament(c: Checker, data: dict, plan: Plan) -> None:
 def check_player(c: Checker, where: str, item: dict, person: Player, entry: Entry, plan: Plan,
                  numbers: dict[str, str]) -> tuple[str, list[str]]:
     """A player's member number (spaces dropped, at most 20 characters, once in the file: `numbers`,
-    folded number -> name) and categories (each one the tournament offers, in its order)."""
+    folded number -> name), publication level (set on `person`) and categories (each one the tournament
+    offers, in its order)."""
     number = c.text(where, item, "member_number")
     number = "".join(number.split()) if number else ""
     if number and not number.isprintable():
@@ -59,6 +61,11 @@ def check_player(c: Checker, where: str, item: dict, person: Player, entry: Entr
             c.add(where, "member_number: " + _("Die Mitgliedsnummer %(number)s hat schon %(name)s.")
                   % {"number": number, "name": numbers[number.casefold()]})
         numbers.setdefault(number.casefold(), person.name or "")
+    # the publication level (docs/privacy.md; older files have none: the full name); a refused one is
+    # reported, and the player is then planned as not published
+    if c.model(where, person, {"publication": c.text(where, item, "publication", default=privacy.FULL)},
+               fallback={"publication": privacy.HIDDEN}):
+        person.publication = privacy.HIDDEN
     chosen = c.listed(where, item, "categories") or []
     offered = plan.tournament.category_names()
     for name in chosen:

@@ -50,7 +50,8 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,
                                        p.entry.joined_round, p.entry.withdrawn_from_round, present=p.entry.present,
-                                       member_number=p.member_number, categories=p.categories)
+                                       member_number=p.member_number, categories=p.categories,
+                                       publication=p.entry.player.publication)
                  for p in plan.players])
     # the file names players by their reference, as written there (the stored names are cleaned)
     entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}

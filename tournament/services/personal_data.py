@@ -33,7 +33,8 @@ def player_report(player: Player) -> dict[str, Any]:
     registrations = Registration.objects.filter(entry__player=player).order_by("created_at")
     return {
         "organisation": player.organisation.name,
-        "player": {"name": player.name, "club": player.club, "member_number": player.member_number},
+        "player": {"name": player.name, "club": player.club, "member_number": player.member_number,
+                   "publication": player.publication},
         "tournaments": [{"tournament": e.tournament.name, "slug": e.tournament.slug,
                          "date": e.tournament.date.isoformat(), "start_number": e.start_number,
                          "categories": list(e.categories), "present": e.present,

@@ -1,6 +1,7 @@
-"""What the player edit page saves besides name and club: the member number (for a Rangliste) and the
-player's categories (Damen, Jugend, Senioren, Gast and the tournament's own; the prize list). One
-transaction and one change of the tournament (its change log has a record per part that changed)."""
+"""What the player edit page saves besides name and club: the member number (for a Rangliste), the
+publication level (docs/privacy.md) and the player's categories (Damen, Jugend, Senioren, Gast and the
+tournament's own; the prize list). One transaction and one change of the tournament (its change log has
+a record per part that changed)."""
 
 from __future__ import annotations
 
@@ -11,14 +12,15 @@ from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry
-from . import rangliste, tournaments
+from . import privacy, rangliste, tournaments
 from .locking import lock_tournament
 
 
 def edit_player(*, entry: Entry, name: str, club: str, member_number: str, categories: list[str] | None = None,
-                loaded: tuple[str, str] | None = None, by: Actor = SYSTEM) -> Entry:
-    """Name and club (`tournaments.edit_player`), the member number of the Player the entry then points
-    at, and the categories (None: unchanged). A refused part saves none of them."""
+                publication: str | None = None, loaded: tuple[str, str] | None = None, by: Actor = SYSTEM) -> Entry:
+    """Name and club (`tournaments.edit_player`), the member number and the publication level of the
+    Player the entry then points at (`privacy.set_publication`: in every tournament of that record), and
+    the categories (None: unchanged, as `publication`). A refused part saves none of them."""
     with transaction.atomic():
         tournament = lock_tournament(entry.tournament_id)
         current = tournament.entries.select_related("player").get(pk=entry.pk)
@@ -26,13 +28,16 @@ def edit_player(*, entry: Entry, name: str, club: str, member_number: str, categ
             tournaments.clean_name(name, club) == (current.player.name, current.player.club)
         if same_name and "".join(member_number.split()) == current.player.member_number and (
                 categories is None or [c for c in tournament.category_names() if c in categories] == current.categories
-                and set(categories) <= set(tournament.category_names())):
+                and set(categories) <= set(tournament.category_names())) and (
+                publication is None or publication == current.player.publication):
             return current  # nothing to save: no change of the tournament either
         with audit.recording("player_changed", by=by, tournament=tournament):
             entry = tournaments.edit_player(entry=entry, name=name, club=club, loaded=loaded, by=by)
             entry = rangliste.set_member_number(entry=entry, member_number=member_number, by=by)
             if categories is not None:
                 entry = set_categories(entry=entry, categories=categories, by=by)
+            if publication is not None:
+                entry = privacy.set_publication(entry=entry, level=publication, by=by)
         return entry
 
 

@@ -18,13 +18,14 @@ from django.utils.translation import gettext as _
 
 import scoring
 
-from .. import names
+from .. import names, privacy
 from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Organisation, Player, Round, Tournament
 from ..validators import MOST_START_NUMBER, shown_name
 from . import organisations, scores
+from . import privacy as privacy_services
 from .locking import lock_tournament
 
 RESERVED_SLUGS = {"new"}  # /t/new/ creates a tournament
@@ -46,6 +47,8 @@ class NewPlayer:
     # from a tournament file: the person's member number (empty: the Player's stays) and the categories
     member_number: str = ""
     categories: list[str] = field(default_factory=list)
+    # how much of the person the public sees (privacy.py); for a record that exists, only ever stricter
+    publication: str = privacy.FULL
 
 
 def unique_slug(name: str, *, model=Tournament, fallback: str = "turnier", reserved=RESERVED_SLUGS) -> str:
@@ -142,10 +145,12 @@ def clean_name(name: str, club: str) -> tuple[str, str]:
 
 
 def register_player(*, tournament: Tournament, name: str, club: str = "", start_number: int | None = None,
-                    by: Actor = SYSTEM) -> Entry:
+                    publication: str = privacy.FULL, by: Actor = SYSTEM) -> Entry:
     """Enters a player (found by name and club, or new). Once rounds are published, the player joins
-    from the next round that is not."""
-    return register_players_checked(tournament=tournament, players=[NewPlayer(name, club, start_number)], by=by)[0]
+    from the next round that is not. `publication`: the level of a new record; a record found gets it
+    only where it shows less (`services.privacy.at_least`)."""
+    return register_players_checked(tournament=tournament, by=by,
+                                    players=[NewPlayer(name, club, start_number, publication=publication)])[0]
 
 
 @dataclass
@@ -219,7 +224,8 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
             next_number = max(next_number, start_number + 1)
         _check_references([(name, club) for _id, name, club in registered], [(n, c) for n, c, *_r in wanted])
         people = find_or_create_players(tournament.organisation_id, [
-            (name, club, new.member_number) for name, club, *_rest, new in wanted])
+            (name, club, new.member_number) for name, club, *_rest, new in wanted],
+            levels={(name, club, new.member_number): new.publication for name, club, *_rest, new in wanted})
         with audit.recording("player_registered", by=by, tournament=tournament):
             entries = Entry.objects.bulk_create(
                 Entry(tournament=tournament, player=people[(name, club, new.member_number)], start_number=number,
@@ -228,6 +234,9 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
                 for name, club, number, joined_round, withdrawn, present, new in wanted)
             if entries:
                 audit.record_bulk(entries)
+        for entry, (*_rest, new) in zip(entries, wanted, strict=True):
+            if privacy.strictest([entry.player.publication, new.publication]) != entry.player.publication:
+                privacy_services.at_least(entry=entry, level=new.publication, by=by)  # a record found
         return Registered(entries=entries, skipped=skipped)
 
 
@@ -245,14 +254,15 @@ def _check_references(registered: list[tuple[str, str]], new: list[tuple[str, st
         seen.setdefault(names.folded(reference), index)
 
 
-def find_or_create_players(organisation_id: int, wanted: list[tuple[str, str, str]]
+def find_or_create_players(organisation_id: int, wanted: list[tuple[str, str, str]],
+                           levels: dict[tuple[str, str, str], str] | None = None
                            ) -> dict[tuple[str, str, str], Player]:
     """The organisation's Player for each (name, club, member number): without a number, the first
     record with that name and club; with one, the record with that name, club and number. Else a new
     record. A record found is never changed: a member number from a tournament file does not land on
     another record (two members of one name and club stay two people, and an earlier tournament's
     backup stays as it was); another organisation's records are never looked at. Two queries however
-    many."""
+    many. `levels`: the publication level of a new record (default: the full name)."""
     found: dict[tuple[str, str, str], Player] = {}
     keys = list(dict.fromkeys(wanted))
     records = Player.objects.filter(organisation_id=organisation_id, name__in={name for name, *_rest in keys})
@@ -260,7 +270,8 @@ def find_or_create_players(organisation_id: int, wanted: list[tuple[str, str, st
         found.setdefault((person.name, person.club, ""), person)
         if person.member_number:
             found.setdefault((person.name, person.club, person.member_number), person)
-    missing = [Player(organisation_id=organisation_id, name=name, club=club, member_number=number)
+    missing = [Player(organisation_id=organisation_id, name=name, club=club, member_number=number,
+                      publication=(levels or {}).get((name, club, number), privacy.FULL))
                for name, club, number in keys if (name, club, number) not in found]
     for person in Player.objects.bulk_create(missing):
         found[(person.name, person.club, person.member_number)] = person
@@ -291,7 +302,9 @@ def edit_player(*, entry: Entry, name: str, club: str, loaded: tuple[str, str] |
             raise UserError(_("%(name)s ist schon angemeldet.") % {"name": names.person_text(*same[0])}, field="name")
         _check_references(others, [(name, club)])
         number = entry.player.member_number  # the person's number stays with the corrected name
-        person = find_or_create_players(tournament.organisation_id, [(name, club, number)])[(name, club, number)]
+        # and so does their publication level, on a new record (a record found keeps its own)
+        person = find_or_create_players(tournament.organisation_id, [(name, club, number)],
+                                        levels={(name, club, number): entry.player.publication})[(name, club, number)]
         with audit.recording("player_changed", by=by, tournament=tournament):
             entry.player = person
             entry.save(update_fields=["player"])

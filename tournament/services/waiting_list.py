@@ -59,7 +59,8 @@ def fill_free_places(*, tournament: Tournament, by: Actor = SYSTEM) -> list[Regi
         try:
             with transaction.atomic(), audit.recording("registration_moved_up", by=by, tournament=tournament):
                 registration.entry = tournaments.register_player(tournament=tournament, name=registration.name,
-                                                                 club=registration.club, by=by)
+                                                                 club=registration.club,
+                                                                 publication=registration.publication, by=by)
                 registration.status = Registration.Status.REGISTERED
                 registration.save()
         except UserError:

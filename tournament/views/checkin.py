@@ -93,10 +93,12 @@ def registration_edit(request, tournament, registration_id):
     registration = _registration(tournament, registration_id)
     form = RegistrationForm(request.POST or None, initial={
         "name": registration.name, "club": registration.club, "category": registration.category,
-        "contact": registration.contact})
+        "contact": registration.contact, "publication": registration.publication})
     if request.method == "POST" and form.is_valid():
         try:
-            checkin.edit_registration(registration=registration, **form.cleaned_data, by=Actor.of(request))
+            data = {**form.cleaned_data, "publication": form.cleaned_data["publication"]
+                    if request.POST.get("publication") else None}  # not sent: unchanged
+            checkin.edit_registration(registration=registration, **data, by=Actor.of(request))
         except UserError as error:
             _form_error(form, error)
         else:

@@ -111,7 +111,7 @@ def player_edit(request, tournament, entry_id):
     entry = _entry(tournament, entry_id)
     categories = category_choices(tournament)
     shown = {"name": entry.player.name, "club": entry.player.club, "member_number": entry.player.member_number,
-             "categories": entry.categories,
+             "categories": entry.categories, "publication": entry.player.publication,
              "loaded_name": entry.player.name, "loaded_club": entry.player.club}
     form = PlayerEditForm(initial=shown, categories=categories)
     conflict = None
@@ -123,6 +123,7 @@ def player_edit(request, tournament, entry_id):
                 entry = player_details.edit_player(entry=entry, name=data["name"], club=data["club"],
                                                    member_number=data["member_number"],
                                                    categories=data["categories"],
+                                                   publication=data["publication"] or None,
                                                    loaded=(data["loaded_name"], data["loaded_club"]),
                                                    by=Actor.of(request))
             except Conflict as error:

@@ -27,12 +27,14 @@ from .standings import entry_param
 def own_record(tournament, entry_id: int, *, include_hidden: bool, own: str) -> selectors.PlayerRecord:
     """The player's tables and games, without the ranks: computed once and kept while neither the
     setup nor a sheet at one of the player's tables changes (`own`, from `PlayerVersion`: a game saved
-    at another table leaves it as it is)."""
+    at another table leaves it as it is). The director's with the full names, everyone else's with
+    the names the public sees (`privacy`): the key says which."""
     key = caching.key("player-record", tournament, 0, own, int(include_hidden), entry_id)
 
     def compute():
         try:
-            return selectors.player_record(tournament, entry_id, include_hidden=include_hidden, ranked=False)
+            return selectors.player_record(tournament, entry_id, include_hidden=include_hidden, ranked=False,
+                                           public=not include_hidden)
         except Entry.DoesNotExist:
             raise Http404 from None
 
@@ -150,7 +152,7 @@ def table_page(request, tournament, round_number, table_number):
     if table.round.is_draft and not request.is_director:
         raise Http404
     hidden = table.round.results_hidden and not request.is_director
-    sheet = None if hidden else selectors.table_sheet(table)
+    sheet = None if hidden else selectors.table_sheet(table, public=not request.can_enter)
     size = len(sheet.entries) if sheet else table.seats.count()
     return render(request, "tournament/table.html", {
         "tournament": tournament, "round": table.round, "table": table, "sheet": sheet,

@@ -123,7 +123,7 @@ def rangliste_edit(request, rangliste):
 
 @public_or_director
 def rangliste_page(request, rangliste):
-    view = selectors.rangliste_view(rangliste, until=until(request))
+    view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     say_until(request)
     rows = [(entry, view.cut_after.get(index, [])) for index, entry in enumerate(view.rows)]
     return render(request, "tournament/rangliste.html", {"view": view, "rows": rows, "rangliste": rangliste,
@@ -132,7 +132,8 @@ def rangliste_page(request, rangliste):
 
 @public_or_director
 def rangliste_player(request, rangliste):
-    history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request))
+    history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request),
+                                       public=not request.is_director)
     if history is None:
         raise Http404
     say_until(request)
@@ -157,7 +158,7 @@ def export_rows(view) -> list[dict]:
 
 @public_or_director
 def rangliste_csv(request, rangliste):
-    view = selectors.rangliste_view(rangliste, until=until(request))
+    view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     header = [pgettext("one player", "Spieler"), _("Mitgliedsnummer"), _("Verein"), _("Turnier"), _("Kurzname"),
               _("Datum"), _("Runde"), _("Tisch"), _("Spiele"), _("Punkte"), _("Strafen"), _("Pflichtsolo gespielt")]
     flags = {True: _("ja"), False: _("nein"), None: ""}
@@ -168,7 +169,7 @@ def rangliste_csv(request, rangliste):
 
 @public_or_director
 def rangliste_json(request, rangliste):
-    view = selectors.rangliste_view(rangliste, until=until(request))
+    view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     window = view.result.window
     return JsonResponse({"format": "doko-rangliste-runden", "version": 1, "rangliste": rangliste.name,
                          "window": {"from": window.start.isoformat(), "until": window.end.isoformat()},

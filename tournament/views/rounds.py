@@ -86,7 +86,7 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
         if not request.user.is_authenticated:
             return redirect_to_login(request.get_full_path())
         raise PermissionDenied
-    tables = round_tables(round)
+    tables = round_tables(round, public=not request.can_enter)
     # how far each table is: for those who enter results (a visitor's seating changes only with the setup)
     progress = round_progress(round) if request.can_enter and not round.is_draft else {}
     rows = [{"seated": t, "progress": progress.get(t.table.id, {}),

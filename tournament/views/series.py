@@ -86,7 +86,7 @@ def visibility_notes(standings) -> list[str]:
 
 @series_public_or_director
 def series_page(request, series):
-    standings = selectors.series_standings(series, user=request.user)
+    standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
     league = league_standings(series, user=request.user) if series.mode == Series.Mode.LEAGUE else None
     return render(request, "tournament/series.html", {
         "series": series, "standings": standings, "is_director": request.is_director,
@@ -99,7 +99,7 @@ def series_page(request, series):
 def series_csv(request, series):
     """Semicolon-separated with a UTF-8 BOM like the tournaments' standings; an evening that does not
     count (best k) is written in parentheses."""
-    standings = selectors.series_standings(series, user=request.user)
+    standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
     header = ([_("Platz"), pgettext("one player", "Spieler"), _("Verein")]
               + [f"{e.name} ({date_format(e.date, 'SHORT_DATE_FORMAT')})" for e in standings.evenings]
               + [_("Abende"), value_label(series), _("zusammengeführt mit")])
@@ -136,7 +136,7 @@ def league_csv(request, series):
 
 @series_public_or_director
 def series_pdf(request, series):
-    standings = selectors.series_standings(series, user=request.user)
+    standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
     html = documents.series_html(standings, mode_text=mode_text(series), value_label=value_label(series),
                                  notes=visibility_notes(standings))
     response = HttpResponse(pdf_render.pdf_bytes(html), content_type="application/pdf")
@@ -178,7 +178,7 @@ def series_manage(request, series):
             else:
                 messages.success(request, _("Serie gespeichert."))
                 return redirect("tournament:series_manage", slug=series.slug)
-    standings = selectors.series_standings(series, user=request.user)
+    standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
     return render(request, "tournament/series_manage.html", {
         "series": series, "form": form, "standings": standings, "is_director": True,
         "add_form": AddTournamentForm(tournaments=selectors.tournaments_to_add(request.user, series)),
@@ -215,7 +215,7 @@ def series_tournament_remove(request, series, tournament_id):
 @require_POST
 @series_director_required
 def series_merge(request, series):
-    standings = selectors.series_standings(series, user=request.user)
+    standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
     form = MergeForm(request.POST, people=_people(standings))
     if form.is_valid() and form.cleaned_data["alias"] and form.cleaned_data["same_as"]:
         try:

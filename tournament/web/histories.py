@@ -10,6 +10,12 @@ they are and only the rounds from there on are summed and ranked again; any wide
 players, rules, hidden results, a whole round) computes everything anew, as does a process that
 keeps no earlier history of the tournament.
 
+Two views, two histories: the director's (`include_hidden`: hidden rounds counted, the full names) and
+the public's (only announced rounds, the names each player's publication level allows:
+`privacy.shown_name`); helpers read the public one. Nothing of a hidden name is in the public one, so
+every page made from it (the standings, the exports, the projector, the overview) can be shared by
+every visitor.
+
 Only a history computed anew goes into the shared cache (its ranked lists as tuples of the rows'
 fields: `selectors.row_values`), for the processes that keep no earlier one. One brought up to date
 stays in its process: storing it took as long as computing it (pickling and writing 1,000 rows,
@@ -75,7 +81,7 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
     """The history as of `counter`: from `earlier` (`_earlier`) when there is one, else anew."""
     if earlier is None:
         by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
-        history = selectors.standings_history(tournament, include_hidden=include_hidden,
+        history = selectors.standings_history(tournament, include_hidden=include_hidden, public=not include_hidden,
                                               sums=score_sums.lines_of(by_table))
         missing = selectors.missing_results(tournament)
     else:
@@ -90,7 +96,7 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
         else:  # read from the cache, without its sums: those kept in the shared cache
             by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
         rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
-        history = selectors.standings_history(tournament, include_hidden=include_hidden,
+        history = selectors.standings_history(tournament, include_hidden=include_hidden, public=not include_hidden,
                                               sums=score_sums.lines_of(by_table), since=since, entries=entries,
                                               from_round=min(rounds, default=max(since.rounds, default=0) + 1))
         missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
