@@ -3,16 +3,26 @@
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Registration
+from ..models import Entry, Registration
 
 
 class RegistrationForm(forms.Form):
+    """The registration: on the public page (`categories` given) the category is one of the
+    tournament's, chosen; the director's edit form keeps the text as typed (an older registration's)."""
+
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
     category = forms.CharField(label=_("Kategorie"), max_length=60, required=False,
                                help_text=_("z. B. Damen, Jugend, Senioren, Gast"))
     contact = forms.CharField(label=_("Kontakt (E-Mail oder Telefon)"), max_length=200, required=False,
                               help_text=_("Freiwillig; sieht nur die Turnierleitung."))
+
+    def __init__(self, *args, categories: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if categories is not None:
+            self.fields["category"] = forms.ChoiceField(
+                label=_("Kategorie"), required=False,
+                choices=[("", _("keine")), *((name, str(Entry.CATEGORIES.get(name, name))) for name in categories)])
 
 
 class RegistrationSettingsForm(forms.Form):

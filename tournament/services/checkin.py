@@ -20,7 +20,7 @@ from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
 from . import tournaments
 from .locking import lock, lock_one, lock_tournament
-from .waiting_list import fill_free_places, places_taken, waiting_places
+from .waiting_list import enter, fill_free_places, places_taken, waiting_places
 
 CATEGORY_LENGTH = 60  # Registration.category
 CONTACT_LENGTH = 200  # Registration.contact
@@ -78,7 +78,7 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
                                         contact=contact, status=Registration.Status.WAITING if full else
                                         Registration.Status.REGISTERED)
             if not full:
-                registration.entry = tournaments.register_player(tournament=tournament, name=name, club=club, by=by)
+                registration.entry = enter(tournament=tournament, registration=registration, by=by)
             registration.save()
         return registration
 

@@ -34,7 +34,7 @@ def registration_page(request, slug):
     _set_role(request, tournament)
     if not tournament.registration_open and not request.can_enter:
         raise Http404
-    form = RegistrationForm(request.POST or None)
+    form = RegistrationForm(request.POST or None, categories=tournament.category_names())
     # anyone but the tournament's directors and helpers: a limit per client address (docs/security.md)
     limited = request.method == "POST" and not request.can_enter and rate_limits.registration_over(request)
     if request.method == "POST" and not limited and form.is_valid():

@@ -1,0 +1,75 @@
+"""The registration as a club meets it on the evening (issue 32): the category typed at registration
+becomes the player's, the director ticks every player's categories on one page, a person registered
+or waiting cannot register again in any state, and a finished tournament takes no registration."""
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tournament.errors import UserError
+from tournament.models import DataChange, Entry, Registration
+from tournament.services import checkin, waiting_list
+
+from .factories import make_tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def open_tournament(director):
+    tournament = make_tournament(players=0, director=director, slug="abend")
+    tournament.categories = ["Ü70"]
+    tournament.save()
+    return checkin.set_registration(tournament=tournament, open=True, limit=3)
+
+
+def categories(tournament, name):
+    return Entry.objects.get(tournament=tournament, player__name=name).categories
+
+
+def test_the_registrations_category_becomes_the_players_when_registered_and_when_moved_up(open_tournament):
+    checkin.register(tournament=open_tournament, name="Anna", category="damen")
+    checkin.register(tournament=open_tournament, name="Bernd", category="Senioren, ü70")
+    checkin.register(tournament=open_tournament, name="Carla", category="Schachclub")
+    checkin.register(tournament=open_tournament, name="Dora", category="JUGEND")  # full: she waits
+    assert categories(open_tournament, "Anna") == ["Damen"]
+    assert categories(open_tournament, "Bernd") == ["Senioren", "Ü70"]
+    assert categories(open_tournament, "Carla") == []  # unknown: left on the registration for the director
+    assert Registration.objects.get(name="Carla").category == "Schachclub"
+    checkin.withdraw_registration(registration=Registration.objects.get(name="Carla"))
+    assert categories(open_tournament, "Dora") == ["Jugend"]  # moved up with her category
+    assert waiting_list.categories_named(open_tournament, "gast / Unbekannt") == ["Gast"]
+
+
+def test_the_public_form_offers_the_tournaments_categories(open_tournament):
+    url = reverse("tournament:registration", args=[open_tournament.slug])
+    page = Client().get(url).content.decode()
+    assert '<select name="category"' in page and '<option value="Ü70">Ü70</option>' in page
+    assert Client().post(url, {"name": "Anna", "category": "Ü70"}).status_code == 302
+    assert categories(open_tournament, "Anna") == ["Ü70"]
+    assert Client().post(url, {"name": "Bernd", "category": "Profis"}).status_code == 400
+    assert not Registration.objects.filter(name="Bernd").exists()
+
+
+def test_the_director_ticks_every_players_categories_in_one_change(open_tournament, director):
+    for name in ("Anna", "Bernd", "Carla"):
+        checkin.register(tournament=open_tournament, name=name, category="Damen" if name == "Anna" else "")
+    entries = {e.player.name: e.pk for e in open_tournament.entries.select_related("player")}
+    client = Client()
+    client.force_login(director)
+    url = reverse("tournament:player_categories", args=[open_tournament.slug])
+    page = client.get(url).content.decode()
+    assert f'name="c{entries["Anna"]}" value="Damen" checked' in page
+    before = DataChange.objects.count()
+    response = client.post(url, {"entries": list(entries.values()), f"c{entries['Bernd']}": ["Senioren", "Ü70"],
+                                 f"c{entries['Carla']}": ["Damen"]})
+    assert response.status_code == 302 and DataChange.objects.count() == before + 1
+    assert [categories(open_tournament, n) for n in ("Anna", "Bernd", "Carla")] == [[], ["Senioren", "Ü70"],
+                                                                                   ["Damen"]]
+    assert Entry.history.filter(log_action="categories_changed").count() == 3
+    other = make_tournament(players=1, director=director, slug="anderes").entries.get()
+    assert client.post(url, {"entries": [other.pk], f"c{other.pk}": ["Damen"]}).status_code == 200  # said
+    assert Entry.objects.get(pk=other.pk).categories == []  # another tournament's player: refused
+    with pytest.raises(UserError):
+        from tournament.services import player_details
+        player_details.set_many_categories(tournament=open_tournament, chosen={entries["Anna"]: ["Profis"]})
