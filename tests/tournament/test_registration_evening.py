@@ -73,3 +73,47 @@ def test_the_director_ticks_every_players_categories_in_one_change(open_tourname
     with pytest.raises(UserError):
         from tournament.services import player_details
         player_details.set_many_categories(tournament=open_tournament, chosen={entries["Anna"]: ["Profis"]})
+
+
+# ---- the same person twice (issue 32.2) -----------------------------------------------------------
+
+JUERGEN = ("Jürgen Müller", "DK Schwarze Dame Rheydt")
+
+
+@pytest.mark.parametrize("places", [0, 3, 1])  # no limit, places free, full (he would wait)
+def test_a_person_registered_cannot_register_again_in_any_state(open_tournament, places):
+    checkin.set_registration(tournament=open_tournament, open=True, limit=0)
+    checkin.register(tournament=open_tournament, name=JUERGEN[0], club=JUERGEN[1])
+    checkin.set_registration(tournament=open_tournament, open=True, limit=places)
+    with pytest.raises(UserError, match="Jürgen Müller .* ist schon angemeldet"):
+        checkin.register(tournament=open_tournament, name="jürgen  MÜLLER", club="DK Schwarze Dame Rheydt ")
+    assert Registration.objects.count() == 1
+
+
+def test_a_person_waiting_or_withdrawn_cannot_register_again(open_tournament):
+    for name in ("Anna", "Bernd", "Carla"):
+        checkin.register(tournament=open_tournament, name=name)
+    checkin.register(tournament=open_tournament, name=JUERGEN[0], club=JUERGEN[1])  # waits
+    with pytest.raises(UserError, match="steht schon auf der Warteliste"):
+        checkin.register(tournament=open_tournament, name=JUERGEN[0].upper(), club=JUERGEN[1])
+    anna = Entry.objects.get(player__name="Anna")
+    waiting_list.withdraw_player(entry=anna)  # Jürgen moves up
+    with pytest.raises(UserError, match="hat sich von diesem Turnier zurückgezogen"):
+        checkin.register(tournament=open_tournament, name="anna")
+    bernd = Registration.objects.get(name="Bernd")
+    with pytest.raises(UserError, match="ist schon angemeldet"):  # the director's correction too
+        checkin.edit_registration(registration=bernd, name="Jürgen Müller", club=JUERGEN[1])
+
+
+def test_a_second_registration_taken_before_is_shown_once_publicly_and_explained_to_the_director(
+        open_tournament, director):
+    for name in ("Anna", "Bernd", JUERGEN[0]):
+        checkin.register(tournament=open_tournament, name=name, club=JUERGEN[1])
+    Registration.objects.create(tournament=open_tournament, name=JUERGEN[0], club=JUERGEN[1],
+                                status=Registration.Status.WAITING)  # as the old code let it in
+    public = Client().get(reverse("tournament:registration", args=[open_tournament.slug])).content.decode()
+    assert public.count("Jürgen Müller") == 1 and 'class="waiting"' not in public
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournament:registrations", args=[open_tournament.slug])).content.decode()
+    assert "schon angemeldet: rückt nicht nach" in page

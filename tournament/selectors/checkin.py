@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .. import names
 from ..collation import name_key
 from ..models import Registration, Tournament
 
@@ -30,8 +31,15 @@ def checkin_rows(tournament: Tournament) -> list[CheckinRow]:
 
 
 def registrations(tournament: Tournament) -> list[Registration]:
-    """All registrations in the order they came, with the entry's start number (the director's list)."""
-    return list(tournament.registrations.select_related("entry").order_by("created_at", "id"))
+    """All registrations in the order they came, with the entry's start number (the director's list).
+    A waiting one of a person registered already (taken before issue 32.2 refused it) carries
+    `registered_already`: it never moves up, and the list says why."""
+    listed = list(tournament.registrations.select_related("entry").order_by("created_at", "id"))
+    registered = {names.identity(r.name, r.club) for r in listed if r.status == Registration.Status.REGISTERED}
+    for registration in listed:
+        registration.registered_already = (registration.status == Registration.Status.WAITING
+                                           and names.identity(registration.name, registration.club) in registered)
+    return listed
 
 
 @dataclass
@@ -44,7 +52,11 @@ class PublicRegistration:
 
 def public_registrations(tournament: Tournament) -> list[PublicRegistration]:
     """Who registered and who waits, in order: names, clubs and categories only."""
+    listed = list(tournament.registrations.exclude(status=Registration.Status.WITHDRAWN).order_by(
+        "created_at", "id").values_list("name", "club", "category", "status"))
+    registered = {names.identity(name, club) for name, club, _c, status in listed
+                  if status == Registration.Status.REGISTERED}
+    # a person registered is not shown waiting too (a second registration taken before issue 32.2)
     return [PublicRegistration(name, club, category, status == Registration.Status.WAITING)
-            for name, club, category, status in tournament.registrations.exclude(
-                status=Registration.Status.WITHDRAWN).order_by("created_at", "id").values_list(
-                    "name", "club", "category", "status")]
+            for name, club, category, status in listed
+            if status != Registration.Status.WAITING or names.identity(name, club) not in registered]
