@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from tournament.errors import UserError
 from tournament.models import DataChange, Entry, Registration
+from tournament.selectors import overview
 from tournament.services import checkin, waiting_list
 
 from .factories import make_tournament
@@ -117,3 +118,48 @@ def test_a_second_registration_taken_before_is_shown_once_publicly_and_explained
     client.force_login(director)
     page = client.get(reverse("tournament:registrations", args=[open_tournament.slug])).content.decode()
     assert "schon angemeldet: rückt nicht nach" in page
+
+
+# ---- withdrawn players and a finished tournament (issue 32.4) ---------------------------------------
+
+def test_a_withdrawn_player_is_not_shown_as_registered(open_tournament, director):
+    from tournament.services import tournaments
+
+    for name in ("Anna", "Bernd", "Carla", "Dora"):
+        checkin.register(tournament=open_tournament, name=name, club="DK Nord")  # Dora waits
+    anna = Entry.objects.get(player__name="Anna")
+    tournaments.withdraw_player(entry=anna)  # as before issue 31.5: the registration left as it was
+    assert Registration.objects.get(name="Anna").status == Registration.Status.REGISTERED
+    client = Client()
+    client.force_login(director)
+    page = client.get(reverse("tournament:registrations", args=[open_tournament.slug])).content.decode()
+    assert f"zurückgezogen ab Runde 1 · Nr. {anna.start_number}" in page
+    assert f"angemeldet · Nr. {anna.start_number}" not in page
+    public = Client().get(reverse("tournament:registration", args=[open_tournament.slug])).content.decode()
+    assert "Anna" not in public and "Bernd" in public and "Dora" in public  # Dora still waits
+
+
+def finish(tournament):
+    from tournament.services import seating
+
+    from .factories import play_round
+
+    tournament.rounds_planned = 1
+    tournament.save()
+    round = play_round(tournament, games=tournament.games_at_table(4))  # two tables of four, every game
+    seating.close_round(round=round, backup=False)
+    assert overview.is_finished(tournament)
+
+
+def test_a_finished_tournament_takes_no_registration(director):
+    tournament = make_tournament(players=8, director=director, slug="vorbei")
+    finish(tournament)
+    tournament = checkin.set_registration(tournament=tournament, open=True, limit=8)
+    with pytest.raises(UserError, match="Das Turnier ist beendet"):
+        checkin.register(tournament=tournament, name="Zu Spät")
+    url = reverse("tournament:registration", args=[tournament.slug])
+    page = Client().get(url).content.decode()
+    assert "Das Turnier ist beendet: eine Anmeldung ist nicht mehr möglich." in page
+    assert 'id="registration-form"' not in page and "rückt nach" not in page
+    response = Client().post(url, {"name": "Zu Spät"})
+    assert response.status_code == 400 and not Registration.objects.filter(tournament=tournament).exists()

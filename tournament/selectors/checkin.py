@@ -52,8 +52,11 @@ class PublicRegistration:
 
 def public_registrations(tournament: Tournament) -> list[PublicRegistration]:
     """Who registered and who waits, in order: names, clubs and categories only."""
-    listed = list(tournament.registrations.exclude(status=Registration.Status.WITHDRAWN).order_by(
-        "created_at", "id").values_list("name", "club", "category", "status"))
+    # a player withdrawn (on the players page, or before issue 31.5 left the registration as it was) is
+    # not listed as registered (issue 32.4)
+    listed = list(tournament.registrations.exclude(status=Registration.Status.WITHDRAWN).filter(
+        entry__withdrawn_from_round=None).order_by("created_at", "id").values_list("name", "club", "category",
+                                                                                   "status"))
     registered = {names.identity(name, club) for name, club, _c, status in listed
                   if status == Registration.Status.REGISTERED}
     # a person registered is not shown waiting too (a second registration taken before issue 32.2)

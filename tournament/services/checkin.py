@@ -18,6 +18,7 @@ from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
+from ..selectors.overview import is_finished
 from . import tournaments
 from .locking import lock, lock_one, lock_tournament
 from .waiting_list import enter, fill_free_places, places_taken, waiting_places
@@ -25,6 +26,11 @@ from .waiting_list import enter, fill_free_places, places_taken, waiting_places
 CATEGORY_LENGTH = 60  # Registration.category
 CONTACT_LENGTH = 200  # Registration.contact
 MOST_PLACES = 5000
+
+
+def finished_sentence() -> str:
+    """Why a finished tournament takes no registration (the page says it, the service refuses with it)."""
+    return _("Das Turnier ist beendet: eine Anmeldung ist nicht mehr möglich.")
 
 
 def checkin_in_use(tournament: Tournament) -> bool:
@@ -79,6 +85,8 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
         tournament = lock_tournament(tournament)
         if not tournament.registration_open:
             raise UserError(_("Die Anmeldung zu diesem Turnier ist geschlossen."))
+        if is_finished(tournament):  # open or not: nobody "rückt nach" once it is over (issue 32.4)
+            raise UserError(finished_sentence())
         name, club = tournaments.clean_name(name, club)
         category, contact = _clean_extra(category, contact)
         _check_taken(tournament, name, club)
