@@ -40,6 +40,7 @@ urlpatterns = [
     path(T, tournaments.tournament_overview, name="overview"),
     path(T + "settings/", tournaments.tournament_settings, name="settings"),
     path(T + "players/", players.player_list, name="players"),
+    path(T + "players/kategorien/", players.player_categories, name="player_categories"),
     path(T + "players/<int:entry_id>/edit/", players.player_edit, name="player_edit"),
     path(T + "players/<int:entry_id>/withdraw/", players.player_withdraw, name="player_withdraw"),
     path(T + "players/<int:entry_id>/return/", players.player_return, name="player_return"),

@@ -86,9 +86,17 @@
   var trouble = "";  // why the queue is not moving, in words
   var closed = null;  // the link's message once it takes no more entries (410)
 
-  function note(text, kind) {
+  // a note; one about a game (`game`: its number) takes the place of that game's earlier note, so a
+  // game says one state at a time ("wird gesendet", then "ist angekommen", never both)
+  function note(text, kind, game) {
     var list = document.getElementById("notes");
     var item = el("li", {"class": kind || "info", text: text});
+    if (game) {
+      item.dataset.game = String(game);
+      Array.prototype.slice.call(list.children).forEach(function (old) {
+        if (old.dataset.game === String(game)) { list.removeChild(old); }
+      });
+    }
     list.insertBefore(item, list.firstChild);
     while (list.children.length > 4) { list.removeChild(list.lastChild); }
   }
@@ -145,8 +153,8 @@
       if (about && answer.status === 200) {
         queue = queue.filter(function (e) { return e.key !== entry.key; }); save("queue", queue);
         delay = 0; trouble = "";
-        if (answer.data.conflict) { note(answer.data.message, "error"); }
-        else { note(fmt(T.sent, {n: entry.number}), "success"); }
+        if (answer.data.conflict) { note(answer.data.message, "error", entry.number); }
+        else { note(fmt(T.sent, {n: entry.number}), "success", entry.number); }
         if (answer.data.state) { state = answer.data.state; }
         render();
         flush();
@@ -154,7 +162,7 @@
         delay = 0; trouble = "";
         entry.refused = {message: answer.data.message || "", problems: answer.data.problems || {}};
         save("queue", queue);
-        note(fmt(T.failed, {n: entry.number, message: entry.refused.message}), "error");
+        note(fmt(T.failed, {n: entry.number, message: entry.refused.message}), "error", entry.number);
         startCorrecting(entry);
         render();
         showProblems(entry.refused.problems);
@@ -256,10 +264,14 @@
     save("form", form);
   }
 
+  // an empty form for the next game: nothing of the last one stays, its preview neither (an answer
+  // still on its way is for a question no longer asked)
   function clearForm() {
     form = {type: "normal", solo: "", pflichtsolo: "", re: [], announce_re: "", announce_kontra: "", re_augen: "",
             re_tricks: "", extras: {}, penalty_offender: "", penalty_note: "", number: null};
     save("form", form);
+    forgetPreview();
+    document.getElementById("penalty-set").open = false;
   }
 
   // a group of buttons to tap: built once for its options and then only updated, so that the button
@@ -400,10 +412,15 @@
   // the preview: hidden as soon as the form changes, and only the answer to the newest question shown
   var previewTimer = null;
   var asked = 0;
-  function schedulePreview() {
+  function forgetPreview() {
     clearTimeout(previewTimer);
     asked += 1;
-    document.getElementById("preview").hidden = true;
+    var box = document.getElementById("preview");
+    box.hidden = true;
+    box.textContent = "";
+  }
+  function schedulePreview() {
+    forgetPreview();
     previewTimer = setTimeout(preview, 350);
   }
   function preview() {
@@ -477,7 +494,7 @@
     enqueue(entry);
     clearForm();
     showProblems({});
-    note(fmt(T.queued, {n: n}), "info");
+    note(fmt(T.queued, {n: n}), "info", n);
     render();
     flush();
     window.scrollTo(0, 0);
@@ -489,7 +506,7 @@
     queue.shift(); save("queue", queue);
     clearForm();
     showProblems({});
-    note(fmt(T.discarded, {n: head.number}), "info");
+    note(fmt(T.discarded, {n: head.number}), "info", head.number);
     render();
     flush();
   });

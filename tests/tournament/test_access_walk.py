@@ -379,6 +379,11 @@ CASES = [
     Case("player_edit", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get="login 403 403 404",
          post="login 403 403 404", label="a player of another tournament",
          data=lambda w: {"name": "Neuer Name", "loaded_name": w.other_entry.player.name}),
+    # every player's categories in one table (issue 32.1); another tournament's player is refused
+    Case("player_categories", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
+         data=lambda w: {"entries": [w.first_entry.id], f"c{w.first_entry.id}": ["Damen"]}),
+    Case("player_categories", T, get=DIRECTOR_PAGE, post="login 403 403 200", label="a player of another tournament",
+         data=lambda w: {"entries": [w.other_entry.id], f"c{w.other_entry.id}": ["Damen"]}),
     # registration and check-in (issue 17.4): the public page while open; the rest the director's
     Case("registration", T, get=PUBLIC, post="302+ 302+ 302+ 302+", data=lambda w: {"name": "Neu Angemeldet"}),
     Case("registrations", T, get=DIRECTOR_PAGE, post="login 403 403 302+",

@@ -116,7 +116,7 @@ def test_public_registration_page_shows_no_contact(open_tournament, django_asser
     assert "Anna Alt" in text and "Damen" in text and "anna@example.org" not in text
     for n in range(6):
         checkin.register(tournament=open_tournament, name=f"Spieler {n}", contact=f"{n}@example.org")
-    with django_assert_num_queries(4):  # the tournament, the list, the places taken, the rounds of the menu
+    with django_assert_num_queries(5):  # the tournament, the list, the places taken, finished?, the menu's rounds
         text = client.get(url).content.decode()
     assert "@example.org" not in text and "Warteliste" in text
 
@@ -177,7 +177,7 @@ def test_the_pages_run_a_fixed_number_of_queries(director, players, django_asser
         checkin.set_present(entry=entry, present=True)
     director_client = Client()
     director_client.force_login(director)
-    with django_assert_num_queries(4):  # the tournament, the list, the places taken, the rounds of the menu
+    with django_assert_num_queries(5):  # the tournament, the list, the places taken, finished?, the menu's rounds
         assert Client().get(reverse("tournament:registration", args=[tournament.slug])).status_code == 200
     with django_assert_num_queries(6):  # session, user, tournament, role, the list, the rounds of the menu
         assert director_client.get(reverse("tournament:checkin", args=[tournament.slug])).status_code == 200

@@ -643,7 +643,7 @@ def test_registration_and_checkin(world, clients, data):
         for _ in range(data.draw(st.integers(1, 3), label="requests")):
             page = data.draw(st.sampled_from(["registration", "registrations", "registration_edit",
                                               "registration_withdraw", "registrations_withdraw", "checkin",
-                                              "checkin_mark"]), label="page")
+                                              "checkin_mark", "player_categories"]), label="page")
             kwargs: dict = {"slug": world.slug}
             if page in ("registration_edit", "registration_withdraw"):
                 kwargs["registration_id"] = data.draw(st.one_of(st.sampled_from(registrations),
@@ -665,6 +665,13 @@ def test_registration_and_checkin(world, clients, data):
                 sent = body(data, {"name": "Gast an der Tür"}, {"name": person["name"], "club": texts})
             elif page == "checkin_mark":
                 sent = body(data, {"present": "1"}, {"present": value("1", "0"), "q": texts})
+            elif page == "player_categories":
+                entry = data.draw(st.sampled_from(world.entry_ids), label="entry")
+                sent = body(data, {"entries": [entry], f"c{entry}": ["Damen"]},
+                            {"entries": st.one_of(st.lists(st.sampled_from(world.entry_ids), max_size=3),
+                                                  st.lists(scalars, max_size=3), junk),
+                             f"c{entry}": st.one_of(st.lists(st.sampled_from(["Damen", "Gast", "Profis", ""]),
+                                                             max_size=3), junk)})
             else:
                 sent = {}
             client = Client() if page == "registration" else clients["director"]

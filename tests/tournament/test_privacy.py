@@ -173,6 +173,7 @@ VARIANTS = {
     "registration_edit": draft,  # director only (POST and GET: login page), no public variant
     "registration_withdraw": draft,  # director only, POST
     "registrations_withdraw": T,  # director only, POST (anonymous: the login page)
+    "player_categories": T,  # director only (anonymous: the login page)
     "checkin": T, "checkin_mark": director_player, "round_create": T, "round": R,
     "round_draw": R, "round_swap": R, "round_move": R, "round_status": R, "round_clock": R, "board": R, "links": R,
     "links_action": R,

@@ -104,3 +104,25 @@ def test_the_english_prize_list_names_the_places_it_gives(client, tournament):
     page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"}), {"plaetze": "3"},
                       HTTP_ACCEPT_LANGUAGE="en")
     assert "Overall: places 1 to 3" in page.content.decode()
+
+
+def pdf_words(client, **query) -> str:
+    pdf = client.get(reverse("tournament:prizes_pdf", kwargs={"slug": "preise"}), query)
+    assert pdf.status_code == 200
+    return "".join(p.extract_text() for p in PdfReader(BytesIO(b"".join(pdf.streaming_content))).pages)
+
+
+def test_the_prize_list_says_it_is_provisional_while_a_round_is_open(client, tournament):
+    """Issue 32.4: the standings said "vorläufig" while the round was open, the prize list's PDF did not."""
+    from tournament.services import seating
+
+    words = pdf_words(client)
+    assert "Vorläufige Preisliste nach Runde 1" in words and "vorläufig" in words
+    assert "Runde 1: alle Spiele sind eingetragen, die Runde ist noch nicht abgeschlossen." in words
+    page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"})).content.decode()
+    assert "Preisliste – vorläufig" in page and "Vorläufige Preisliste nach Runde 1" in page
+    seating.close_round(round=tournament.rounds.get(number=1), backup=False)
+    words = pdf_words(client)  # (the PDF cache is keyed by the document's content)
+    assert "Preisliste" in words and "orläufig" not in words and "nach Runde" not in words
+    page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"})).content.decode()
+    assert "orläufig" not in page

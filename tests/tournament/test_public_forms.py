@@ -315,3 +315,14 @@ def test_the_command_erases_what_is_due_and_keeps_the_rest(full_tournament, dire
     assert "5 Anmeldungen" in capsys.readouterr().out
     assert not full_tournament.registrations.exclude(contact="").exists()
     assert upcoming.registrations.get().contact == "zora@example.org"
+
+
+def test_striking_with_an_id_no_database_holds_is_a_message_not_a_500(client, director, tournament):
+    """Found by the fuzz test: a ticked id beyond 64 bits made SQLite raise (OverflowError) on the
+    director's bulk strike."""
+    client.force_login(director)
+    client.raise_request_exception = False
+    url = reverse("tournament:registrations_withdraw", kwargs={"slug": tournament.slug})
+    for value in ("9223372036854775808", "-1", "0", "١٢"):
+        response = client.post(url, {"registrations": value})
+        assert response.status_code == 302, value

@@ -4,10 +4,13 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from .. import privacy
-from ..models import Registration
+from ..models import Entry, Registration
 
 
 class RegistrationForm(forms.Form):
+    """The registration: on the public page (`categories` given) the category is one of the
+    tournament's, chosen; the director's edit form keeps the text as typed (an older registration's)."""
+
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
     category = forms.CharField(label=_("Kategorie"), max_length=60, required=False,
@@ -22,6 +25,13 @@ class RegistrationForm(forms.Form):
     def clean_publication(self):
         return self.cleaned_data.get("publication") or privacy.FULL
 
+    def __init__(self, *args, categories: list[str] | None = None, **kwargs):
+        super().__init__(*args, **kwargs)
+        if categories is not None:
+            self.fields["category"] = forms.ChoiceField(
+                label=_("Kategorie"), required=False,
+                choices=[("", _("keine")), *((name, str(Entry.CATEGORIES.get(name, name))) for name in categories)])
+
 
 class RegistrationSettingsForm(forms.Form):
     open = forms.BooleanField(label=_("Anmeldung online offen"), required=False)
@@ -31,10 +41,22 @@ class RegistrationSettingsForm(forms.Form):
                                              "weitere Anmeldung abgelehnt."))
 
 
+class RowIdsField(forms.ModelMultipleChoiceField):
+    """Ticked rows by their ids: a value that is no id a database can hold (a number beyond 64 bits
+    makes SQLite raise) is an invalid choice before anything is looked up."""
+
+    def _check_values(self, value):
+        for pk in value:
+            if not (isinstance(pk, str) and pk.isascii() and pk.isdigit() and 0 < int(pk) < 2**63):
+                raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
+                                            params={"value": pk})
+        return super()._check_values(value)
+
+
 class WithdrawRegistrationsForm(forms.Form):
     """The director's list: the registrations ticked to be struck at once."""
 
-    registrations: forms.ModelMultipleChoiceField = forms.ModelMultipleChoiceField(
+    registrations: forms.ModelMultipleChoiceField = RowIdsField(
         queryset=Registration.objects.none(), label=_("Anmeldungen"))
 
     def __init__(self, *args, tournament, **kwargs):

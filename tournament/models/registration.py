@@ -33,6 +33,8 @@ class Registration(models.Model):
     # the contact is never kept in the history: an old value there would outlive its erasure
     # (services/contacts.py, docs/security.md "Contact data")
     history = kept_history("created_at", "contact")
+    # not stored: a waiting registration of a person registered already (selectors.checkin.registrations)
+    registered_already = False
 
     class Meta:
         ordering = ["tournament", "created_at", "id"]

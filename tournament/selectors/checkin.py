@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .. import privacy
+from .. import names, privacy
 from ..collation import name_key
 from ..models import Registration, Tournament
 
@@ -31,8 +31,15 @@ def checkin_rows(tournament: Tournament) -> list[CheckinRow]:
 
 
 def registrations(tournament: Tournament) -> list[Registration]:
-    """All registrations in the order they came, with the entry's start number (the director's list)."""
-    return list(tournament.registrations.select_related("entry").order_by("created_at", "id"))
+    """All registrations in the order they came, with the entry's start number (the director's list).
+    A waiting one of a person registered already (taken before issue 32.2 refused it) carries
+    `registered_already`: it never moves up, and the list says why."""
+    listed = list(tournament.registrations.select_related("entry").order_by("created_at", "id"))
+    registered = {names.identity(r.name, r.club) for r in listed if r.status == Registration.Status.REGISTERED}
+    for registration in listed:
+        registration.registered_already = (registration.status == Registration.Status.WAITING
+                                           and names.identity(registration.name, registration.club) in registered)
+    return listed
 
 
 @dataclass
@@ -46,13 +53,20 @@ class PublicRegistration:
 def public_registrations(tournament: Tournament) -> list[PublicRegistration]:
     """Who registered and who waits, in order: names, clubs and categories only, as the public may see
     them (`privacy`): a registered player at their record's level (by start number when hidden), one on
-    the waiting list at the level they chose ("—" when hidden: no start number yet)."""
-    listed = []
-    for name, club, category, status, number, chosen, record in tournament.registrations.exclude(
-            status=Registration.Status.WITHDRAWN).order_by("created_at", "id").values_list(
-                "name", "club", "category", "status", "entry__start_number", "publication",
-                "entry__player__publication"):
+    the waiting list at the level they chose ("—" when hidden: no start number yet). A player withdrawn
+    is not listed, nor is a person registered listed as waiting too (a second registration taken
+    before duplicates were refused in every state)."""
+    listed = list(tournament.registrations.exclude(status=Registration.Status.WITHDRAWN).filter(
+        entry__withdrawn_from_round=None).order_by("created_at", "id").values_list(
+            "name", "club", "category", "status", "entry__start_number", "publication",
+            "entry__player__publication"))
+    registered = {names.identity(name, club) for name, club, _c, status, *_rest in listed
+                  if status == Registration.Status.REGISTERED}
+    shown = []
+    for name, club, category, status, number, chosen, record in listed:
+        if status == Registration.Status.WAITING and names.identity(name, club) in registered:
+            continue
         level = record or chosen
-        listed.append(PublicRegistration(privacy.shown_name(name, level, number), privacy.shown_club(club, level),
-                                         category, status == Registration.Status.WAITING))
-    return listed
+        shown.append(PublicRegistration(privacy.shown_name(name, level, number), privacy.shown_club(club, level),
+                                        category, status == Registration.Status.WAITING))
+    return shown

@@ -66,3 +66,13 @@ def tournament_overview(tournament: Tournament) -> Overview:
     counts = tournament.entries.aggregate(players=Count("id"), active=Count("id", filter=Q(withdrawn_from_round=None)))
     result.players, result.active = counts["players"], counts["active"]
     return result
+
+
+def is_finished(tournament: Tournament) -> bool:
+    """`Overview.finished` ("Turnier beendet": the planned rounds played and closed, no game missing),
+    without reading the tables while a round is open or to come: one query on the evening, the
+    overview's four once every planned round is closed."""
+    statuses = list(tournament.rounds.values_list("status", flat=True))
+    if len(statuses) < max(tournament.rounds_planned, 1) or any(s != Round.Status.CLOSED for s in statuses):
+        return False
+    return tournament_overview(tournament).finished

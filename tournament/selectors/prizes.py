@@ -1,15 +1,17 @@
 """A tournament's prize list and its players' categories (docs/competitions.md, "Categories and the
 prize list"): the standings handed to `scoring.prizes`.
 
-Reads only: the standings (`standings`: a fixed number of queries) and one query of the categories."""
+Reads only: the standings (`standings`: a fixed number of queries), one query of the categories and one
+of what is still missing (the list is "vorläufig" while results are to come, issue 32.4)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from scoring import prizes as rules
 
 from ..models import Entry, Tournament
+from .missing import missing_results
 from .standings import StandingRow, standings
 
 
@@ -34,6 +36,10 @@ class PrizeList:
     overall: int
     per_category: int
     once: bool
+    # while results are still to come, what is missing ("vorläufig", as the standings say it), and the
+    # last round with a result in the list ("nach Runde 2"); empty and None once the list is final
+    provisional: list[str] = field(default_factory=list)
+    after_round: int | None = None
 
 
 def categories_of(tournament: Tournament) -> dict[int, list[str]]:
@@ -67,4 +73,8 @@ def prize_list(tournament: Tournament, *, include_hidden: bool, overall: int = 3
         groups.append(PrizeGroup(category=category, label=category_label(category),
                                  passed_over=passed.get(category, []),
                                  lines=[PrizeLine(rank=p.rank, row=by_id[p.player]) for p in prizes]))
-    return PrizeList(tournament=tournament, groups=groups, overall=overall, per_category=per_category, once=once)
+    missing = missing_results(tournament)  # the published and closed rounds (one query)
+    provisional = missing.provisional_sentences()
+    after_round = max((t.round_number for t in missing.tables if t.entered or t.totals_only), default=None)
+    return PrizeList(tournament=tournament, groups=groups, overall=overall, per_category=per_category, once=once,
+                     provisional=provisional, after_round=after_round if provisional else None)

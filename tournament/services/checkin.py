@@ -18,14 +18,20 @@ from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
+from ..selectors.overview import is_finished
 from . import privacy as privacy_services
 from . import tournaments
 from .locking import lock, lock_one, lock_tournament
-from .waiting_list import fill_free_places, places_taken, waiting_places
+from .waiting_list import enter, fill_free_places, places_taken, waiting_places
 
 CATEGORY_LENGTH = 60  # Registration.category
 CONTACT_LENGTH = 200  # Registration.contact
 MOST_PLACES = 5000
+
+
+def finished_sentence() -> str:
+    """Why a finished tournament takes no registration (the page says it, the service refuses with it)."""
+    return _("Das Turnier ist beendet: eine Anmeldung ist nicht mehr möglich.")
 
 
 def checkin_in_use(tournament: Tournament) -> bool:
@@ -43,16 +49,32 @@ def _clean_extra(category: str, contact: str) -> tuple[str, str]:
     return category, contact
 
 
-def _check_waiting(tournament: Tournament, name: str, club: str, *, other_than: int | None = None) -> None:
-    """Refuses a second registration of a person on the waiting list (the entries refuse theirs)."""
+def _check_taken(tournament: Tournament, name: str, club: str, *, registration: Registration | None = None) -> None:
+    """Refuses a registration of a person (`names.identity`) who is a player of the tournament, or
+    registered or waiting already, in every state of the tournament: with places free, full, or with
+    the waiting list full (issue 32.2: the same person went onto the waiting list once the places were
+    taken, and never moved up). `registration`: the one being corrected, not compared with itself."""
     identity = names.identity(name, club)
-    waiting = tournament.registrations.filter(status=Registration.Status.WAITING)
-    if other_than is not None:
-        waiting = waiting.exclude(pk=other_than)
-    for waiting_name, waiting_club in waiting.values_list("name", "club"):
-        if names.identity(waiting_name, waiting_club) == identity:
-            raise UserError(_("%(name)s steht schon auf der Warteliste.")
-                            % {"name": names.person_text(waiting_name, waiting_club)}, field="name")
+    entries = tournament.entries.all()
+    others = tournament.registrations.exclude(status=Registration.Status.WITHDRAWN)
+    if registration is not None:
+        others = others.exclude(pk=registration.pk)
+        if registration.entry_id is not None:
+            entries = entries.exclude(pk=registration.entry_id)
+    for entry_name, entry_club, withdrawn in entries.values_list("player__name", "player__club",
+                                                                 "withdrawn_from_round"):
+        if names.identity(entry_name, entry_club) == identity:
+            person = names.person_text(entry_name, entry_club)
+            if withdrawn is not None:
+                raise UserError(_("%(name)s hat sich von diesem Turnier zurückgezogen; bitte bei der Turnierleitung "
+                                  "melden.") % {"name": person}, field="name")
+            raise UserError(_("%(name)s ist schon angemeldet.") % {"name": person}, field="name")
+    for other_name, other_club, status in others.values_list("name", "club", "status"):
+        if names.identity(other_name, other_club) == identity:
+            person = names.person_text(other_name, other_club)
+            if status == Registration.Status.WAITING:
+                raise UserError(_("%(name)s steht schon auf der Warteliste.") % {"name": person}, field="name")
+            raise UserError(_("%(name)s ist schon angemeldet.") % {"name": person}, field="name")
 
 
 def register(*, tournament: Tournament, name: str, club: str = "", category: str = "", contact: str = "",
@@ -66,9 +88,11 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
         tournament = lock_tournament(tournament)
         if not tournament.registration_open:
             raise UserError(_("Die Anmeldung zu diesem Turnier ist geschlossen."))
+        if is_finished(tournament):  # open or not: nobody "rückt nach" once it is over (issue 32.4)
+            raise UserError(finished_sentence())
         name, club = tournaments.clean_name(name, club)
         category, contact = _clean_extra(category, contact)
-        _check_waiting(tournament, name, club)
+        _check_taken(tournament, name, club)
         with audit.recording("registration_received", by=by, tournament=tournament):
             fill_free_places(tournament=tournament, by=by)
             full = bool(tournament.registration_limit) and places_taken(tournament) >= tournament.registration_limit
@@ -82,8 +106,7 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
                                         status=Registration.Status.WAITING if full else
                                         Registration.Status.REGISTERED)
             if not full:
-                registration.entry = tournaments.register_player(tournament=tournament, name=name, club=club,
-                                                                 publication=publication, by=by)
+                registration.entry = enter(tournament=tournament, registration=registration, by=by)
             registration.save()
         return registration
 
@@ -101,8 +124,8 @@ def edit_registration(*, registration: Registration, name: str, club: str = "", 
         tournament, registration = _locked(registration)
         name, club = tournaments.clean_name(name, club)
         category, contact = _clean_extra(category, contact)
-        if registration.status == Registration.Status.WAITING:
-            _check_waiting(tournament, name, club, other_than=registration.pk)
+        if registration.status != Registration.Status.WITHDRAWN:
+            _check_taken(tournament, name, club, registration=registration)
         if registration.status == Registration.Status.WITHDRAWN:
             contact = ""  # erased with the withdrawal, not typed in again
         with audit.recording("registration_changed", by=by, tournament=tournament):

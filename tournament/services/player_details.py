@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import Entry
+from ..models import Entry, Tournament
 from . import privacy, rangliste, tournaments
 from .locking import lock_tournament
 
@@ -58,3 +58,27 @@ def set_categories(*, entry: Entry, categories: list[str], by: Actor = SYSTEM) -
             entry.categories = chosen
             entry.save(update_fields=["categories"])
         return entry
+
+
+def set_many_categories(*, tournament: Tournament, chosen: dict[int, list[str]], by: Actor = SYSTEM) -> int:
+    """The categories of many players at once (the director's table of boxes, "Kategorien"): for each
+    entry id the categories ticked, each one the tournament offers; one change of the tournament.
+    Entries of another tournament are refused; returns how many players' categories changed."""
+    with transaction.atomic():
+        tournament = lock_tournament(tournament)
+        offered = tournament.category_names()
+        unknown = [name for ticked in chosen.values() for name in ticked if name not in offered]
+        if unknown:
+            raise UserError(_("Die Kategorie „%(name)s“ gibt es in diesem Turnier nicht.") % {"name": unknown[0]})
+        entries = list(tournament.entries.filter(pk__in=list(chosen)))
+        if len(entries) != len(chosen):
+            raise UserError(_("Diese Spieler gibt es in diesem Turnier nicht (mehr); bitte die Seite neu laden."))
+        changed = [entry for entry in entries
+                   if [name for name in offered if name in chosen[entry.pk]] != entry.categories]
+        if not changed:
+            return 0
+        with audit.recording("categories_changed", by=by, tournament=tournament):
+            for entry in changed:
+                entry.categories = [name for name in offered if name in chosen[entry.pk]]
+                entry.save(update_fields=["categories"])
+        return len(changed)

@@ -12,12 +12,16 @@ list first too.
 
 from __future__ import annotations
 
+import re
+
 from django.db import connection, transaction
 
+from .. import names
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Registration, Tournament
+from ..models.tournaments import CATEGORIES
 from . import tournaments
 from .locking import TransactionRequired, lock_tournament
 
@@ -41,6 +45,25 @@ def waiting_places(tournament: Tournament) -> int | None:
     return tournament.registration_waiting_limit
 
 
+def categories_named(tournament: Tournament, text: str) -> list[str]:
+    """The tournament's categories a registration's category names, in the tournament's order: each
+    part of the text (split at "," ";" "/") compared with a category's name and its label in the
+    reader's language as names are compared ("damen" is "Damen"). A part that names none is left to
+    the registration, where the director reads it."""
+    wanted = {names.folded(part) for part in re.split(r"[,;/]", text) if part.strip()}
+    return [name for name in tournament.category_names()
+            if wanted & {names.folded(name), names.folded(str(CATEGORIES.get(name, name)))}]
+
+
+def enter(*, tournament: Tournament, registration: Registration, by: Actor = SYSTEM) -> Entry:
+    """The registration's entry: the player (as on the players page) with the categories its
+    category names (`categories_named`) and the publication level the player chose (docs/privacy.md).
+    The caller records the change."""
+    return tournaments.register_players_checked(tournament=tournament, by=by, players=[tournaments.NewPlayer(
+        registration.name, registration.club, publication=registration.publication,
+        categories=categories_named(tournament, registration.category))])[0]
+
+
 def fill_free_places(*, tournament: Tournament, by: Actor = SYSTEM) -> list[Registration]:
     """The waiting list, oldest first, into the free places (all of it without a limit): each gets its
     entry and is registered, recorded as "registration_moved_up" in the caller's change. One who
@@ -58,9 +81,7 @@ def fill_free_places(*, tournament: Tournament, by: Actor = SYSTEM) -> list[Regi
             break
         try:
             with transaction.atomic(), audit.recording("registration_moved_up", by=by, tournament=tournament):
-                registration.entry = tournaments.register_player(tournament=tournament, name=registration.name,
-                                                                 club=registration.club,
-                                                                 publication=registration.publication, by=by)
+                registration.entry = enter(tournament=tournament, registration=registration, by=by)
                 registration.status = Registration.Status.REGISTERED
                 registration.save()
         except UserError:

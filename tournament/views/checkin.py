@@ -18,6 +18,7 @@ from ..forms.checkin import RegistrationForm, RegistrationSettingsForm, WalkInFo
 from ..log.audit import Actor
 from ..models import Entry, Registration, Tournament
 from ..selectors import checkin as checkin_selectors
+from ..selectors.overview import is_finished
 from ..services import checkin
 from ..web import rate_limits
 from .access import _set_role, director_required
@@ -34,7 +35,7 @@ def registration_page(request, slug):
     _set_role(request, tournament)
     if not tournament.registration_open and not request.can_enter:
         raise Http404
-    form = RegistrationForm(request.POST or None)
+    form = RegistrationForm(request.POST or None, categories=tournament.category_names())
     # anyone but the tournament's directors and helpers: a limit per client address (docs/security.md)
     limited = request.method == "POST" and not request.can_enter and rate_limits.registration_over(request)
     if request.method == "POST" and not limited and form.is_valid():
@@ -50,8 +51,10 @@ def registration_page(request, slug):
                 messages.success(request, _("%(name)s ist angemeldet.") % {"name": registration.name})
             return redirect("tournament:registration", slug=tournament.slug)
     listed = checkin_selectors.public_registrations(tournament)
+    finished = is_finished(tournament)
     response = render(request, "tournament/registration.html", {
-        "tournament": tournament, "form": form, "registered": [r for r in listed if not r.waiting],
+        "tournament": tournament, "form": form, "finished": checkin.finished_sentence() if finished else "",
+        "registered": [r for r in listed if not r.waiting],
         "waiting": [r for r in listed if r.waiting], "taken": checkin.places_taken(tournament),
         "limited": rate_limits.registration_message() if limited else "",
     }, status=429 if limited else 200 if form.is_bound is False or form.is_valid() else 400)

@@ -143,6 +143,36 @@ def player_edit(request, tournament, entry_id):
         status=409 if conflict else 200)
 
 
+@director_required
+def player_categories(request, tournament):
+    """Every player's categories in one table of boxes, saved at once (issue 32.1: 18 players were 54
+    clicks on their edit pages). The form lists the entries it showed; a box left empty takes the
+    category away."""
+    entries = list(tournament.entries.select_related("player").order_by("start_number"))
+    categories = category_choices(tournament)
+    if request.method == "POST":
+        try:
+            shown = [int(value) for value in request.POST.getlist("entries")]
+        except ValueError:
+            shown = []
+        try:
+            if not shown or not all(0 < pk < 2**31 for pk in shown):
+                raise UserError(_("Bitte die Seite neu laden: es kam keine Liste der Spieler an."))
+            changed = player_details.set_many_categories(
+                tournament=tournament, chosen={pk: request.POST.getlist(f"c{pk}") for pk in shown},
+                by=Actor.of(request))
+        except UserError as error:
+            messages.error(request, error.message)
+        else:
+            messages.success(request, ngettext("Kategorien von %(n)s Spieler gespeichert.",
+                                               "Kategorien von %(n)s Spielern gespeichert.", changed) % {"n": changed})
+            return redirect("tournament:player_categories", slug=tournament.slug)
+    rows = [(entry, [(name, label, name in entry.categories) for name, label in categories.items()])
+            for entry in entries]
+    return render(request, "tournament/player_categories.html", {
+        "tournament": tournament, "is_director": True, "rows": rows, "categories": categories})
+
+
 def category_choices(tournament) -> dict[str, str]:
     """The tournament's categories, each stored name with what the reader sees."""
     return {name: str(Entry.CATEGORIES.get(name, name)) for name in tournament.category_names()}
