@@ -38,7 +38,7 @@ def test_registration_checkin_and_draw(live_server, page, browser):
              "Hanna Horn", "Ida Igel", "Jan Jäger"]
     for number, name in enumerate(names):
         phone.goto(f"{live_server.url}/t/offen/anmeldung/")
-        phone.get_by_label("Name").fill(name)
+        phone.get_by_role("textbox", name="Name").fill(name)
         phone.get_by_label("Verein").fill("DK Nord")
         phone.get_by_label("Kontakt (E-Mail oder Telefon)").fill(f"spieler{number}@example.org")
         phone.get_by_role("button", name="Anmelden").click()
