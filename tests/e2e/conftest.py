@@ -70,3 +70,13 @@ def page(browser, request):
         name = re.sub(r"[^A-Za-z0-9_.-]+", "_", request.node.nodeid)
         page.screenshot(path=str(ARTIFACTS / f"{name}.png"), full_page=True)
     context.close()
+
+
+@pytest.fixture(autouse=True)
+def _server_takes_entries_afterwards():
+    """A test that fails while its phone is offline leaves the server refusing the table links'
+    entries (tests/e2e/offline.py): the next test starts with it taking them again."""
+    yield
+    from .offline import server_online
+
+    server_online()
