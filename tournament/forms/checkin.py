@@ -37,8 +37,8 @@ class RegistrationSettingsForm(forms.Form):
     open = forms.BooleanField(label=_("Anmeldung online offen"), required=False)
     limit = forms.IntegerField(label=_("Plätze (0: unbegrenzt)"), min_value=0, max_value=5000)
     waiting = forms.IntegerField(label=_("Plätze auf der Warteliste"), min_value=0, max_value=5000, required=False,
-                                 help_text=_("Leer: so viele wie Plätze. Ist auch die Warteliste voll, wird jede "
-                                             "weitere Anmeldung abgelehnt."))
+                                 help_text=_("Leer: so viele wie Plätze, mindestens 10. Ist auch die Warteliste "
+                                             "voll, wird jede weitere Anmeldung abgelehnt."))
 
 
 class RowIdsField(forms.ModelMultipleChoiceField):
