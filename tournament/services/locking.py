@@ -19,7 +19,7 @@ from typing import TypeVar
 from django.db import connection
 from django.db.models import Model, QuerySet
 
-from ..models import Rangliste, Round, Series, Table, Tournament
+from ..models import Entry, Rangliste, Round, Series, Table, Tournament
 
 M = TypeVar("M", bound=Model)
 
@@ -49,6 +49,13 @@ def lock_one(queryset: QuerySet[M]) -> M:
 def lock_tournament(tournament: Tournament | int) -> Tournament:
     pk = tournament.pk if isinstance(tournament, Tournament) else tournament
     return lock_one(Tournament.objects.filter(pk=pk))
+
+
+def lock_tournaments_of_player(player_id: int) -> list[Tournament]:
+    """Every tournament with an entry of this player record, locked in id order: a change of the record
+    (its member number, its publication level, its erasure) is logged in each of them. A subquery, not
+    a join with DISTINCT: PostgreSQL locks no rows of a DISTINCT query."""
+    return lock(Tournament.objects.filter(pk__in=Entry.objects.filter(player_id=player_id).values("tournament_id")))
 
 
 def lock_round(round: Round | int) -> Round:

@@ -17,8 +17,8 @@ from django.db.models import Sum
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..log.changelog import KINDS
-from ..models import Entry, Player, Registration, Score, Tournament
-from .locking import lock
+from ..models import Entry, Player, Registration, Score
+from .locking import lock_tournaments_of_player
 
 
 def pseudonym(player: Player) -> str:
@@ -71,7 +71,7 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
     the change log included; their results stay under `pseudonym(player)`. One transaction, the
     tournaments locked; each tournament's change log records the erasure (without the name)."""
     with transaction.atomic():
-        touched = lock(Tournament.objects.filter(pk__in=Entry.objects.filter(player=player).values("tournament_id")))
+        touched = lock_tournaments_of_player(player.pk)
         player = Player.objects.get(pk=player.pk)
         alias = pseudonym(player)
         # what the change log's snapshots may call them: the name alone, with the club (two of one

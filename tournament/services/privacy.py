@@ -16,8 +16,8 @@ from .. import privacy
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import Entry, Player, Tournament
-from .locking import lock
+from ..models import Entry, Player
+from .locking import lock_tournaments_of_player
 
 
 def checked_level(level: str) -> str:
@@ -32,9 +32,7 @@ def set_publication(*, entry: Entry, level: str, by: Actor = SYSTEM) -> Entry:
     level = checked_level(level)
     with transaction.atomic():
         player_id = Entry.objects.filter(pk=entry.pk).values_list("player_id", flat=True).get()
-        # (a subquery, not a join with DISTINCT: PostgreSQL locks no rows of a DISTINCT query)
-        touched = lock(Tournament.objects.filter(
-            pk__in=Entry.objects.filter(player_id=player_id).values("tournament_id")))
+        touched = lock_tournaments_of_player(player_id)
         if Player.objects.filter(pk=player_id).values_list("publication", flat=True).get() == level:
             return Entry.objects.select_related("player").get(pk=entry.pk)
         Player.objects.filter(pk=player_id).update(publication=level)

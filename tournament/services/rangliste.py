@@ -16,10 +16,10 @@ from django.utils.translation import gettext as _
 from ..errors import Conflict, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import Entry, Organisation, Player, Rangliste, Series, Tournament
+from ..models import Entry, Organisation, Player, Rangliste, Series
 from ..validators import shown_name
 from . import organisations, tournaments
-from .locking import lock, lock_rangliste
+from .locking import lock_rangliste, lock_tournaments_of_player
 
 RESERVED_SLUGS = {"new"}
 MOST_MONTHS = 120
@@ -153,9 +153,8 @@ def set_member_number(*, entry: Entry, member_number: str, by: Actor = SYSTEM) -
         raise UserError(_("Eine Mitgliedsnummer hat höchstens 20 Zeichen, ohne Leerzeichen."), field="member_number")
     with transaction.atomic():
         player_id = Entry.objects.filter(pk=entry.pk).values_list("player_id", flat=True).get()
-        # every tournament of the record, locked in id order (locking.py): each logs the change
-        of_record = Entry.objects.filter(player_id=player_id).values("tournament_id")
-        touched = {t.pk: t for t in lock(Tournament.objects.filter(pk__in=of_record))}
+        # every tournament of the record, locked: each logs the change
+        touched = {t.pk: t for t in lock_tournaments_of_player(player_id)}
         tournament = touched[entry.tournament_id]
         entry = tournament.entries.select_related("player").get(pk=entry.pk)
         if entry.player_id != player_id:  # pointed at another record meanwhile: that one's tournaments
