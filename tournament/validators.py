@@ -64,7 +64,7 @@ class VisibleName:
         return isinstance(other, VisibleName) and self.what == other.what
 
 
-def shown_name(text: str, *, field: str = "name", what: str = "name") -> str:
+def checked_name(text: str, *, field: str = "name", what: str = "name") -> str:
     """A name (of a player, a club, a team, a tournament, a series, a Rangliste) as it is stored and shown
     (`names.clean`), refused with the sentence of `name_problem` (a `UserError` on `field`); an empty
     text stays empty (whether it may be is the caller's rule)."""

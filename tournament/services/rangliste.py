@@ -17,7 +17,7 @@ from ..errors import Conflict, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Organisation, Player, Rangliste, Series
-from ..validators import shown_name
+from ..validators import checked_name
 from . import organisations, tournaments
 from .locking import lock_rangliste, lock_tournaments_of_player
 
@@ -62,7 +62,7 @@ def parse_cut_lines(text: str) -> tuple[tuple[int, str], ...]:
 
 
 def checked(settings: Settings) -> Settings:
-    name = shown_name(settings.name)
+    name = checked_name(settings.name)
     if not name:
         raise UserError(_("Der Name fehlt."), field="name")
     if settings.source not in Rangliste.Source.values:

@@ -16,7 +16,7 @@ from ..errors import Conflict, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Organisation, Series, SeriesMerge, Tournament
-from ..validators import shown_name
+from ..validators import checked_name
 from . import organisations, tournaments
 from .locking import lock_series, lock_tournament
 
@@ -29,7 +29,7 @@ def unique_slug(name: str) -> str:
 
 
 def _check(*, name: str, mode: str, best_of: int) -> str:
-    name = shown_name(name)
+    name = checked_name(name)
     if not name:
         raise UserError(_("Der Name fehlt."), field="name")
     if mode not in Series.Mode.values:

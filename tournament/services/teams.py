@@ -24,7 +24,7 @@ from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Team, TeamMember, Tournament
 from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
 from ..names import folded
-from ..validators import shown_name
+from ..validators import checked_name
 from .locking import lock_tournament
 
 MOST_CUP_ADVANCE = 99  # a cup group's teams that go on (more than it has: all of them)
@@ -63,7 +63,7 @@ def _cleaned(team: Team) -> None:
 
 
 def _name(name: str) -> str:
-    name = shown_name(name)
+    name = checked_name(name)
     if not name:
         raise UserError(_("Der Name des Teams fehlt."), field="name")
     return name

@@ -23,7 +23,7 @@ from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Organisation, Player, Round, Tournament
-from ..validators import MOST_START_NUMBER, shown_name
+from ..validators import MOST_START_NUMBER, checked_name
 from . import organisations, scores
 from . import privacy as privacy_services
 from .locking import lock_tournament
@@ -74,7 +74,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
         raise EntryProblems(error.problems) from None
     check_list_games(pflichtsoli, games_at_table_of_4, games_at_table_of_5)
     organisation = organisation or organisations.home_organisation(director)
-    name = shown_name(name)
+    name = checked_name(name)
     with transaction.atomic():
         if slug and (slug in RESERVED_SLUGS or Tournament.objects.filter(slug=slug).exists()):
             raise _slug_taken(slug)
@@ -132,9 +132,9 @@ def first_open_round(tournament: Tournament) -> int:
 
 
 def clean_name(name: str, club: str) -> tuple[str, str]:
-    """A player's name and club as stored (`validators.shown_name`); refused when empty, invisible, mixing
+    """A player's name and club as stored (`validators.checked_name`); refused when empty, invisible, mixing
     scripts in a word, or too long."""
-    name, club = shown_name(name), shown_name(club, field="club", what="club")
+    name, club = checked_name(name), checked_name(club, field="club", what="club")
     if not name:
         raise UserError(_("Der Name fehlt."), field="name")
     if len(name) > NAME_LENGTH:
@@ -343,7 +343,7 @@ def update_tournament(*, tournament: Tournament, fields: dict, rules, version: i
     table (see scores.change_rules), and a game it cannot score rolls the whole change back. Games
     per table cannot go below a game already entered."""
     if "name" in fields:
-        fields = {**fields, "name": shown_name(fields["name"])}
+        fields = {**fields, "name": checked_name(fields["name"])}
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if version is not None and version != tournament.version:
