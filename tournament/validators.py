@@ -10,6 +10,7 @@ from .errors import UserError
 
 SMALL = 32767  # the largest number a PositiveSmallIntegerField holds on every database
 MOST_START_NUMBER = 99_999
+ID_MOST = 2**63 - 1  # the largest id a BigAutoField holds (and SQLite an INTEGER; beyond it an OverflowError)
 
 
 @deconstructible

@@ -5,6 +5,7 @@ from django.utils.translation import gettext_lazy as _
 
 from .. import privacy
 from ..models import Entry, Registration
+from ..validators import ID_MOST
 
 
 class RegistrationForm(forms.Form):
@@ -47,7 +48,7 @@ class RowIdsField(forms.ModelMultipleChoiceField):
 
     def _check_values(self, value):
         for pk in value:
-            if not (isinstance(pk, str) and pk.isascii() and pk.isdigit() and 0 < int(pk) < 2**63):
+            if not (isinstance(pk, str) and pk.isascii() and pk.isdigit() and 0 < int(pk) <= ID_MOST):
                 raise forms.ValidationError(self.error_messages["invalid_choice"], code="invalid_choice",
                                             params={"value": pk})
         return super()._check_values(value)

@@ -13,7 +13,8 @@ import datetime
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
-ID_MOST = 2**63 - 1  # the largest id a BigAutoField holds (and SQLite an INTEGER)
+from ..validators import ID_MOST
+
 FIRST_DAY = datetime.date(1900, 1, 1)  # the earliest day a page is read on (a window of 120 months still fits)
 LAST_DAY = datetime.date(9999, 12, 31)
 
