@@ -13,7 +13,7 @@ from django.core.cache import cache
 from tournament import selectors
 from tournament.models import Table, Tournament
 from tournament.services import penalties, results, seating, sheet_state, table_links, tournaments
-from tournament.web import caching, histories, score_sums
+from tournament.web import cache_keys, caching, histories, score_sums
 
 from .factories import make_tournament, normal_game, play_round, seat_ids
 
@@ -47,10 +47,7 @@ def assert_as_anew(tournament: Tournament) -> None:
 
 
 def ranked(monkeypatch) -> list[int]:
-    """How many rows each ranking of the standings ranks, from now on. The tables of the change
-    before the last are looked at again (late commits, as on PostgreSQL; `score_sums.look_back`), not
-    those of the 50 before it: in these small tournaments they would reach back to round 1."""
-    monkeypatch.setattr(score_sums, "look_back", lambda: 1)
+    """How many rows each ranking of the standings ranks, from now on."""
     calls: list[int] = []
     real = standings_module.rank_rows
 
@@ -118,7 +115,6 @@ def test_a_game_saved_in_an_earlier_round_ranks_that_round_and_the_later_ones_ag
 
 @pytest.mark.parametrize("ranking", [Ranking.POINTS, Ranking.TABLE_POINTS, Ranking.AVERAGE])
 def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
-    monkeypatch.setattr(score_sums, "look_back", lambda: 1)  # as in `ranked`: else every change reaches round 1
     tournament = make_tournament(players=13, slug=f"folgen-{ranking}", ranking=ranking)
     round1 = play_round(tournament, games=3)
     assert_as_anew(tournament)
@@ -161,7 +157,6 @@ def test_only_a_history_computed_anew_goes_into_the_shared_cache(monkeypatch):
     """A history computed anew is stored for the processes that keep none; one brought up to date from
     an earlier one stays in its process (another process brings its own up to date, or reads the
     last one computed anew and brings that up to date)."""
-    monkeypatch.setattr(score_sums, "look_back", lambda: 1)
     tournament = make_tournament(players=8, slug="anderer")
     for _ in range(3):
         play_round(tournament, games=1)
@@ -182,7 +177,7 @@ def test_only_a_history_computed_anew_goes_into_the_shared_cache(monkeypatch):
     assert histories_stored(stored) == []  # brought up to date: kept here
     caching.forget_kept()  # another process that keeps none computes it anew, and stores it
     again = kept(tournament)
-    key = f"doko:history:{tournament.pk}:{caching.change_counter(tournament)}:1:{caching.release()}"
+    key = cache_keys.history(tournament.pk, caching.change_counter(tournament), include_hidden=True)
     assert histories_stored(stored) == [key] and sorted(stored[key]["lists"], key=str) == [1, 2, 3, "before"]
     assert again is not history and parts(again) == parts(history)
     caching.forget_kept()
@@ -215,7 +210,6 @@ def test_players_moved_in_the_last_round_land_where_a_new_ranking_puts_them(rank
     """Many games in the last round, each at a table drawn at random, with many ties (24 players, few
     points): after each, the kept history equals the one computed anew, and it was moved, not
     ranked again (`_moved`)."""
-    monkeypatch.setattr(score_sums, "look_back", lambda: 0)
     tournament = make_tournament(players=24, slug=f"bewegt-{ranking}-{len(tie_breakers)}", ranking=ranking,
                                  tie_breakers=tie_breakers)
     play_round(tournament, games=1)

@@ -23,7 +23,7 @@ from django.urls import reverse
 
 from tournament.models import DataChange, Round
 from tournament.services import results, seating
-from tournament.web import caching
+from tournament.web import cache_keys, caching
 
 from .factories import make_director, make_tournament, normal_game, play_round, seat_ids, seated_round
 
@@ -307,7 +307,7 @@ def test_another_process_sees_the_cache_and_its_write_is_seen_here(client):
     play_round(tournament)
     first = client.get(standings(tournament, partial=1))
     counter = caching.change_counter(tournament)
-    key = caching.key("standings-live", tournament, counter, "p", [])
+    key = cache_keys.standings_live(tournament.pk, counter, director=False, query={})
     assert cache.get(key) is not None
     # another process (another gunicorn worker, another machine) reads the same entry ...
     seen = other_process(f"""
@@ -333,15 +333,15 @@ def test_another_process_sees_the_cache_and_its_write_is_seen_here(client):
 
 
 def test_the_release_of_the_code_is_part_of_every_key_and_validator(monkeypatch, tournament, rf):
-    caching.release.cache_clear()
+    cache_keys.release.cache_clear()
     try:
         monkeypatch.setenv("DJANGO_RELEASE", "one")
         first = caching.etag(tournament, 7, "standings-poll")
-        caching.release.cache_clear()
+        cache_keys.release.cache_clear()
         monkeypatch.setenv("DJANGO_RELEASE", "two")
         assert caching.etag(tournament, 7, "standings-poll") != first
     finally:
-        caching.release.cache_clear()
+        cache_keys.release.cache_clear()
     assert settings.STANDINGS_TOP >= 10
 
 

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
 
 from tournament import selectors
 from tournament.models import Tournament
@@ -28,7 +27,7 @@ def empty_cache():
 def kept(tournament: Tournament) -> list:
     """The standings as the pages get them: through the kept sums."""
     counter = caching.change_counter(tournament)
-    return sorted(score_sums.lines_of(score_sums.tables(tournament, counter=counter, release=caching.release())))
+    return sorted(score_sums.lines_of(score_sums.tables(tournament, counter=counter)))
 
 
 def anew(tournament: Tournament) -> list:
@@ -85,8 +84,9 @@ def test_the_kept_sums_follow_every_kind_of_change():
     assert history.after == selectors.standings_history(tournament).after
 
 
-def test_on_sqlite_a_change_sums_only_its_own_table_and_on_postgresql_the_last_ones_again(monkeypatch):
-    """SQLite commits changes in the order of their ids: no look-back for late commits there."""
+def test_a_change_sums_only_its_own_table(monkeypatch):
+    """A tournament's changes commit in the order of their ids (`models.CounterTurn`), on both
+    databases: a game saved at one table sums that table again, and no other."""
     tournament = make_tournament(players=8, slug="rueckblick")
     round = play_round(tournament, games=2)
     first, second = round.tables.order_by("number")
@@ -96,29 +96,8 @@ def test_on_sqlite_a_change_sums_only_its_own_table_and_on_postgresql_the_last_o
     calls = summed_calls(monkeypatch)
     results.save_game(table=second, data=normal_game(second, re_augen=100))
     sums = kept(tournament)
-    expected = {second.id} if connection.vendor == "sqlite" else {first.id, second.id}
-    assert [set(call["table_ids"]) for call in calls] == [expected]
+    assert [set(call["table_ids"]) for call in calls] == [{second.id}]
     assert sums == anew(tournament)
-
-
-def test_a_write_that_commits_after_a_later_one_is_summed_at_the_next_change(monkeypatch):
-    """Change ids are handed out when a transaction writes, not when it commits (on PostgreSQL): the
-    sums stored for a counter may miss a game whose change has a lower id. Its table is among the
-    last changes before the stored counter, so the next computation sums it again. (Run on SQLite
-    too, with PostgreSQL's look-back: SQLite itself cannot commit late.)"""
-    monkeypatch.setattr(score_sums, "look_back", lambda: score_sums.LOOK_BACK)
-    tournament = make_tournament(players=8, slug="spaet")
-    round = play_round(tournament, games=2)
-    late, other = round.tables.order_by("number")
-    results.save_game(table=late, data=normal_game(late, re_augen=200))
-    counter = caching.change_counter(tournament)
-    key = f"doko:score-sums:{tournament.pk}:{caching.release()}"
-    # what a computation at this counter stored had the late table's game not been committed yet
-    without = {table: lines for table, lines in score_sums.by_table(anew(tournament)).items() if table != late.id}
-    without[late.id] = [(*line[:2], 0, 0, 0, 0, 0, line[7]) for line in score_sums.by_table(anew(tournament))[late.id]]
-    cache.set(key, (counter, without))
-    results.save_game(table=other, data=normal_game(other, re_augen=100))
-    assert kept(tournament) == anew(tournament)
 
 
 def test_the_sums_written_as_sql_are_djangos_aggregation():

@@ -220,7 +220,7 @@ def recording(action: str, *, by: Actor, tournament: Tournament | int | None,
             outer.table_id = None  # a step beyond the outer action's table: the change is a wide one
         return  # one step of a larger action (confirming an entry saves the game): counted once, with it
     if current.tournament_id is not None:  # (a new tournament: known once its first record is made)
-        DataChange.objects.create(tournament_id=current.tournament_id, table_id=current.table_id)
+        DataChange.objects.append(current.tournament_id, current.table_id)
 
 
 def current() -> Recording | None:

@@ -12,7 +12,7 @@ django-simple-history; `LoggedChange` adds where it happened and who did it (see
 One module per family: `changes`, `tournaments`, `players`, `rounds`, `games`, `teams`, `rangliste`,
 `registration`, `organisations`; import from the package (`from tournament.models import Game`)."""
 
-from .changes import DataChange, LoggedChange, RequestKey, kept_history
+from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score
 from .organisations import Organisation
 from .players import Entry, Player
@@ -27,6 +27,7 @@ __all__ = [
     "Registration",
     "Team",
     "TeamMember",
+    "CounterTurn",
     "DataChange",
     "DraftGame",
     "Entry",

@@ -1,7 +1,9 @@
-"""Who changed what: the change log's records (django-simple-history), the change counter, one-time keys."""
+"""Who changed what: the change log's records (django-simple-history), the change counter and its turn,
+one-time keys."""
 
+from __future__ import annotations
 
-from django.db import models
+from django.db import connection, models
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
@@ -31,10 +33,44 @@ def kept_history(*excluded: str) -> HistoricalRecords:
     return HistoricalRecords(bases=[LoggedChange], excluded_fields=list(excluded), cascade_delete_history=False)
 
 
+class CounterTurn(models.Model):
+    """One row per tournament, locked by every write to it just before it appends its `DataChange`
+    and held until that write commits: so a tournament's changes get their ids in the order they
+    commit. Without it two writers of different tables could commit out of order on PostgreSQL (ids
+    are handed out when a transaction writes, not when it commits): a reader would then see change
+    106 while 105 is still open, cache the page under counter 106 without 105, and keep it after
+    105 commits (docs/architecture.md, "The change counter"). SQLite lets one transaction write at a
+    time, so there the lock is not needed (and `select_for_update` does nothing).
+
+    The turn is the last lock a write takes (after the series, tournament, round and table locks of
+    `services.locking`) and nothing is locked after it, so it cannot take part in a deadlock; writers
+    of different tables wait on each other only for the few milliseconds from the turn to the commit.
+    The row is made on the tournament's first write."""
+
+    tournament = models.OneToOneField("tournament.Tournament", on_delete=models.CASCADE, primary_key=True,
+                                      related_name="+")
+
+    def __str__(self):
+        return f"turn of {self.tournament_id}"
+
+
+class DataChangeManager(models.Manager["DataChange"]):
+    def append(self, tournament_id: int, table_id: int | None = None) -> DataChange:
+        """The one way to count a tournament up: waits for the tournament's turn (`CounterTurn`), then
+        appends the change. Inside the transaction of the write."""
+        turn = (CounterTurn.objects.filter(pk=tournament_id).values_list("pk", flat=True)
+                .select_for_update(no_key=connection.features.has_select_for_no_key_update))
+        if not list(turn):
+            CounterTurn.objects.bulk_create([CounterTurn(pk=tournament_id)], ignore_conflicts=True)
+            list(turn.all())
+        return self.create(tournament_id=tournament_id, table_id=table_id)
+
+
 class DataChange(models.Model):
     """One row per write to a tournament (appended by `audit.recording`): the newest id is the
     tournament's change counter, which tells a poll in one indexed query whether anything changed.
-    Appending instead of counting up a column keeps concurrent writers from waiting on one row."""
+    Appending instead of counting up a column keeps the rows the pages read from being rewritten;
+    the ids follow the order of the commits (`CounterTurn`)."""
 
     tournament = models.ForeignKey("tournament.Tournament", on_delete=models.CASCADE, related_name="+")
     # the one table whose sheet the change touched (`audit.recording(table=...)`); null: a wider change
@@ -42,6 +78,8 @@ class DataChange(models.Model):
     # the newest change of those (`web/caching.py`), so a game saved at table 12 leaves them cached.
     table_id = models.PositiveIntegerField(null=True, blank=True)
     at = models.DateTimeField(auto_now_add=True)
+
+    objects = DataChangeManager()
 
     class Meta:
         indexes = [models.Index(fields=["tournament", "id"], name="datachange_tournament_id"),

@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 from django_tasks import task
 
 from ..models import Round, Tournament
-from ..web import caching
+from ..web import cache_keys
 from . import documents, render
 
 logger = logging.getLogger(__name__)
@@ -55,7 +55,7 @@ class PdfJob:
 
     @property
     def id(self) -> str:
-        return caching.digest(caching.release(), self.kind, self.tournament_id, self.counter, self.language,
+        return cache_keys.digest(cache_keys.release(), self.kind, self.tournament_id, self.counter, self.language,
                               sorted(self.params.items()))
 
     def spec(self) -> dict:
@@ -64,11 +64,11 @@ class PdfJob:
 
 
 def state_key(job_id: str) -> str:
-    return f"doko:pdfjob:{job_id}"
+    return cache_keys.pdf_job(job_id)
 
 
 def result_key(job_id: str) -> str:
-    return f"doko:pdf:{job_id}"
+    return cache_keys.pdf_result(job_id)
 
 
 def state(job_id: str) -> dict | None:

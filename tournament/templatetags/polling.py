@@ -4,13 +4,12 @@ Django's `{% cache %}` tag (tournament/web/caching.py: the cache is shared by ev
 and every write to the tournament changes the counter)."""
 
 from django import template
-from django.utils.translation import get_language
 
-from ..web import caching
+from ..web import cache_keys, caching
 
 register = template.Library()
 
 
 @register.simple_tag
 def data_version(tournament) -> str:
-    return f"{caching.change_counter(tournament)}-{get_language()}-{caching.release()}"
+    return cache_keys.round_tables_version(caching.change_counter(tournament))

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import ranking, selectors
 from ..models import Entry, Table
-from ..web import caching, frames, histories
+from ..web import cache_keys, caching, frames, histories
 from ..web.charts import Series, progression_svg
 from . import player_rows
 from .access import public_or_director
@@ -29,7 +29,7 @@ def own_record(tournament, entry_id: int, *, include_hidden: bool, own: str) -> 
     setup nor a sheet at one of the player's tables changes (`own`, from `PlayerVersion`: a game saved
     at another table leaves it as it is). The director's with the full names, everyone else's with
     the names the public sees (`privacy`): the key says which."""
-    key = caching.key("player-record", tournament, 0, own, int(include_hidden), entry_id)
+    key = cache_keys.player_record(tournament.pk, own, include_hidden=include_hidden, entry_id=entry_id)
 
     def compute():
         try:
@@ -61,14 +61,14 @@ def player_version(request, tournament, entry_id: int) -> tuple[int, PlayerVersi
     history = histories.ranks(tournament, include_hidden=request.is_director, counter=counter)
     own = f"{setup}-{tables}"
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
-    text = caching.digest(own, ranks, *history.brief_provisional_sentences())
+    text = cache_keys.digest(own, ranks, *history.brief_provisional_sentences())
     return counter, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
 
 
 def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) -> dict:
     """The player's page without the site's frame, and the player's name (for the title); kept in the
     shared cache for as long as its `version` holds."""
-    key = caching.key("player-live", tournament, 0, version.text, request.role or "", entry_id)
+    key = cache_keys.player_live(tournament.pk, version.text, role=request.role or "", entry_id=entry_id)
 
     def compute():
         history = version.history
@@ -127,7 +127,7 @@ def player_page(request, tournament, entry_id):
     fragment = player_fragment(request, tournament, entry_id, version)
     poll_etag = caching.etag(tournament, counter, "player-poll", variant, version=version.text)
     context = {"tournament": tournament, "refresh": 30}
-    page = frames.fill(request, caching.key("player-frame", tournament, counter), "tournament/player.html", context,
+    page = frames.fill(request, cache_keys.player_frame(tournament.pk, counter), "tournament/player.html", context,
                        path_part=str(entry_id), safe={"live": fragment["html"]},
                        text={"name": fragment["name"], "poll_etag": poll_etag})
     if page is not None:

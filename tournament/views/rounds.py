@@ -23,7 +23,7 @@ from ..log.audit import Actor
 from ..models import Round, Tournament
 from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
 from ..services import seating
-from ..web import caching
+from ..web import cache_keys, caching
 from .access import director_required, public_or_director
 
 
@@ -72,7 +72,7 @@ def round_detail(request, tournament, round_number):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
-    key = caching.key("round-page", tournament, counter, round_number, request.get_full_path())
+    key = cache_keys.round_page(tournament.pk, counter, round_number=round_number, path=request.get_full_path())
     return poll.finish(caching.whole_page(request, key, lambda: round_page(request, _round(tournament, round_number))))
 
 

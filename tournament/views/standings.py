@@ -34,7 +34,7 @@ from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
 from ..selectors.teams import has_teams
-from ..web import caching, histories
+from ..web import cache_keys, caching, histories
 from ..web.charts import Series, progression_html
 from . import query_string
 from .access import public_or_director
@@ -232,7 +232,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
     the tournament, per language and per view (director or public), and shared through the cache.
     Holds marks for the time and the reader's own row, and the rows that are not shown."""
     director = request.is_director
-    key = caching.key("standings-live", tournament, counter, "d" if director else "p", sorted(query.items()))
+    key = cache_keys.standings_live(tournament.pk, counter, director=director, query=query)
 
     def compute():
         history = visible_history(request, tournament, counter)
@@ -332,7 +332,7 @@ def standings_page(request, tournament):
             "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
         })
 
-    key = caching.key("standings-page", tournament, poll.counter, variant, request.get_full_path())
+    key = cache_keys.standings_page(tournament.pk, poll.counter, variant=variant, path=request.get_full_path())
     return poll.finish(caching.whole_page(request, key, build, now_mark=NOW_MARK))
 
 

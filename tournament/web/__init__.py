@@ -1,7 +1,13 @@
 """Web infrastructure around the pages (nothing here knows the rules of the game):
 
-- `caching`: the tournament's change counter, cached standings and pages, ETags and 304s for polls
+- `cache_keys`: every key of the cache, what it holds and what moves it (the one list)
+- `caching`: the tournament's change counters, cached pages and values, ETags and 304s for polls
 - `score_sums`: the scores summed per table, kept across changes and summed again only where a change was
+- `histories`: the standings of every round, once per change, brought up to date table by table
+- `outside_writes`: writes outside the services (the admin, a shell) move the change counter too
+- `frames`: a visitor's page frame rendered once and filled in per page
+- `database_cache`: the shared cache in the database, one statement a write (without Redis)
+- `rate_limits`: the limits of the public forms and the table links
 - `login_lockout`: django-axes' handler (a stranger cannot lock the director out)
 - `qrcodes`: the entry links' QR codes as SVG (segno)
 - `charts`: the standings chart as SVG

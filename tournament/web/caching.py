@@ -25,14 +25,11 @@ compressed (`compressed`).
 from __future__ import annotations
 
 import copy
-import hashlib
-import os
 import re
 import struct
 import threading
 import zlib
 from collections import OrderedDict
-from functools import cache as memoize
 from functools import wraps
 from typing import Any, cast
 
@@ -49,9 +46,8 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from ..models import DataChange, Seat, Tournament
-
-# how long an entry is kept at most (a write makes new keys anyway)
-TIMEOUT = 6 * 3600
+from . import cache_keys
+from .cache_keys import TIMEOUT, digest, release
 
 
 def change_counter(tournament: Tournament | int) -> int:
@@ -87,33 +83,6 @@ def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int]:
             [tournament_id, tournament_id, entry_id])
         row = cursor.fetchone()
     return row[0] or 0, row[1] or 0, row[2] or 0
-
-
-@memoize
-def release() -> str:
-    """What the code that renders the pages is: DJANGO_RELEASE, or a digest of the templates, the
-    Python code, the static files and the translations, so that a new version never serves a page
-    or an ETag of the old one. The same on every machine with the same checkout."""
-    configured = os.environ.get("DJANGO_RELEASE", "").strip()
-    if configured:
-        return configured
-    digest = hashlib.sha256()
-    base = settings.BASE_DIR
-    for folder, pattern in (("templates", "**/*.html"), ("tournament", "**/*.py"), ("scoring", "**/*.py"),
-                            ("static", "**/*.*"), ("locale", "**/*.po")):
-        for path in sorted((base / folder).glob(pattern)):
-            if path.is_file() and "__pycache__" not in path.parts:
-                digest.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes())
-    return digest.hexdigest()[:12]
-
-
-# computed when the app loads: in gunicorn's master process (preload_app), so that every worker forked
-# from it has the same release even if a file is touched while it runs
-release()
-
-
-def digest(*parts) -> str:
-    return hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).hexdigest()[:24]
 
 
 def etag(tournament: Tournament | int, counter: int, page: str, variant: tuple = (), mine: tuple = (),
@@ -213,7 +182,7 @@ def tournament_by_slug(request, slug: str) -> Tournament:
     if found is None:
         raise Http404
     tournament_id, counter = found
-    key = f"doko:tournament:{tournament_id}:{counter}"
+    key = cache_keys.tournament_row(tournament_id, counter)
     kept = recent.get(key)
     if kept is None:
         kept = Tournament.objects.filter(pk=tournament_id).first()
@@ -263,12 +232,6 @@ def answers_unchanged_polls(describe):
 
 
 # ---- the shared cache ---------------------------------------------------------------------------------
-
-def key(page: str, tournament: Tournament, counter: int, *variant) -> str:
-    """The cache key of something shared by everyone who sees `variant` of the page: it holds the
-    change counter (a write changes it), the language and the release of the code."""
-    return f"doko:{page}:{tournament.pk}:{counter}:{digest(release(), get_language(), *variant)}"
-
 
 _every_recent: list[Recent] = []  # for `forget_kept`
 

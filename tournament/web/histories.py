@@ -4,7 +4,7 @@ exports), brought up to date from the change before (issue 18.3: a game saved at
 not rank 1,000 players once for every round; `selectors.standings._moved` moves its players).
 
 A process keeps the newest histories it computed or read (`kept`). For a newer counter it looks at
-the changes in between (`score_sums.changed_tables`, with its look-back for late commits): when each
+the changes in between (`score_sums.changed_tables`): when each
 of them touched one table, the rounds before the first of those tables' rounds are taken over as
 they are and only the rounds from there on are summed and ranked again; any wider change (seating,
 players, rules, hidden results, a whole round) computes everything anew, as does a process that
@@ -37,7 +37,7 @@ from .. import selectors
 from ..models import Table, Tournament
 from ..selectors.missing import brief_sentences
 from ..selectors.standings import ScoreSum
-from . import caching, score_sums
+from . import cache_keys, caching, score_sums
 
 # the newest histories: a MiB or two each at 1,000 players, so only a few (the public one and the
 # director's, each with the one before while the next is computed); right after the standings, the
@@ -59,7 +59,7 @@ class KeptHistory(selectors.StandingsHistory):
 
 
 def _key(tournament: Tournament, include_hidden: bool, counter: int) -> str:
-    return f"doko:history:{tournament.pk}:{counter}:{int(include_hidden)}:{caching.release()}"
+    return cache_keys.history(tournament.pk, counter, include_hidden=include_hidden)
 
 
 def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tuple[KeptHistory, set[int]] | None:
@@ -68,7 +68,7 @@ def _earlier(tournament: Tournament, include_hidden: bool, counter: int) -> tupl
     with kept.lock:
         candidates = [history for history in kept.items.values()
                       if (history.tournament_id, history.include_hidden, history.release)
-                      == (tournament.pk, include_hidden, caching.release()) and history.counter < counter]
+                      == (tournament.pk, include_hidden, cache_keys.release()) and history.counter < counter]
     if not candidates:
         return None
     newest = max(candidates, key=lambda history: history.counter)
@@ -80,7 +80,7 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
              earlier: tuple[KeptHistory, set[int]] | None) -> KeptHistory:
     """The history as of `counter`: from `earlier` (`_earlier`) when there is one, else anew."""
     if earlier is None:
-        by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
+        by_table = score_sums.tables(tournament, counter=counter)
         history = selectors.standings_history(tournament, include_hidden=include_hidden, public=not include_hidden,
                                               sums=score_sums.lines_of(by_table))
         missing = selectors.missing_results(tournament)
@@ -94,7 +94,7 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
             moved = [table for table in changed if sorted(since.sums.get(table, ())) != sorted(by_table.get(table, ()))]
             entries = {line[1] for table in moved for sums in (since.sums, by_table) for line in sums.get(table, ())}
         else:  # read from the cache, without its sums: those kept in the shared cache
-            by_table = score_sums.tables(tournament, counter=counter, release=caching.release())
+            by_table = score_sums.tables(tournament, counter=counter)
         rounds = Table.objects.filter(id__in=changed).values_list("round__number", flat=True)
         history = selectors.standings_history(tournament, include_hidden=include_hidden, public=not include_hidden,
                                               sums=score_sums.lines_of(by_table), since=since, entries=entries,
@@ -102,13 +102,13 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
         missing = selectors.missing_results(tournament, since=since.missing, changed=changed)
     return KeptHistory(rounds=history.rounds, after=history.after, before=history.before, missing=missing,
                        tournament_id=tournament.pk, include_hidden=include_hidden, counter=counter,
-                       release=caching.release(), sums=by_table)
+                       release=cache_keys.release(), sums=by_table)
 
 
 def _store(key: str, history: KeptHistory) -> None:
     lists: list[tuple[str | int, list[selectors.StandingRow]]] = [("before", history.before), *history.after.items()]
     cache.set(key, {"rounds": history.rounds, "missing": history.missing,
-                    "lists": {part: selectors.row_values(rows) for part, rows in lists}}, caching.TIMEOUT)
+                    "lists": {part: selectors.row_values(rows) for part, rows in lists}}, cache_keys.TIMEOUT)
 
 
 def _read(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHistory | None:
@@ -118,7 +118,7 @@ def _read(tournament: Tournament, include_hidden: bool, counter: int) -> KeptHis
     lists = {part: selectors.rows_from(values) for part, values in stored["lists"].items()}
     return KeptHistory(rounds=stored["rounds"], after={n: lists[n] for n in stored["rounds"]},
                        before=lists["before"], missing=stored["missing"], tournament_id=tournament.pk,
-                       include_hidden=include_hidden, counter=counter, release=caching.release())
+                       include_hidden=include_hidden, counter=counter, release=cache_keys.release())
 
 
 def standings_history(tournament: Tournament, *, include_hidden: bool, counter: int) -> selectors.StandingsHistory:
@@ -161,7 +161,7 @@ class Ranks(selectors.StandingsHistory):
 
 
 def ranks(tournament: Tournament, *, include_hidden: bool, counter: int) -> Ranks:
-    key = f"doko:ranks:{tournament.pk}:{counter}:{int(include_hidden)}:{caching.release()}"
+    key = cache_keys.ranks(tournament.pk, counter, include_hidden=include_hidden)
 
     def compute():
         history = standings_history(tournament, include_hidden=include_hidden, counter=counter)

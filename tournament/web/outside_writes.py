@@ -44,7 +44,7 @@ def _count_up(instance) -> None:
     deleting = _deleting.get()
     for tournament_id in _tournaments_of(instance):
         if tournament_id and tournament_id not in deleting:
-            DataChange.objects.create(tournament_id=tournament_id)
+            DataChange.objects.append(tournament_id)
 
 
 @receiver(post_save)

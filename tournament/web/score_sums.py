@@ -7,26 +7,21 @@ table. For a newer counter, the changes since then are read (one query): when ea
 one table (`DataChange.table_id`), only those tables are summed again (one small query) and their
 lines replaced; any wider change (seating, players, rules, a whole round) sums everything anew.
 
-On PostgreSQL, a write whose change has a lower id than one already seen may commit after it (ids are
-handed out when a transaction writes, not when it commits, and writers of different tables do not
-wait on each other). So there the tables of the last `LOOK_BACK` changes before the stored counter
-are summed again as well: a late commit is picked up by the next computation instead of being missed
-until everything is summed anew. SQLite lets one transaction write at a time (and ours take the write
-lock when they begin: `transaction_mode = IMMEDIATE`), so a change there has committed before the next
-one gets its id, and nothing is looked at again (`look_back`). Two workers computing at once store the
-same sums; a worker behind the stored counter computes everything and stores nothing.
+A change's id is final once a reader sees it: a tournament's changes get their ids in the order they
+commit (`models.CounterTurn`), so every change up to a counter a reader has seen has committed, and the
+sums stored for it miss nothing. Two workers computing at once store the same sums; a worker behind
+the stored counter computes everything and stores nothing.
 """
 
 from __future__ import annotations
 
 from django.core.cache import cache
-from django.db import connection
 
 from .. import selectors
 from ..models import DataChange, Tournament
 from ..selectors.standings import SCORE_SUM_TABLE, ScoreSum
+from . import cache_keys
 
-LOOK_BACK = 50  # changes before the stored counter whose tables are summed again (late commits)
 MOST_NEW = 200  # more changes since the stored counter than this: everything is summed anew
 TIMEOUT = 6 * 3600
 
@@ -42,29 +37,20 @@ def lines_of(tables: dict[int, list[ScoreSum]]) -> list[ScoreSum]:
     return [line for lines in tables.values() for line in lines]
 
 
-def look_back() -> int:
-    """How many changes before a stored counter are looked at again for late commits: none on SQLite,
-    where changes commit in the order of their ids (the module's docstring)."""
-    return 0 if connection.vendor == "sqlite" else LOOK_BACK
-
-
 def changed_tables(tournament: Tournament, *, since: int, counter: int) -> set[int] | None:
-    """The tables whose sums may differ between counter `since` and `counter` (with the look-back for
-    late commits); None when a wider change came in between or there were too many to look at."""
-    back = look_back()
-    changes = list(DataChange.objects.filter(tournament=tournament, id__lte=counter).order_by("-id")
-                   .values_list("id", "table_id")[:MOST_NEW + back + 1])
-    new = [table for change, table in changes if change > since]
-    if len(new) == len(changes) or None in new:  # the window does not reach back to `since`, or wider
+    """The tables whose sums may differ between counter `since` and `counter`; None when a wider change
+    came in between or there were too many to look at."""
+    changes = list(DataChange.objects.filter(tournament=tournament, id__gt=since, id__lte=counter)
+                   .values_list("table_id", flat=True)[:MOST_NEW + 1])
+    if len(changes) > MOST_NEW or None in changes:
         return None
-    older = [table for change, table in changes if change <= since][:back]
-    return {table for table in new + older if table is not None}
+    return {table for table in changes if table is not None}
 
 
-def tables(tournament: Tournament, *, counter: int, release: str) -> dict[int, list[ScoreSum]]:
+def tables(tournament: Tournament, *, counter: int) -> dict[int, list[ScoreSum]]:
     """Every line of `selectors.score_sums` for the tournament's rounds as of change `counter`, by table
-    (table id -> its lines; `release`: the code's, `caching.release()`: a new release sums anew)."""
-    key = f"doko:score-sums:{tournament.pk}:{release}"
+    (table id -> its lines; a new release of the code sums anew: `cache_keys.score_sums`)."""
+    key = cache_keys.score_sums(tournament.pk)
     stored = cache.get(key)
     if stored is not None:
         since, by_id = stored

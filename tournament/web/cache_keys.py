@@ -1,0 +1,159 @@
+"""Every key of the cache, in one place: what each family holds, what it depends on, and what moves it.
+
+A key that holds a **counter** never needs deleting: a write that changes what is stored under it
+appends a `DataChange` in its own transaction, which moves the counter, so the next reader asks for a
+new key and old entries expire (`TIMEOUT`). Three counters, all read from the change log in one
+indexed query (`caching.change_counter`, `setup_counter`, `player_counters`):
+
+- the **change counter**: the newest change of the tournament (every write moves it);
+- the **setup counter**: the newest change that is not one table's sheet (seating, players, settings,
+  rounds, hidden results; a game saved at a table leaves it);
+- a player's **own tables**: the newest change of a sheet at a table where the player sits or sat.
+
+A tournament's changes get their ids in the order they commit (`models.CounterTurn`), so a counter a
+reader has seen stays true: nothing below it can still commit.
+
+Every key also holds the release of the code (`release`: a new version never reads an old page) and,
+where words are in it, the language. Where they live:
+
+- the **shared cache** (`django.core.cache`: the database table `doko_cache` or Redis), shared by every
+  worker and machine: every family below;
+- **one in-process layer**, `caching.Recent` (two instances: `caching.recent` and `histories.kept`),
+  which repeats what the shared cache said under keys that hold a counter; the rule that keeps it
+  right: it only keeps values under keys whose value never changes.
+
+`FAMILIES` lists them for the docs and for `tests/tournament/test_cache_keys.py`, which walks each
+family through a write of every kind and checks that it moves exactly when it must.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+from dataclasses import dataclass
+from functools import cache as memoize
+
+from django.conf import settings
+from django.utils.translation import get_language
+
+# how long an entry is kept at most (a write makes new keys anyway)
+TIMEOUT = 6 * 3600
+
+
+@dataclass(frozen=True)
+class Family:
+    holds: str
+    # what gives it new keys: "change", "setup", "own tables", "version" (a digest of narrower counters),
+    # "job" (the job's id holds the change counter); "in place": one key, its value holds the counter
+    moved_by: str
+    made_in: str  # the module that reads and writes it
+
+
+FAMILIES: dict[str, Family] = {
+    "tournament": Family("the tournament's row, read by every public request", "change", "web/caching.py"),
+    "standings-live": Family("the standings' table, sums and chart, per view and query", "change",
+                             "views/standings.py"),
+    "standings-page": Family("a visitor's whole standings page, compressed", "change", "views/standings.py"),
+    "round-page": Family("a visitor's whole seating page of a round", "setup", "views/rounds.py"),
+    "round-tables": Family("the round page's tables ({% cache %} in templates/tournament/round.html)", "change",
+                           "templatetags/polling.py"),
+    "player-record": Family("a player's tables and games, without ranks", "own tables", "views/public.py"),
+    "player-live": Family("a player's page without the frame", "version", "views/public.py"),
+    "player-frame": Family("the site's frame around a visitor's player page (in-process only)", "change",
+                           "web/frames.py"),
+    "history": Family("the standings after every round, computed anew", "change", "web/histories.py"),
+    "ranks": Family("everyone's rank after each round (a player's page)", "change", "web/histories.py"),
+    "score-sums": Family("the scores summed per table and player, with the counter they are valid for",
+                         "in place", "web/score_sums.py"),
+    "pdf-job": Family("a background PDF's state and result", "job", "printing/jobs.py"),
+}
+
+
+@memoize
+def release() -> str:
+    """What the code that renders the pages is: DJANGO_RELEASE, or a digest of the templates, the
+    Python code (the app, both engines and the settings), the static files and the translations, so
+    that a new version never serves a page or an ETag of the old one. The same on every machine with
+    the same checkout."""
+    configured = os.environ.get("DJANGO_RELEASE", "").strip()
+    if configured:
+        return configured
+    found = hashlib.sha256()
+    base = settings.BASE_DIR
+    for folder, pattern in (("templates", "**/*.html"), ("tournament", "**/*.py"), ("scoring", "**/*.py"),
+                            ("seating", "**/*.py"), ("config", "**/*.py"), ("static", "**/*.*"),
+                            ("locale", "**/*.po")):
+        for path in sorted((base / folder).glob(pattern)):
+            if path.is_file() and "__pycache__" not in path.parts:
+                found.update(path.relative_to(base).as_posix().encode() + b"\0" + path.read_bytes())
+    return found.hexdigest()[:12]
+
+
+# computed when the app loads: in gunicorn's master process (preload_app), so that every worker forked
+# from it has the same release even if a file is touched while it runs
+release()
+
+
+def digest(*parts) -> str:
+    return hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).hexdigest()[:24]
+
+
+def _key(family: str, tournament_id: int, counter: int | str, *variant) -> str:
+    assert family in FAMILIES, family
+    return f"doko:{family}:{tournament_id}:{counter}:{digest(release(), get_language(), *variant)}"
+
+
+def tournament_row(tournament_id: int, counter: int) -> str:
+    return f"doko:tournament:{tournament_id}:{counter}"
+
+
+def standings_live(tournament_id: int, counter: int, *, director: bool, query: dict[str, str]) -> str:
+    return _key("standings-live", tournament_id, counter, "d" if director else "p", sorted(query.items()))
+
+
+def standings_page(tournament_id: int, counter: int, *, variant: tuple, path: str) -> str:
+    return _key("standings-page", tournament_id, counter, variant, path)
+
+
+def round_page(tournament_id: int, setup_counter: int, *, round_number: int, path: str) -> str:
+    return _key("round-page", tournament_id, setup_counter, round_number, path)
+
+
+def round_tables_version(counter: int) -> str:
+    """What the `{% cache %}` of a round's tables depends on besides its arguments."""
+    return f"{counter}-{get_language()}-{release()}"
+
+
+def player_record(tournament_id: int, own: str, *, include_hidden: bool, entry_id: int) -> str:
+    return _key("player-record", tournament_id, own, int(include_hidden), entry_id)
+
+
+def player_live(tournament_id: int, version: str, *, role: str, entry_id: int) -> str:
+    return _key("player-live", tournament_id, version, role, entry_id)
+
+
+def player_frame(tournament_id: int, counter: int) -> str:
+    return _key("player-frame", tournament_id, counter)
+
+
+def history(tournament_id: int, counter: int, *, include_hidden: bool) -> str:
+    return f"doko:history:{tournament_id}:{counter}:{int(include_hidden)}:{release()}"
+
+
+def ranks(tournament_id: int, counter: int, *, include_hidden: bool) -> str:
+    return f"doko:ranks:{tournament_id}:{counter}:{int(include_hidden)}:{release()}"
+
+
+def score_sums(tournament_id: int) -> str:
+    """One entry per tournament and release; the value holds the counter it is valid for, and a newer
+    counter brings it up to date table by table (web/score_sums.py)."""
+    return f"doko:score-sums:{tournament_id}:{release()}"
+
+
+def pdf_job(job_id: str) -> str:
+    """A job's id is a digest of its kind, tournament, change counter, language and parameters."""
+    return f"doko:pdfjob:{job_id}"
+
+
+def pdf_result(job_id: str) -> str:
+    return f"doko:pdf:{job_id}"
