@@ -6,7 +6,8 @@
 - `validate`: what an entry may hold (`parse_game`, `parse_sheet`, `InvalidInput`)
 - `ranking`: table points by placement, the average per round
 - `teams`, `league`, `rangliste`, `prizes`: team and club standings, league match days and team cups, a ranking
-  list across tournaments (docs/competitions.md); `places` shares places between equal keys
+  list across tournaments (docs/competitions.md); `places` shares places between equal keys;
+  `tie_break`: why a row level with the one above stands where it stands (one for all of them)
 - `python -m scoring`: the command line of ../shared/scoring-contract.md
 """
 

@@ -29,6 +29,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .places import placed
+from .tie_break import TieBreak, tie_break
 
 SIEGPUNKTE = (4, 3, 2, 1)  # a match day of four teams, place 1 to 4
 
@@ -94,17 +95,6 @@ class LeagueTie(StrEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
-class LeagueTieBreak:
-    """Why a team with the Siegpunkte of the team above (`above`) stands where it stands: `criterion`
-    decided with `ours` against `theirs`; None: nothing did, they share the place."""
-
-    above: str
-    criterion: LeagueTie | None
-    ours: int
-    theirs: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class DayResult:
     """A team's line of one match day in the league table."""
 
@@ -124,7 +114,7 @@ class LeagueRow:
     spielpunkte: int
     wins: int
     days: tuple[DayResult, ...]  # in the order of the league's days; a day without the team is absent
-    tie: LeagueTieBreak | None  # set when the team above has the same Siegpunkte
+    tie: TieBreak[LeagueTie] | None  # set when the team above has the same Siegpunkte
 
     @property
     def is_shared(self) -> bool:
@@ -159,12 +149,7 @@ def league_table(*, days: Sequence[MatchDay]) -> tuple[LeagueRow, ...]:
         row, tie = entry.item, None
         above = ordered[index - 1].item if index else None
         if above is not None and above.siegpunkte == row.siegpunkte:
-            tie = LeagueTieBreak(above=above.team, criterion=None, ours=row.spielpunkte, theirs=above.spielpunkte)
-            for criterion in criteria:
-                ours, theirs = row.criterion_value(criterion), above.criterion_value(criterion)
-                if ours != theirs:
-                    tie = LeagueTieBreak(above=above.team, criterion=criterion, ours=ours, theirs=theirs)
-                    break
+            tie = tie_break(above.team, [(c, row.criterion_value(c), above.criterion_value(c)) for c in criteria])
         table.append(LeagueRow(team=row.team, place=entry.place, shared=entry.shared, siegpunkte=row.siegpunkte,
                                spielpunkte=row.spielpunkte, wins=row.wins, days=row.days, tie=tie))
     return tuple(table)
@@ -172,17 +157,6 @@ def league_table(*, days: Sequence[MatchDay]) -> tuple[LeagueRow, ...]:
 
 class CupTie(StrEnum):
     BEST_PLAYER = "best_player"  # the best single player's game points
-
-
-@dataclass(frozen=True, kw_only=True)
-class CupTieBreak:
-    """Why a team with the points of the team above (`above`) stands where it stands: `criterion`
-    decided with `ours` against `theirs`; None: nothing did, they share the place."""
-
-    above: str
-    criterion: CupTie | None
-    ours: int
-    theirs: int
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -194,7 +168,7 @@ class CupTeam:
     players: tuple[tuple[str, int], ...]  # (player, game points) of those who played, most points first
     best_player: int | None  # None: nobody of the team played
     not_played: tuple[str, ...]  # members who have not played a round (never count), by key
-    tie: CupTieBreak | None  # set when the team above has the same points
+    tie: TieBreak[CupTie] | None  # set when the team above has the same points
     advances: bool | None  # None: tied across the line, undecided
 
     @property
@@ -232,9 +206,7 @@ def cup_group(*, group: str, teams: Mapping[str, Mapping[str, int | None]], adva
         tie = None
         above = ordered[index - 1].item if index else None
         if above is not None and points[above] == points[team]:
-            ours, theirs = key(team)[1], key(above)[1]
-            tie = CupTieBreak(above=above, criterion=CupTie.BEST_PLAYER if ours != theirs else None,
-                              ours=ours, theirs=theirs)
+            tie = tie_break(above, [(CupTie.BEST_PLAYER, key(team)[1], key(above)[1])])
         last_place = entry.place + entry.shared - 1
         advances = True if last_place <= advance else False if entry.place > advance else None
         result.append(CupTeam(team=team, place=entry.place, shared=entry.shared, points=points[team],

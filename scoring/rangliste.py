@@ -31,6 +31,7 @@ from enum import StrEnum
 from fractions import Fraction
 
 from .places import placed
+from .tie_break import TieBreak, tie_break
 
 MONTHS = 24
 MINIMUM_ROUNDS = 36
@@ -84,17 +85,6 @@ class RanglisteTie(StrEnum):
 
 
 @dataclass(frozen=True, kw_only=True)
-class RanglisteTieBreak:
-    """Why a player with the average of the player above (`above`) stands where they stand:
-    `criterion` decided with `ours` against `theirs`; None: nothing did, they share the place."""
-
-    above: str
-    criterion: RanglisteTie | None
-    ours: int
-    theirs: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class RanglisteRow:
     player: str
     place: int | None  # None: below the minimum of rounds, not ranked
@@ -104,7 +94,7 @@ class RanglisteRow:
     average: Fraction  # points / rounds, exact
     tournaments: int  # tournaments with a round in the window
     qualifies: str | None  # the label of the first cut line the player is above
-    tie: RanglisteTieBreak | None  # set when the player above has the same average
+    tie: TieBreak[RanglisteTie] | None  # set when the player above has the same average
 
     @property
     def is_shared(self) -> bool:
@@ -150,8 +140,7 @@ def rangliste(*, records: Iterable[RoundRecord], until: date, months: int = MONT
         row, tie = entry.item, None
         above = ranked[index - 1].item if index else None
         if above is not None and above.average == row.average:
-            tie = RanglisteTieBreak(above=above.player, criterion=RanglisteTie.ROUNDS if row.rounds != above.rounds
-                                    else None, ours=row.rounds, theirs=above.rounds)
+            tie = tie_break(above.player, [(RanglisteTie.ROUNDS, row.rounds, above.rounds)])
         qualifies = next((label for place, label in lines if entry.place <= place), None)
         result.append(RanglisteRow(player=row.player, place=entry.place, shared=entry.shared, rounds=row.rounds,
                                    points=row.points, average=row.average, tournaments=row.tournaments,

@@ -18,7 +18,8 @@ The rules (docs/competitions.md, "Teams and clubs"):
   sum is not comparable); players without a club are listed apart too.
 
 Every number carries what explains it: each member's total and why it counts or not (`Why`), and for
-a team level with the one above in value, which criterion put it behind or that they share (`TieBreak`).
+a team level with the one above in value, which criterion put it behind or that they share
+(`tie_break.TieBreak`).
 The Django side words the codes.
 """
 
@@ -29,6 +30,7 @@ from dataclasses import dataclass, replace
 from enum import StrEnum
 
 from .places import placed
+from .tie_break import TieBreak, tie_break
 
 MIN_MEMBERS = 2
 MAX_MEMBERS = 6
@@ -86,17 +88,6 @@ class MemberCount:
 
 
 @dataclass(frozen=True, kw_only=True)
-class TieBreak:
-    """Why a team with the same value as the team above it (`above`) stands where it stands:
-    `criterion` decided with `ours` against `theirs`; None: nothing did, the place is shared."""
-
-    above: str
-    criterion: Tie | None
-    ours: int
-    theirs: int
-
-
-@dataclass(frozen=True, kw_only=True)
 class TeamStanding:
     team: str
     place: int | None  # None: listed apart (a club with fewer than k players who played)
@@ -107,7 +98,7 @@ class TeamStanding:
     best_member: int | None  # the best single member's total in the measure; None: nobody played
     counted: int  # how many members count
     members: tuple[MemberCount, ...]  # best first: the counted ones, then the others, then who did not play
-    tie: TieBreak | None  # set when the team above has the same value
+    tie: TieBreak[Tie] | None  # set when the team above has the same value
 
     @property
     def is_shared(self) -> bool:
@@ -246,11 +237,7 @@ def _ranked(rows: Iterable[TeamStanding], *, measure: Measure, count: int | None
         row, tie = entry.item, None
         if index and ordered[index - 1].item.value == row.value:
             above = ordered[index - 1].item
-            tie = TieBreak(above=above.team, criterion=None, ours=row.value, theirs=above.value)
-            for criterion in criteria:
-                ours, theirs = row.criterion_value(criterion), above.criterion_value(criterion)
-                if ours != theirs:
-                    tie = TieBreak(above=above.team, criterion=criterion, ours=ours, theirs=theirs)
-                    break
+            tie = tie_break(above.team, [(c, row.criterion_value(c), above.criterion_value(c)) for c in criteria],
+                            level=(row.value, above.value))
         result.append(replace(row, place=entry.place, shared=entry.shared, tie=tie))
     return tuple(result)

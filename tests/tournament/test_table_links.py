@@ -19,7 +19,7 @@ from tournament.log import changelog
 from tournament.log.audit import Actor
 from tournament.models import DraftGame, Game, Score, Table, Tournament
 from tournament.selectors import standings
-from tournament.services import seating, sheet_state, table_links
+from tournament.services import results, seating, sheet_state, table_links
 from tournament.views import table_link
 
 from .factories import make_director, make_tournament, seat_ids, seated_round
@@ -215,6 +215,32 @@ def test_games_go_on_while_earlier_ones_wait(client, table):
     assert list(Game.objects.values_list("number", flat=True)) == [2]
     answer = enter(client, table, 4, key="c")
     assert answer.status_code == 422 and "erst Spiel 3" in answer.json()["message"]
+
+
+@pytest.mark.parametrize("path", ["director", "phone"])
+def test_a_waiting_entry_holds_its_number_on_every_path(client, table, path):
+    """One rule for a game's number, whoever enters it (`editing.check_in_order`): entries for games
+    1 and 2 wait, game 1's is rejected, so 1 is the first free number again. Game 2 keeps its number:
+    the director's form and a second phone both enter it; game 3 is out of order on both."""
+    enter(client, table, 1, key="a")
+    enter(client, table, 2, key="b")
+    post(client, table, "decide", {"confirm": False, "device": "phone-b"}, draft=DraftGame.objects.get(number=1).pk)
+
+    def entering(number: int) -> str | None:
+        """None: entered; else the message that refused it."""
+        if path == "director":
+            try:
+                results.save_game(table=table, number=number, data=game(table, number), version=0)
+            except UserError as error:
+                return error.message
+            return None
+        answer = enter(client, table, number, key=f"phone-{number}", device="phone-b")
+        return answer.json()["message"] if answer.status_code == 422 else None
+
+    assert entering(2) is None
+    assert list(Game.objects.values_list("number", flat=True)) == [2]
+    assert entering(3) == "Spiele werden der Reihe nach eingetragen: erst Spiel 1, dann Spiel 3."
+    assert list(Game.objects.values_list("number", flat=True)) == [2]
 
 
 def test_bad_input_gets_messages_by_field(client, table):

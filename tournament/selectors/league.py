@@ -18,6 +18,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import league as rules
+from scoring.tie_break import TieBreak
 
 from ..models import Score, Series, TeamMember
 from ..names import folded
@@ -265,7 +266,7 @@ def league_standings(series: Series, *, user=None) -> League:
     return League(days=tuple(days), rows=tuple(rows), rule=league_rule())
 
 
-def league_tie_text(tie: rules.LeagueTieBreak | None, names: Mapping[str, str]) -> str:
+def league_tie_text(tie: TieBreak[rules.LeagueTie] | None, names: Mapping[str, str]) -> str:
     if tie is None:
         return ""
     above = names.get(tie.above, tie.above)

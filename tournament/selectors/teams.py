@@ -13,6 +13,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
 from scoring import teams as rules
+from scoring.tie_break import TieBreak
 from seating.team_match import TABLE_SIZES as MATCH_SIZES
 
 from .. import privacy
@@ -209,7 +210,7 @@ WHY_WORDS = {
 }
 
 
-def tie_text(tie: rules.TieBreak | None) -> str:
+def tie_text(tie: TieBreak[rules.Tie] | None) -> str:
     if tie is None:
         return ""
     if tie.criterion is None:

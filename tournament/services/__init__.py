@@ -7,7 +7,8 @@ One module per family of writes:
 - `seating`, `round_clock`: rounds: drawing, swapping, publishing, closing; the round's clock
 - `results`: a table's games (the path of a saved game is in its module doc)
 - `penalties`, `sheet_state`: penalties; totals only, signing, ending a table early
-- `editing`: what may be changed at a table, and its version
+- `editing`: what may be changed at a table, and its version; the one check of an entered game
+  (`check_entry`, `check_in_order`) for the director's form, the phones and penalties
 - `scores`: the stored scores, a cache of the engine's output
 - `table_links`: the tables' entry links and what their phones send
 - `importing`, `exporting`, `file_checks`, `backups`: the tournament file

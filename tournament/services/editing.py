@@ -1,6 +1,8 @@
 """What may be changed at a table, and the table's version: the checks every write to a table makes
 before it changes anything (round published and open, sheet not signed, game number in range), the
-sheet's version counter, and the one-time keys of forms sent twice.
+one check of an entered game that the director's form, the phones and the penalties share
+(`check_entry`, `check_in_order`: games in order, a waiting entry holding its number), the sheet's
+version counter, and the one-time keys of forms sent twice.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ from django.utils.translation import gettext as _
 
 from ..errors import Conflict, UserError
 from ..log import changelog
-from ..models import DraftGame, RequestKey, Round, Table
+from ..models import DraftGame, Game, RequestKey, Round, Table
 
 
 def check_editable(table: Table) -> None:
@@ -29,10 +31,18 @@ def next_game_number(table: Table) -> int:
     """The first number without a game and without an entry from the table waiting to be confirmed:
     games are entered in order, a deleted game leaves a gap that is filled first, and a game the
     table entered on a phone keeps its number while it waits."""
-    taken = set(table.games.values_list("number", flat=True))
-    taken |= set(table.drafts.filter(status=DraftGame.Status.WAITING).values_list("number", flat=True))
+    return _first_free(*_taken_numbers(table))
+
+
+def _taken_numbers(table: Table) -> tuple[set[int], set[int]]:
+    """The numbers of the table's games, and those of the entries from its phones waiting."""
+    return (set(table.games.values_list("number", flat=True)),
+            set(table.drafts.filter(status=DraftGame.Status.WAITING).values_list("number", flat=True)))
+
+
+def _first_free(games: set[int], waiting: set[int]) -> int:
     number = 1
-    while number in taken:
+    while number in games or number in waiting:
         number += 1
     return number
 
@@ -46,6 +56,34 @@ def check_number(table: Table, number: int, size: int) -> None:
         raise UserError(_("Der Tisch wurde nach Spiel %(last)s beendet; Spiel %(number)s kann nicht mehr "
                           "eingetragen werden. Die Turnierleitung kann den Tisch wieder öffnen.")
                         % {"last": table.ended_after, "number": number})
+
+
+def check_entry(table: Table, size: int, number: int | None = None) -> None:
+    """The checks a game or a penalty entered at a table of `size` players makes first, on every path
+    (the director's form, a phone, a penalty): the table takes entries (`check_editable`), its games
+    were not replaced by totals only, and game `number`, when given, is one the table can have
+    (`check_number`)."""
+    check_editable(table)
+    if table.totals_only:
+        raise UserError(_("Für Tisch %(table)s wurden nur Endstände eingetragen.") % {"table": table.number})
+    if number is not None:
+        check_number(table, number, size)
+
+
+def check_in_order(table: Table, number: int, existing: Game | None) -> None:
+    """Games are entered in order, on every path (the director's form and a phone's entry): a game not
+    stored yet (`existing` None) takes a number at most the first free one (`next_game_number`).
+    An entry from the table waiting for confirmation holds its number: that number stays in order
+    (its confirmation, a second phone entering the same game, the director entering it) even when
+    an earlier number became free again meanwhile (an earlier entry rejected, an earlier game
+    deleted). Editing a stored game is always in order."""
+    if existing is not None:
+        return
+    games, waiting = _taken_numbers(table)
+    first_free = _first_free(games, waiting)
+    if number > first_free and number not in waiting:
+        raise UserError(_("Spiele werden der Reihe nach eingetragen: erst Spiel %(first)s, dann "
+                          "Spiel %(number)s.") % {"first": first_free, "number": number})
 
 
 def bump_version(table: Table) -> None:

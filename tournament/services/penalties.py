@@ -12,7 +12,7 @@ from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Penalty, RequestKey, Seat, Table
-from .editing import bump_version, check_editable, check_number, seen_key
+from .editing import bump_version, check_editable, check_entry, seen_key
 from .locking import lock_table
 from .scores import recompute_table
 
@@ -29,10 +29,8 @@ def add_penalty(*, table: Table, offender_id: int, game_number: int | None = Non
             penalty = Penalty.objects.filter(pk=seen.get("penalty") or 0).first()
             if penalty is not None:
                 return penalty
-        check_editable(table)
-        if table.totals_only:
-            raise UserError(_("Für Tisch %(table)s wurden nur Endstände eingetragen.") % {"table": table.number})
         entries = engine.seat_entries(table)
+        check_entry(table, len(entries), game_number)  # as for a game; a penalty may name a game not entered yet
         if offender_id not in entries:
             raise UserError(_("Dieser Spieler sitzt nicht an Tisch %(table)s.") % {"table": table.number},
                             field="offender")
@@ -41,7 +39,6 @@ def add_penalty(*, table: Table, offender_id: int, game_number: int | None = Non
                             field="game_number")
         players = entries
         if game_number is not None:
-            check_number(table, game_number, len(entries))
             _dealer, sitting_out, players = engine.game_deal(table, entries, game_number).as_tuple()
             if offender_id == sitting_out:
                 raise UserError(_("Der Spieler saß in Spiel %(number)s aus.") % {"number": game_number},

@@ -26,8 +26,8 @@ from .. import engine, vocabulary
 from ..errors import Conflict, EntryProblems, UserError, where
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
-from ..models import DraftGame, Game, Penalty, Seat, Table
-from .editing import bump_version, check_editable, check_number, next_game_number
+from ..models import Game, Penalty, Seat, Table
+from .editing import bump_version, check_editable, check_entry, check_in_order, check_number, next_game_number
 from .locking import lock, lock_table
 from .scores import chunks, recompute_table, score_rows, with_ids, write_scores
 
@@ -126,18 +126,16 @@ def save_game(*, table: Table, data: dict, number: int | None = None, version: i
     was loaded from). Without `number` the next game is entered, and without `version` whatever is
     stored is replaced (for commands and tests; the pages always send both). Recomputes the table.
 
-    Games are entered in order: a new game takes the first free number. Raises `Conflict` when the
-    game was entered, changed or deleted by someone else meanwhile; the same game sent twice is
-    saved once."""
+    Games are entered in order: a new game takes at most the first free number, or one that an entry
+    from the table waiting holds (`editing.check_entry`, `editing.check_in_order`: the same checks as
+    a phone's entry). Raises `Conflict` when the game was entered, changed or deleted by someone else
+    meanwhile; the same game sent twice is saved once."""
     with transaction.atomic():
         table = lock_table(table)
-        check_editable(table)
-        if table.totals_only:
-            raise UserError(_("Für Tisch %(table)s wurden nur Endstände eingetragen.") % {"table": table.number})
         entries = engine.seat_entries(table)
         if number is None:
             number = next_game_number(table)
-        check_number(table, number, len(entries))
+        check_entry(table, len(entries), number)
         rule = table.round.tournament.list_rule(len(entries))
         stored = _list_games(table) if rule else []
         games = {g.number: engine.entered_game(g) for g in stored}
@@ -157,11 +155,7 @@ def save_game(*, table: Table, data: dict, number: int | None = None, version: i
             return existing  # nothing to change: a double submission, or a second person entering the same
         if version is not None:
             _check_game_version(table, number, existing, version)
-        if existing is None and not table.drafts.filter(number=number, status=DraftGame.Status.WAITING).exists():
-            first_free = next_game_number(table)
-            if number > first_free:
-                raise UserError(_("Spiele werden der Reihe nach eingetragen: erst Spiel %(first)s, dann "
-                                  "Spiel %(number)s.") % {"first": first_free, "number": number})
+        check_in_order(table, number, existing)
         games[number] = dealing.entered(fields["type"], fields["re"], fields["pflichtsolo"])
         check_list(table, entries, rule, games, number)
         moved, deals_after = follow_deal(table, entries, rule, stored, games, number)

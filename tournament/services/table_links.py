@@ -144,16 +144,10 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
                 raise UserError(_("Diese Eingabe gehört zu einem anderen Tisch."))
             return earlier
         check_open(table)
-        editing.check_editable(table)
-        if table.totals_only:
-            raise UserError(_("Für Tisch %(table)s wurden nur Endstände eingetragen.") % {"table": table.number})
         entries = engine.seat_entries(table)
-        editing.check_number(table, number, len(entries))
+        editing.check_entry(table, len(entries), number)  # the director's form checks the same
         existing = table.games.filter(number=number).first()
-        first_free = editing.next_game_number(table)
-        if number > first_free and existing is None:
-            raise UserError(_("Spiele werden der Reihe nach eingetragen: erst Spiel %(first)s, dann "
-                              "Spiel %(number)s.") % {"first": first_free, "number": number})
+        editing.check_in_order(table, number, existing)
         rule = table.round.tournament.list_rule(len(entries))
         games = engine.entered_games(table) if rule else {}
         deal = dealing.deal_of(entries, number, rule=rule, games=games)
