@@ -131,9 +131,9 @@ test: setup
 	echo "==== lint: ruff, mypy, the import contracts and the module sizes ===="; \
 	$(MAKE) --no-print-directory lint || rc_lint=$$?; \
 	echo "==== pass 1/2: SQLite ===="; \
-	env -u DATABASE_URL $(PYTEST) $(ARGS) || rc_sqlite=$$?; \
+	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS) || rc_sqlite=$$?; \
 	echo "==== pass 2/2: PostgreSQL (throwaway server) ===="; \
-	bash scripts/with-postgres.sh $(PYTEST) $(ARGS) || rc_pg=$$?; \
+	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" $(ARGS) || rc_pg=$$?; \
 	echo "lint: exit $$rc_lint; SQLite pass: exit $$rc_sqlite; PostgreSQL pass: exit $$rc_pg (0 = passed, 5 = no tests collected)"; \
 	[ "$$rc_lint" -eq 0 ] && [ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
 
@@ -144,10 +144,10 @@ lint: venv
 	$(PY) scripts/module_sizes.py
 
 test-sqlite: setup
-	env -u DATABASE_URL $(PYTEST) $(ARGS)
+	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS)
 
 test-pg: setup
-	bash scripts/with-postgres.sh $(PYTEST) $(ARGS)
+	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" $(ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .hypothesis var

@@ -148,6 +148,15 @@
   } else {
     etagUrl = pollUrl();  // the page is what this poll would get: its ETag holds for it
   }
+  // Every poll waits the page's interval give or take a fifth, drawn anew each time: the phones that
+  // opened the page in the same second after a round was announced spread out instead of polling
+  // together every interval (docs/performance.md, "The announcement burst").
   var seconds = parseInt(live.dataset.refresh, 10) || 30;
-  setInterval(function () { if (!document.hidden) refresh(); }, seconds * 1000);
+  function next() {
+    setTimeout(function () {
+      if (!document.hidden) refresh();
+      next();
+    }, seconds * 1000 * (0.8 + 0.4 * Math.random()));
+  }
+  next();
 })();
