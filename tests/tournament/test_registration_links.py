@@ -67,7 +67,7 @@ def test_registering_leads_to_a_private_confirmation_with_the_link(open_tourname
     assert response.status_code == 302 and response["Location"] == own_url(registration)
     page = client.get(response["Location"])
     text = page.content.decode()
-    assert page["Cache-Control"] == "private, no-store" and page["Referrer-Policy"] == "no-referrer"
+    assert page["Cache-Control"] == "private, no-store" and page["Referrer-Policy"] == "same-origin"
     assert "<h1>Angemeldet</h1>" in text and "Anna Alt" in text and "DK Nord" in text and "Damen" in text
     assert "Startnummer 1" in text and "0171" not in text  # the contact: the director's only
     assert "http://testserver" + own_url(registration) in text and "Drucken oder als PDF speichern" in text

@@ -2,7 +2,7 @@
 they come to after registering (and keep, print or get by e-mail), cancelling with a confirmation,
 checking themselves in, and the check-in page the venue's QR code opens. No account: the link's
 secret is the proof. The pages with the link say so to the browser: not stored by shared caches, no
-Referer to other sites, not indexed."""
+Referer to other sites (but the Origin header CSRF needs), not indexed."""
 
 from __future__ import annotations
 
@@ -72,7 +72,7 @@ def remember_link(request, response, registration: Registration) -> None:
 def private(response):
     """Headers of a page that shows the private link."""
     response["Cache-Control"] = "private, no-store"
-    response["Referrer-Policy"] = "no-referrer"
+    response["Referrer-Policy"] = "same-origin"  # (no-referrer would send "Origin: null": CSRF refuses)
     response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
