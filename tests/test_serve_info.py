@@ -25,7 +25,7 @@ def test_make_run_says_phones_need_make_serve_and_the_address():
 
 def test_the_makefile_prints_it_before_runserver_on_127_0_0_1():
     makefile = (SCRIPT.parent.parent / "Makefile").read_text()
-    run = makefile[makefile.index("\nrun: demo"):makefile.index("runserver")]
+    run = makefile[makefile.index("\nrun: demo") : makefile.index("runserver")]
     assert "serve_info.py $(PORT) --phones" in run
     done = subprocess.run([sys.executable, str(SCRIPT), "8000", "--phones"], capture_output=True, text=True, check=True)
     assert "Für Handys: make serve" in done.stdout
