@@ -85,7 +85,9 @@ demo: migrate
 	$(MANAGE) load_demo --base-url http://$(HOST):$(PORT)
 
 # the development server, and the worker that builds large PDFs in the background (stopped with it)
+# (on 127.0.0.1 no phone reaches it: it says so and names `make serve`, which does)
 run: demo
+	@case "$(HOST)" in 127.*|localhost|::1) $(PY) scripts/serve_info.py $(PORT) --phones;; esac
 	@mkdir -p var/log; $(MANAGE) db_worker --no-reload >var/log/worker.log 2>&1 & worker=$$!; \
 	trap 'kill $$worker 2>/dev/null || true' EXIT; \
 	$(MANAGE) runserver $(HOST):$(PORT)

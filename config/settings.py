@@ -35,6 +35,10 @@ Everything that differs between a laptop and a server comes from the environment
                            "immediate" (in the request, for a setup without a worker)
 - DJANGO_STATIC_MANIFEST   on after `collectstatic` (`make serve`, the Dockerfile): hashed static file
                            names that browsers keep for a year
+- DJANGO_REGISTRATION_LINK_RATE  POSTs through one player's private registration link (default 20/10m)
+- DJANGO_EMAIL_HOST, DJANGO_EMAIL_PORT (587), DJANGO_EMAIL_USER, DJANGO_EMAIL_PASSWORD, DJANGO_EMAIL_TLS,
+  DJANGO_EMAIL_SSL, DJANGO_EMAIL_FROM   the mail server for the registration's confirmation; without
+                           DJANGO_EMAIL_HOST no mail is sent (docs/tournament.md)
 - DJANGO_SITE_URL          the address players' phones use (http://192.168.1.20:8000), for the
                            tables' entry links and their QR codes; default: the address a page was
                            asked for
@@ -216,10 +220,26 @@ AXES_CLIENT_IP_CALLABLE = "tournament.web.rate_limits.client_address"
 # entered quickly with their previews, and an offline queue's retries, stay far below 240 a minute).
 RATE_LIMIT_REGISTRATION = os.environ.get("DJANGO_REGISTRATION_RATE", "30/10m").strip()
 RATE_LIMIT_TABLE_LINK = os.environ.get("DJANGO_TABLE_LINK_RATE", "240/m").strip()
+# a player's private registration link (cancel, check in), per link: a player does each once, and the
+# hall's phones share one address at the door
+RATE_LIMIT_REGISTRATION_LINK = os.environ.get("DJANGO_REGISTRATION_LINK_RATE", "20/10m").strip()
 for _name, _rate in (("DJANGO_REGISTRATION_RATE", RATE_LIMIT_REGISTRATION), ("DJANGO_TABLE_LINK_RATE",
-                                                                               RATE_LIMIT_TABLE_LINK)):
+                                                                               RATE_LIMIT_TABLE_LINK),
+                     ("DJANGO_REGISTRATION_LINK_RATE", RATE_LIMIT_REGISTRATION_LINK)):
     if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?[smhd]", _rate):
         raise ImproperlyConfigured(f"{_name} must read like 30/10m (requests/period), not {_rate!r}")
+# ---- mail (the registration's confirmation with the private link; tournament/web/mail.py) ----------
+# Sent only when the site has a mail server: DJANGO_EMAIL_HOST set (SMTP), or a backend other than
+# SMTP, console and dummy chosen in code (the tests' locmem). Without it nothing is sent: the
+# confirmation page shows the link to save or print.
+EMAIL_HOST = os.environ.get("DJANGO_EMAIL_HOST", "").strip()
+EMAIL_PORT = int(os.environ.get("DJANGO_EMAIL_PORT", "587"))
+EMAIL_HOST_USER = os.environ.get("DJANGO_EMAIL_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("DJANGO_EMAIL_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("DJANGO_EMAIL_TLS", EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("DJANGO_EMAIL_SSL", EMAIL_PORT == 465)
+EMAIL_TIMEOUT = 10
+DEFAULT_FROM_EMAIL = os.environ.get("DJANGO_EMAIL_FROM", "doko-turnier@localhost").strip()
 # ---- contact data of registrations (tournament/services/contacts.py, docs/security.md) ---------------
 # erased this many days after the tournament's date (`manage.py erase_contacts`, daily)
 DOKO_CONTACT_RETENTION_DAYS = int(os.environ.get("DJANGO_CONTACT_RETENTION_DAYS", "30"))

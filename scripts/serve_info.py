@@ -4,6 +4,8 @@ QR code of the first one for their phones' cameras (segno, drawn with text chara
     python scripts/serve_info.py PORT            the addresses and the QR code
     python scripts/serve_info.py PORT --hosts    only the host names to allow (DJANGO_ALLOWED_HOSTS)
     python scripts/serve_info.py PORT --url      only the first address (DJANGO_SITE_URL)
+    python scripts/serve_info.py PORT --phones   what `make run` prints: its 127.0.0.1 reaches no phone,
+                                                 `make serve` does, at this address
 
 The addresses are read from the machine's network interfaces (`ip`, else `hostname -I`); nothing
 is sent anywhere.
@@ -39,6 +41,18 @@ def local_addresses() -> list[str]:
     return sorted(addresses, key=lambda a: not ipaddress.ip_address(a).is_private)
 
 
+def phones_text(port: int, addresses: list[str]) -> str:
+    """What `make run` says before Django's development server starts on 127.0.0.1: no phone reaches
+    it (nor the QR codes and links it prints, which name 127.0.0.1), and how to serve the hall."""
+    suffix = "" if port == 80 else f":{port}"
+    lines = ["", f"  Dieser Server (make run) ist nur auf diesem Rechner erreichbar: http://127.0.0.1{suffix}/",
+             "  Handys erreichen 127.0.0.1 nicht, auch nicht über die QR-Codes und Links, die er zeigt.",
+             "  Für Handys: make serve (im Netz der Halle, mit der Adresse als QR-Code)."]
+    if addresses:
+        lines.append(f"  Mit make serve erreichen Handys die App unter http://{addresses[0]}{suffix}/")
+    return "\n".join([*lines, ""])
+
+
 def main() -> None:
     port = int(sys.argv[1]) if len(sys.argv) > 1 else 8000
     addresses = local_addresses()
@@ -47,6 +61,9 @@ def main() -> None:
     if "--hosts" in sys.argv:
         print(",".join(["localhost", "127.0.0.1", "[::1]", socket.gethostname(), f"{socket.gethostname()}.local",
                         *addresses]))
+        return
+    if "--phones" in sys.argv:
+        print(phones_text(port, addresses))
         return
     if "--url" in sys.argv:
         print(urls[0].rstrip("/") if urls else f"http://127.0.0.1{suffix}")

@@ -14,8 +14,8 @@ def test_director_sets_up_a_tournament(live_server, page, django_user_model):
     page.goto(live_server.url + "/accounts/login/?next=/")
     page.get_by_label("Benutzername").fill("leitung")
     page.get_by_label("Passwort").fill("karo-bube-42")
-    page.get_by_role("button", name="Anmelden").click()
-    expect(page.get_by_text("Angemeldet als leitung")).to_be_visible()
+    page.get_by_role("button", name="Einloggen").click()
+    expect(page.get_by_text("Eingeloggt als leitung")).to_be_visible()
 
     page.get_by_role("link", name="Neues Turnier").click()
     page.get_by_label("Name:", exact=True).fill("Herbstturnier")

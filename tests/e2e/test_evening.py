@@ -17,7 +17,7 @@ def login(page, live_server, username):
     page.get_by_label("Benutzername").fill(username)
     page.get_by_label("Passwort").fill("pw-" + username)
     page.get_by_label("Passwort").press("Enter")
-    expect(page.get_by_text(f"Angemeldet als {username}")).to_be_visible()
+    expect(page.get_by_text(f"Eingeloggt als {username}")).to_be_visible()
 
 
 def enter_game(page, names_re, augen, *, kontra_fuchs=0, announce_re=""):

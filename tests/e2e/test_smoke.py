@@ -13,22 +13,22 @@ def test_start_page_login_and_logout(live_server, page, django_user_model):
     expect(page.get_by_role("heading", level=1)).to_have_text("Doko-Turnier")
     expect(page.get_by_text("Noch keine Turniere.")).to_be_visible()
 
-    page.get_by_role("link", name="Anmelden").click()
+    page.get_by_role("link", name="Einloggen").click()
     expect(page).to_have_url(re.compile(r"/accounts/login/"))
-    expect(page.get_by_role("heading", level=1)).to_have_text("Anmelden")
+    expect(page.get_by_role("heading", level=1)).to_have_text("Einloggen")
 
     page.get_by_label("Benutzername").fill("leitung")
     page.get_by_label("Passwort").fill("falsch")
-    page.get_by_role("button", name="Anmelden").click()
+    page.get_by_role("button", name="Einloggen").click()
     expect(page.get_by_text("Bitte Benutzername und Passwort eingeben.")).to_be_visible()
 
     page.get_by_label("Passwort").fill("karo-bube-42")
-    page.get_by_role("button", name="Anmelden").click()
+    page.get_by_role("button", name="Einloggen").click()
     expect(page).to_have_url(live_server.url + "/")
-    expect(page.get_by_text("Angemeldet als leitung")).to_be_visible()
+    expect(page.get_by_text("Eingeloggt als leitung")).to_be_visible()
 
-    page.get_by_role("button", name="Abmelden").click()
-    expect(page.get_by_role("link", name="Anmelden")).to_be_visible()
+    page.get_by_role("button", name="Ausloggen").click()
+    expect(page.get_by_role("link", name="Einloggen")).to_be_visible()
 
 
 def test_language_switch_to_english(live_server, page):

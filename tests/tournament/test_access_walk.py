@@ -344,6 +344,14 @@ def DRAFT_TABLE(w):
     return {"slug": w.slug, "round_number": 2, "table_number": 1}
 
 
+def OWN(w):
+    return {"slug": w.slug, "registration_id": w.registration.id, "token": w.registration.link_token}
+
+
+def WRONG_SECRET(w):
+    return {"slug": w.slug, "registration_id": w.registration.id, "token": "x" * len(w.registration.link_token)}
+
+
 def draft_table(w: World) -> Table:
     return w.r2.tables.get(number=1)
 DIRECTOR_PAGE = "login 403 403 200"  # a director's page that only reads
@@ -396,6 +404,17 @@ CASES = [
     Case("registrations_withdraw", T, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"registrations": [w.registration.id]}),
     Case("registrations_withdraw", T, get=DIRECTOR_POST, post="login 403 403 302", label="none ticked"),
+    # a player's private link (the waiting "Wanda"): anyone with the secret, nobody without it; round 1
+    # is drawn, so cancelling is refused (said, nothing changes) and self check-in is off
+    Case("registration_own", OWN, get=PUBLIC, post=PUBLIC),
+    Case("registration_own", WRONG_SECRET, get="404 404 404 404", post="404 404 404 404", label="a wrong secret"),
+    Case("registration_cancel", OWN, get=PUBLIC, post="302 302 302 302", data=lambda w: {"confirm": "yes"}),
+    Case("registration_cancel", WRONG_SECRET, get="404 404 404 404", post="404 404 404 404",
+         data=lambda w: {"confirm": "yes"}, label="a wrong secret"),
+    Case("registration_checkin", OWN, get=DIRECTOR_POST, post="302 302 302 302"),
+    Case("registration_checkin", WRONG_SECRET, get=DIRECTOR_POST, post="404 404 404 404", label="a wrong secret"),
+    Case("registration_poster", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
+    Case("self_checkin", T, get=PUBLIC, post=PUBLIC),
     Case("checkin", T, get=DIRECTOR_PAGE, post="login 403 403 302+", data=lambda w: {"name": "Gast an der Tür"}),
     Case("checkin_mark", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=DIRECTOR_POST,
          post="login 403 403 302+", data=lambda w: {"present": "1"}),

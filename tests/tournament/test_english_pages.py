@@ -24,7 +24,8 @@ GERMAN = ["Tisch", "Tische", "Runde", "Runden", "Spieler", "Spiel", "Spiele", "P
           "Turnierleitung", "Turnierhelfer", "Serie", "Verein", "Startnummer", "Platz", "gewonnen", "verloren",
           "eintragen", "Übersicht", "Einstellungen", "Protokoll", "Speichern", "Strafe", "Geber", "Stand", "und",
           "oder", "nicht", "noch", "keine 120", "Wertung", "Summe", "Sprache", "Hilfe", "Anmelden", "Abmelden",
-          "bestätigt", "Bestätigen", "Ablehnen", "Gerät", "Name suchen", "Zum Inhalt", "alle Spieler", "ja", "nein",
+          "Einloggen", "Ausloggen", "bestätigt", "Bestätigen", "Ablehnen", "Gerät", "Name suchen", "Zum Inhalt",
+          "alle Spieler", "ja", "nein",
           "Datum", "Ort", "Regelwerk", "Kurzname", "abgelehnt", "wartet", "Eingabe", "Eingaben", "gefangen"]
 WORDS = re.compile(r"(?<![\w-])(" + "|".join(re.escape(w) for w in GERMAN) + r")(?![\w-])")
 

@@ -37,6 +37,7 @@ from django.db import connection, transaction
 from django.db.models import F, Sum
 from django.test import Client, override_settings
 from django.urls import reverse
+from django.utils import timezone
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
@@ -127,6 +128,12 @@ def build_world() -> dict:
     document = export_tournament(tournament)
     checkin.set_registration(tournament=tournament, open=True, limit=13)  # full: the next one waits
     checkin.register(tournament=tournament, name="Wanda Wartend", contact="wanda@example.org")
+    # an evening today with self check-in (the private links): one place, Anna has it, Bernd waits
+    evening = tournaments.create_tournament(name="Abend", date=timezone.localdate(), director=users["director"],
+                                            slug="abend")
+    checkin.set_registration(tournament=evening, open=True, limit=1, self_checkin=True)
+    for name in ("Anna Abend", "Bernd Abend"):
+        checkin.register(tournament=evening, name=name, contact=f"{name.split()[0].lower()}@example.org")
     return {"users": users, "slug": tournament.slug, "tournament_id": tournament.pk, "document": document}
 
 
@@ -654,9 +661,14 @@ def test_registration_and_checkin(world, clients, data):
             if page in ("registration", "registration_edit"):
                 sent = body(data, {"name": "Neue Spielerin", "club": "DK Süd", "publication": "hidden"}, person)
             elif page == "registrations":
-                sent = body(data, {"open": "on", "limit": "14", "waiting": ""},
+                sent = body(data, {"open": "on", "limit": "14", "waiting": "", "deadline": "2026-11-20T18:00",
+                                   "self_checkin": "on"},
                             {"open": value("on", ""), "limit": value(0, 1, 13, 14, 5000, 5001, -1),
-                             "waiting": value("", 0, 1, 20, 5000, 5001, -1)})
+                             "waiting": value("", 0, 1, 20, 5000, 5001, -1),
+                             "deadline": value("", "2026-11-20T18:00", "2026-03-29T02:30", "2026-10-25T02:30",
+                                               "9999-12-31T23:59", "0001-01-01T00:00", "2026-02-30T10:00",
+                                               "2026-11-20 18:00:00", "20.11.2026 18:00"),
+                             "self_checkin": value("on", "")})
             elif page == "registrations_withdraw":
                 sent = body(data, {"registrations": registrations[:1]},
                             {"registrations": st.one_of(st.lists(st.sampled_from(registrations), max_size=3),
@@ -677,6 +689,35 @@ def test_registration_and_checkin(world, clients, data):
             client = Client() if page == "registration" else clients["director"]
             client.raise_request_exception = False
             post(client, reverse(f"tournament:{page}", kwargs=kwargs), sent, what="registration and check-in")
+
+
+@fuzz(40)
+@given(data=st.data())
+def test_private_registration_links(world, clients, data):
+    """A player's private link (cancel with its confirmation, check in), the venue's check-in page and
+    the director's poster: the registration of either tournament or none, its secret or another text."""
+    links = {slug: list(Registration.objects.filter(tournament__slug=slug).values_list("id", "link_token"))
+             for slug in (world.slug, "abend")}
+    tokens = st.one_of(st.text(st.characters(blacklist_characters="/", blacklist_categories=["Cs"]), min_size=1,
+                               max_size=40), st.sampled_from(["x" * 24, "falsch", "..", "%2F", "a" * 500]))
+    with rolled_back():
+        for _ in range(data.draw(st.integers(1, 3), label="requests")):
+            slug = data.draw(st.sampled_from(["abend", "abend", world.slug]), label="tournament")
+            page = data.draw(st.sampled_from(["registration_own", "registration_cancel", "registration_cancel",
+                                              "registration_checkin", "registration_checkin", "self_checkin",
+                                              "registration_poster"]), label="page")
+            kwargs: dict = {"slug": slug}
+            if page.startswith("registration_") and page != "registration_poster":
+                registration_id, token = data.draw(st.sampled_from(links[slug]), label="registration")
+                if data.draw(st.integers(0, 3), label="another secret") == 0:
+                    token = data.draw(tokens, label="secret")
+                if data.draw(st.integers(0, 5), label="another id") == 0:
+                    registration_id = data.draw(st.integers(0, 10**6), label="id")
+                kwargs.update(registration_id=registration_id, token=token)
+            sent = body(data, {"confirm": "yes"}, {"confirm": value("yes", "no", "")})
+            client = clients["director"] if page == "registration_poster" else Client()
+            client.raise_request_exception = False
+            post(client, reverse(f"tournament:{page}", kwargs=kwargs), sent, what="private registration links")
 
 
 def valid_seating(w: World, name: str, number: int, key: str, action: str = "publish") -> dict:

@@ -39,7 +39,7 @@ def test_repeated_failed_logins_lock_the_user_name_from_that_address(client, set
     response = client.post(login, {"username": "leitung", "password": "falsch"})
     assert response.status_code == 429
     page = response.content.decode()
-    assert "Anmeldung vorübergehend gesperrt" in page and "15 Minuten" in page
+    assert "Login vorübergehend gesperrt" in page and "15 Minuten" in page
     # locked: even the right password does not get in now, from this address
     response = client.post(login, {"username": "leitung", "password": "pw-leitung"})
     assert response.status_code == 429 and "_auth_user_id" not in client.session

@@ -259,7 +259,7 @@ def test_nothing_personal_is_shared_through_the_cache(tournament):
         browser.force_login(make_director(name))  # logged in, no role in this tournament: the public view
         page = browser.get(standings(tournament)).content.decode()
         pages.append(page)
-        assert f"Angemeldet als {name}" in page
+        assert f"Eingeloggt als {name}" in page
     tokens = [re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1) for page in pages]
     assert tokens[0] != tokens[1]
     assert "csrfmiddlewaretoken" not in Client().get(standings(tournament, partial=1)).content.decode()

@@ -25,7 +25,7 @@ from pypdf import PdfReader
 
 from tournament import privacy
 from tournament import urls as tournament_urls
-from tournament.models import Entry, Player, Rangliste
+from tournament.models import Entry, Player, Rangliste, Registration
 from tournament.selectors import rangliste as rangliste_selectors
 from tournament.services import checkin, penalties, seating, teams, tournaments
 from tournament.services import privacy as privacy_services
@@ -161,6 +161,13 @@ def draft(w: World) -> list[tuple[dict, str]]:
     return []
 
 
+def wrong_secrets(w: World) -> list[tuple[dict, str]]:
+    """The private links of the hidden registrations without their secret: the public never holds it
+    (the holder sees their own name: test_registration_links.py)."""
+    return [({"slug": w.slug, "registration_id": r.pk, "token": "x" * 24}, "")
+            for r in Registration.objects.filter(tournament__slug=w.slug, name__in=[REGISTERED_HIDDEN, WAITING_HIDDEN])]
+
+
 T, P, R, TB = tournament_variants, player_variants, round_variants, table_variants
 
 # every pattern of tournament.urls -> its variants (keyword arguments, query). A director's page is
@@ -170,6 +177,9 @@ VARIANTS = {
     "home": none, "help": none, "tournament_create": none, "overview": T, "settings": T, "players": T,
     "player_edit": director_player, "player_withdraw": director_player, "player_return": director_player,
     "registration": T, "registrations": T,
+    "registration_own": wrong_secrets, "registration_cancel": wrong_secrets, "registration_checkin": wrong_secrets,
+    "registration_poster": T,  # director only (anonymous: the login page)
+    "self_checkin": T,  # a phone that registered nobody: no names
     "registration_edit": draft,  # director only (POST and GET: login page), no public variant
     "registration_withdraw": draft,  # director only, POST
     "registrations_withdraw": T,  # director only, POST (anonymous: the login page)

@@ -40,6 +40,21 @@ class RegistrationSettingsForm(forms.Form):
     waiting = forms.IntegerField(label=_("Plätze auf der Warteliste"), min_value=0, max_value=5000, required=False,
                                  help_text=_("Leer: so viele wie Plätze, mindestens 10. Ist auch die Warteliste "
                                              "voll, wird jede weitere Anmeldung abgelehnt."))
+    deadline = forms.DateTimeField(
+        label=_("Anmeldeschluss"), required=False,
+        widget=forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"),
+        help_text=_("Freiwillig: Datum und Uhrzeit, ab der die Anmeldeseite niemanden mehr annimmt. Leer: bis Sie "
+                    "die Anmeldung schließen."))
+    self_checkin = forms.BooleanField(
+        label=_("Selbst-Check-in per Handy"), required=False,
+        help_text=_("Am Turniertag, bis Runde 1 ausgelost ist, checken sich Angemeldete mit ihrem persönlichen "
+                    "Link (aus der Bestätigung) selbst ein; den QR-Code dafür gibt es unten und auf dem Aushang."))
+
+    def clean_deadline(self):
+        deadline = self.cleaned_data.get("deadline")
+        if deadline is not None and not 2000 <= deadline.year <= 2999:
+            raise forms.ValidationError(_("Bitte ein Datum zwischen den Jahren 2000 und 2999 angeben."))
+        return deadline
 
 
 class RowIdsField(forms.ModelMultipleChoiceField):

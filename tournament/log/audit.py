@@ -288,7 +288,10 @@ def snapshot(instance, rec: Recording) -> dict:
                 "directors": sorted(u.get_username() for u in instance.directors.all()),
                 "helpers": sorted(u.get_username() for u in instance.helpers.all()),
                 "registration_open": instance.registration_open, "registration_limit": instance.registration_limit,
-                "registration_waiting_limit": instance.registration_waiting_limit}
+                "registration_waiting_limit": instance.registration_waiting_limit,
+                "registration_deadline": (instance.registration_deadline.isoformat()
+                                          if instance.registration_deadline else None),
+                "self_checkin": instance.self_checkin}
     return {}
 
 

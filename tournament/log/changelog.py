@@ -381,7 +381,8 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "cup_advance": _l("Pokal: es kommen weiter"),
                    "registration_open": _l("Anmeldung online offen"),
                    "registration_limit": _l("Plätze (0: unbegrenzt)"),
-                   "registration_waiting_limit": _l("Plätze auf der Warteliste (leer: so viele wie Plätze)")}
+                   "registration_waiting_limit": _l("Plätze auf der Warteliste (leer: so viele wie Plätze)"),
+                   "registration_deadline": _l("Anmeldeschluss"), "self_checkin": _l("Selbst-Check-in per Handy")}
 
 
 # fields whose values are codes, worded by their choices

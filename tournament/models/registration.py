@@ -30,9 +30,13 @@ class Registration(models.Model):
     # the player's entry while registered; a withdrawn registration keeps the entry that played
     entry = models.OneToOneField(Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="registration")
     created_at = models.DateTimeField(auto_now_add=True)  # the waiting list's order
+    # the secret of the player's private link (services/registration_links.py): they see, cancel and
+    # check in their registration with it; "" for one made before there were links (no link then)
+    link_token = models.CharField(max_length=64, blank=True, default="")
     # the contact is never kept in the history: an old value there would outlive its erasure
-    # (services/contacts.py, docs/security.md "Contact data")
-    history = kept_history("created_at", "contact")
+    # (services/contacts.py, docs/security.md "Contact data"); nor is the link's secret (the change
+    # log is read by helpers and goes into the tournament file)
+    history = kept_history("created_at", "contact", "link_token")
     # not stored: a waiting registration of a person registered already (selectors.checkin.registrations)
     registered_already = False
 

@@ -157,6 +157,11 @@ class Tournament(models.Model):
     # how many may wait once the places are taken (services/waiting_list.py); null: as many as the places
     registration_waiting_limit = models.PositiveSmallIntegerField(
         _("Plätze auf der Warteliste (leer: so viele wie Plätze)"), null=True, blank=True)
+    # the public registration takes nobody after this moment (null: until the director closes it)
+    registration_deadline = models.DateTimeField(_("Anmeldeschluss"), null=True, blank=True)
+    # players check themselves in with their private link on the tournament's day, before round 1 is
+    # drawn (services/registration_links.py)
+    self_checkin = models.BooleanField(_("Selbst-Check-in per Handy"), default=False)
     # teams and clubs (docs/competitions.md, "In the app"): how many of a team's members count (null:
     # all; k: the best k, the same for every team), the clubs ranked as teams (null: no club ranking;
     # 0: all players count; k: the best k), and members of a team kept apart in the draw

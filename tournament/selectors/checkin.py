@@ -70,3 +70,13 @@ def public_registrations(tournament: Tournament) -> list[PublicRegistration]:
         shown.append(PublicRegistration(privacy.shown_name(name, level, number), privacy.shown_club(club, level),
                                         category, status == Registration.Status.WAITING))
     return shown
+
+
+def waiting_place(registration: Registration) -> int | None:
+    """The place on the waiting list of a waiting registration (1: the next to move up), None for
+    any other. One query."""
+    if registration.status != Registration.Status.WAITING:
+        return None
+    return Registration.objects.filter(tournament_id=registration.tournament_id, status=Registration.Status.WAITING,
+                                       created_at__lte=registration.created_at).exclude(
+        created_at=registration.created_at, id__gt=registration.id).count()

@@ -10,7 +10,12 @@ the players' entries are made and changed through `services.tournaments`, as on 
 
 from __future__ import annotations
 
+import datetime
+import secrets
+from typing import Any
+
 from django.db import transaction
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from .. import names, privacy
@@ -24,6 +29,7 @@ from . import tournaments
 from .locking import lock, lock_one, lock_tournament
 from .waiting_list import enter, fill_free_places, places_taken, waiting_places
 
+LINK_TOKEN_BYTES = 18  # the private link's secret (services/registration_links.py)
 CATEGORY_LENGTH = 60  # Registration.category
 CONTACT_LENGTH = 200  # Registration.contact
 MOST_PLACES = 5000
@@ -32,6 +38,23 @@ MOST_PLACES = 5000
 def finished_sentence() -> str:
     """Why a finished tournament takes no registration (the page says it, the service refuses with it)."""
     return _("Das Turnier ist beendet: eine Anmeldung ist nicht mehr möglich.")
+
+
+def deadline_text(deadline: datetime.datetime) -> str:
+    """The registration deadline as the page says it, in the site's time zone ("20.11.2026 18:00")."""
+    return formats.date_format(timezone.localtime(deadline), "SHORT_DATETIME_FORMAT")
+
+
+def deadline_passed(tournament: Tournament, *, now: datetime.datetime | None = None) -> bool:
+    deadline = tournament.registration_deadline
+    return deadline is not None and (now or timezone.now()) >= deadline
+
+
+def deadline_sentence(tournament: Tournament) -> str:
+    """Why a registration after the deadline is refused (the page says it, the service refuses with it)."""
+    assert tournament.registration_deadline is not None
+    return _("Die Anmeldung ist seit %(deadline)s Uhr geschlossen (Anmeldeschluss).") % {
+        "deadline": deadline_text(tournament.registration_deadline)}
 
 
 def checkin_in_use(tournament: Tournament) -> bool:
@@ -88,6 +111,8 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
         tournament = lock_tournament(tournament)
         if not tournament.registration_open:
             raise UserError(_("Die Anmeldung zu diesem Turnier ist geschlossen."))
+        if deadline_passed(tournament):
+            raise UserError(deadline_sentence(tournament))
         if is_finished(tournament):  # open or not: nobody "rückt nach" once it is over (issue 32.4)
             raise UserError(finished_sentence())
         name, club = tournaments.clean_name(name, club)
@@ -103,6 +128,7 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
                                   "Anmeldung ist nicht mehr möglich.") % {"n": room})
             registration = Registration(tournament=tournament, name=name, club=club, category=category,
                                         contact=contact, publication=privacy_services.checked_level(publication),
+                                        link_token=secrets.token_urlsafe(LINK_TOKEN_BYTES),
                                         status=Registration.Status.WAITING if full else
                                         Registration.Status.REGISTERED)
             if not full:
@@ -179,27 +205,38 @@ def withdraw_registrations(*, tournament: Tournament, ids: list[int], by: Actor 
         return chosen
 
 
+UNCHANGED: Any = object()  # set_registration: a setting not given stays as it is
+
+
 def set_registration(*, tournament: Tournament, open: bool, limit: int, waiting: int | None = None,
+                     deadline: datetime.datetime | None = UNCHANGED, self_checkin: bool = UNCHANGED,
                      by: Actor = SYSTEM) -> Tournament:
     """Opens or closes the public registration and sets the number of places (0: no limit) and of
     places on the waiting list (None: as many as the places; 0: none); more places let the waiting
-    list move up. Fewer places on the waiting list take nobody off it: only newcomers are refused."""
+    list move up. Fewer places on the waiting list take nobody off it: only newcomers are refused.
+    `deadline`: the moment after which the public page takes nobody (None: none); `self_checkin`:
+    players check themselves in with their private link (services/registration_links.py); either
+    left out stays as it is."""
     if not 0 <= limit <= MOST_PLACES:
         raise UserError(_("Plätze gehen von 0 (unbegrenzt) bis %(n)s.") % {"n": MOST_PLACES}, field="limit")
     if waiting is not None and not 0 <= waiting <= MOST_PLACES:
         raise UserError(_("Plätze auf der Warteliste gehen von 0 bis %(n)s.") % {"n": MOST_PLACES}, field="waiting")
     with transaction.atomic():
         tournament = lock_tournament(tournament)
-        wanted = (open, limit, waiting)
-        if (tournament.registration_open, tournament.registration_limit,
-                tournament.registration_waiting_limit) == wanted:
+        if deadline is UNCHANGED:
+            deadline = tournament.registration_deadline
+        if self_checkin is UNCHANGED:
+            self_checkin = tournament.self_checkin
+        wanted = (open, limit, waiting, deadline, self_checkin)
+        if (tournament.registration_open, tournament.registration_limit, tournament.registration_waiting_limit,
+                tournament.registration_deadline, tournament.self_checkin) == wanted:
             return tournament
         with audit.recording("registration_settings", by=by, tournament=tournament):
-            (tournament.registration_open, tournament.registration_limit,
-             tournament.registration_waiting_limit) = wanted
+            (tournament.registration_open, tournament.registration_limit, tournament.registration_waiting_limit,
+             tournament.registration_deadline, tournament.self_checkin) = wanted
             tournament.version += 1
             tournament.save(update_fields=["registration_open", "registration_limit", "registration_waiting_limit",
-                                           "version"])
+                                           "registration_deadline", "self_checkin", "version"])
             fill_free_places(tournament=tournament, by=by)
         return tournament
 

@@ -9,6 +9,7 @@ from django.contrib import messages
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
@@ -17,11 +18,16 @@ from ..errors import UserError
 from ..forms.checkin import RegistrationForm, RegistrationSettingsForm, WalkInForm, WithdrawRegistrationsForm
 from ..log.audit import Actor
 from ..models import Entry, Registration, Tournament
+from ..printing import posters
+from ..printing import render as pdf_render
 from ..selectors import checkin as checkin_selectors
 from ..selectors.overview import is_finished
 from ..services import checkin
-from ..web import rate_limits
+from ..web import addresses, mail, rate_limits
+from ..web.qrcodes import qr_svg
 from .access import _set_role, director_required
+from .printing import _file_response
+from .registration_links import private_path, private_url, remember_link
 
 
 def _form_error(form, error: UserError) -> None:
@@ -44,16 +50,15 @@ def registration_page(request, slug):
         except UserError as error:
             _form_error(form, error)
         else:
-            if registration.status == Registration.Status.WAITING:
-                messages.warning(request, _("Alle Plätze sind vergeben: %(name)s steht auf der Warteliste und rückt "
-                                            "nach, sobald jemand absagt.") % {"name": registration.name})
-            else:
-                messages.success(request, _("%(name)s ist angemeldet.") % {"name": registration.name})
-            return redirect("tournament:registration", slug=tournament.slug)
+            return _registered(request, registration)
     listed = checkin_selectors.public_registrations(tournament)
     finished = is_finished(tournament)
+    deadline = tournament.registration_deadline
+    closed_since = checkin.deadline_sentence(tournament) if checkin.deadline_passed(tournament) else ""
     response = render(request, "tournament/registration.html", {
         "tournament": tournament, "form": form, "finished": checkin.finished_sentence() if finished else "",
+        "closed_since": closed_since,
+        "deadline": checkin.deadline_text(deadline) if deadline is not None and not closed_since else "",
         "registered": [r for r in listed if not r.waiting],
         "waiting": [r for r in listed if r.waiting], "taken": checkin.places_taken(tournament),
         "limited": rate_limits.registration_message() if limited else "",
@@ -63,27 +68,53 @@ def registration_page(request, slug):
     return response
 
 
+def _registered(request, registration: Registration):
+    """After a registration: to the player's private page (the confirmation), with the mail sent
+    when the site sends mail and the player gave an e-mail address."""
+    place = checkin_selectors.waiting_place(registration)
+    if place is not None:
+        messages.warning(request, _("Alle Plätze sind vergeben: %(name)s steht auf der Warteliste (Platz %(place)s) "
+                                    "und rückt nach, sobald jemand absagt.") % {"name": registration.name,
+                                                                                "place": place})
+    else:
+        messages.success(request, _("%(name)s ist angemeldet.") % {"name": registration.name})
+    registration.tournament = Tournament.objects.get(pk=registration.tournament_id)
+    mailed = mail.send_confirmation(registration=registration, link=private_url(request, registration),
+                                    waiting_place=place)
+    path = private_path(registration)
+    response = redirect(path + "?mail=1" if mailed else path)
+    remember_link(request, response, registration)  # the venue's check-in QR offers it on this phone
+    return response
+
+
 @director_required
 def registrations_page(request, tournament):
     """The director's list: every registration with its contact and where it stands; the settings."""
+    deadline = tournament.registration_deadline
     form = RegistrationSettingsForm(request.POST or None, initial={
         "open": tournament.registration_open, "limit": tournament.registration_limit,
-        "waiting": tournament.registration_waiting_limit})
+        "waiting": tournament.registration_waiting_limit,
+        "deadline": timezone.localtime(deadline) if deadline is not None else None,
+        "self_checkin": tournament.self_checkin})
     if request.method == "POST" and form.is_valid():
         try:
             checkin.set_registration(tournament=tournament, open=form.cleaned_data["open"],
                                      limit=form.cleaned_data["limit"], waiting=form.cleaned_data["waiting"],
-                                     by=Actor.of(request))
+                                     deadline=form.cleaned_data["deadline"],
+                                     self_checkin=form.cleaned_data["self_checkin"], by=Actor.of(request))
         except UserError as error:
             _form_error(form, error)
         else:
             messages.success(request, _("Gespeichert."))
             return redirect("tournament:registrations", slug=tournament.slug)
+    public_url = addresses.phone_url(request, reverse("tournament:registration", args=[tournament.slug]))
+    checkin_url = addresses.phone_url(request, reverse("tournament:self_checkin", args=[tournament.slug]))
     return render(request, "tournament/registrations.html", {
         "tournament": tournament, "form": form, "registrations": checkin_selectors.registrations(tournament),
         "taken": checkin.places_taken(tournament), "waiting_places": checkin.waiting_places(tournament),
-        "public_url": request.build_absolute_uri(
-            reverse("tournament:registration", args=[tournament.slug])),
+        "public_url": public_url, "public_qr": qr_svg(public_url, scale=4),
+        "checkin_url": checkin_url, "checkin_qr": qr_svg(checkin_url, scale=4) if tournament.self_checkin else "",
+        "loopback": addresses.unreachable_from_phones(public_url),
     }, status=400 if form.is_bound and not form.is_valid() else 200)
 
 
@@ -187,3 +218,14 @@ def checkin_mark(request, tournament, entry_id):
     url = reverse("tournament:checkin", args=[tournament.slug])
     return redirect(f"{url}?{urlencode({'q': query})}#e{entry.pk}" if query else f"{url}#e{entry.pk}")
 
+
+
+@director_required
+def registration_poster(request, tournament):
+    """The poster for the door or the club's notice board (A4 PDF): name, date, places, the
+    registration page's address as a QR code and in large type; with self check-in on, its QR too."""
+    registration_url = addresses.phone_url(request, reverse("tournament:registration", args=[tournament.slug]))
+    checkin_url = (addresses.phone_url(request, reverse("tournament:self_checkin", args=[tournament.slug]))
+                   if tournament.self_checkin else "")
+    html = posters.poster_html(tournament, registration_url=registration_url, checkin_url=checkin_url)
+    return _file_response(pdf_render.pdf_file(html), f"{tournament.slug}-anmeldung.pdf")

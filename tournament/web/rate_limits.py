@@ -1,5 +1,6 @@
 """Rate limits on the writes anyone may send without an account (docs/security.md, "Rate limits"):
-the public registration per client address, a table's entry link per link.
+the public registration per client address, a table's entry link per link, a player's private
+registration link (cancelling, checking in) per link.
 
 django-ratelimit counts in the shared cache (the database cache on a laptop, whose `incr` is atomic
 here: `web/database_cache.py`; Redis when hosted), so the count holds across gunicorn's processes
@@ -56,6 +57,18 @@ def table_link_over(request, token: str) -> int | None:
     """A POST through a table's entry link (a game, a preview, a decision, "stimmt"), counted per link,
     not per address: a hall's phones may all share one address (`RATE_LIMIT_TABLE_LINK`, 240 a minute)."""
     return _over(request, group="table_link", key=lambda _group, _request: token, rate=settings.RATE_LIMIT_TABLE_LINK)
+
+
+def registration_link_over(request, token: str) -> int | None:
+    """A POST through a player's private registration link (cancel, check in), counted per link: the
+    hall's phones share one address at the door (`RATE_LIMIT_REGISTRATION_LINK`, 20 in 10 minutes)."""
+    return _over(request, group="registration_link", key=lambda _group, _request: token,
+                 rate=settings.RATE_LIMIT_REGISTRATION_LINK)
+
+
+def registration_link_message() -> str:
+    return _("Über diesen Link kamen in kurzer Zeit zu viele Anfragen. Bitte in einigen Minuten noch einmal "
+             "versuchen oder an der Turnierleitung melden.")
 
 
 def registration_message() -> str:

@@ -54,7 +54,7 @@ class Command(BaseCommand):
 
         login_url = base_url.rstrip("/") + reverse("login")
         self.stdout.write(self.style.SUCCESS("Demodaten bereit."))
-        self.stdout.write(f"Anmelden:  {login_url}")
+        self.stdout.write(f"Einloggen: {login_url}")
         self.stdout.write(f"Benutzer:  {DIRECTOR_USERNAME}")
         self.stdout.write(f"Passwort:  {DIRECTOR_PASSWORD}")
         self.stdout.write(f"Demoturnier: {base_url.rstrip('/')}{self.demo_path}")
