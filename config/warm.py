@@ -3,7 +3,7 @@ before it forks the workers (deploy/gunicorn.conf.py, `when_ready`; `preload_app
 app there): the URL patterns with every view module they import, the templates compiled by
 Django's cached loader, the translation catalogues. Every worker then starts warm, also one
 restarted after `max_requests` in the middle of an evening: measured, about 0.7 s of one core per
-worker that phones arriving in the first seconds no longer wait for (docs/performance.md).
+worker that phones arriving in the first seconds no longer wait for (docs/performance.md, "Smaller layers").
 Touches no database: the workers open their own connections."""
 
 from __future__ import annotations

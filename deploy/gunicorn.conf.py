@@ -20,7 +20,7 @@ graceful_timeout = 20
 # many connections as it has threads balanced the load test better, but it then closes every
 # connection itself, waiting in its main thread for the client's side to close (gunicorn 27): with
 # clients that close 50 ms late, as phones on a slow network do, half the requests a second
-# (docs/performance.md, "The arrival's queue")
+# (docs/performance.md, "The server's settings, and why")
 keepalive = 5
 # restart a worker now and then (and not all at once): a slow leak cannot build up over an evening
 max_requests = int(os.environ.get("GUNICORN_MAX_REQUESTS", "5000"))

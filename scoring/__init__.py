@@ -4,11 +4,15 @@
 - `game`: one game in, winner, value, scores and breakdown out (`score_game`)
 - `sheet`: a table's games in order with Nullspiel, Bock, penalties and totals (`score_sheet`)
 - `validate`: what an entry may hold (`parse_game`, `parse_sheet`, `InvalidInput`)
-- `ranking`: table points by placement, the average per round
-- `teams`, `league`, `rangliste`, `prizes`: team and club standings, league match days and team cups, a ranking
-  list across tournaments (docs/competitions.md); `places` shares places between equal keys;
-  `tie_break`: why a row level with the one above stands where it stands (one for all of them)
-- `python -m scoring`: the command line of ../shared/scoring-contract.md
+- `ranking`: ranking a tournament by table points or by the average per round
+- `teams`: team and club standings from the members' results (docs/competitions.md)
+- `league`: league match days, the league table over them, and a team cup group
+- `rangliste`: a ranking list across tournaments (Rangliste)
+- `prizes`: a prize list: places overall and the best of each category
+- `places`: places from a ranking key, shared where the keys are equal
+- `tie_break`: why a row level with the one above stands where it stands (one for teams, league, cup, Rangliste)
+- `vocabulary`: the game's words and the engine's messages, in English and German
+- `__main__`: `python -m scoring`, the command line of ../shared/scoring-contract.md
 """
 
 from .game import Game, GameResult, score_game

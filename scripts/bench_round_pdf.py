@@ -2,7 +2,8 @@
 
     .venv/bin/python scripts/bench_round_pdf.py [--players 1000] [--workers 2] [--repeat 3]
 
-What the director waits for at a championship (issue 18, point 4: at most 5 s cold for 250 tables).
+What the director waits for at a championship (the bound: at most 5 s cold for 250 tables;
+docs/performance.md).
 Uses its own SQLite database (var/bench/round-pdf-<players>.sqlite3, made once with the generator of
 `manage.py generate_tournament`: 1,000 players = 250 tables, every game played) and prints, for the
 blank sheets (`?blank=1`, with the QR codes) and the filled ones:

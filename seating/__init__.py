@@ -9,7 +9,7 @@
 - `designs`: repeat-free schedules by construction
 - `team_match`: a team match (league match day): one player of each team at every table
 - `dealing`: who deals and sits out each game, and the list with Pflichtsoli
-- `python -m seating --players N --rounds R [--json]`: the plan for N players and R rounds
+- `__main__`: `python -m seating --players N --rounds R [--json]`, the plan for N players and R rounds
 
 The app (`tournament`) reads players and rounds from the database, calls these functions on
 plain ids and stores what they return; the words a player reads are the app's.

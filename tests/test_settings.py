@@ -94,7 +94,7 @@ def test_gunicorns_master_warms_up_what_every_worker_needs_before_forking():
 def test_a_gunicorn_worker_keeps_connections_alive_instead_of_closing_each(monkeypatch, threads):
     """deploy/gunicorn.conf.py: gunicorn 27 closes a connection it does not keep in the worker's main
     thread, waiting for the client's side; with phones on slow Wi-Fi that halves the requests a
-    second (docs/performance.md, "The arrival's queue"). So keep-alive stays on with room for it:
+    second (docs/performance.md, "The server's settings, and why"). So keep-alive stays on with room for it:
     gunicorn keeps `worker_connections - threads` connections alive and warns when there is none."""
     from unittest import mock
 

@@ -1,4 +1,4 @@
-"""How much of a player the public sees: their publication level (docs/privacy.md, issue 31).
+"""How much of a player the public sees: their publication level (docs/privacy.md).
 
 The level belongs to the organisation's record of the person (`Player.publication`), so it holds in
 every tournament, series and Rangliste of that organisation. This module owns the rule; the selectors

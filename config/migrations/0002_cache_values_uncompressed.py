@@ -3,8 +3,8 @@
 A cached value is a pickle in base64 (Django's database cache), up to about 90 KB for the standings
 of 1,000 players; by default PostgreSQL compresses every such value (pglz) before it stores it, which
 took about half the time of writing it. Uncompressed, writing the standings' two values after a
-change took 1.5-1.7 + 0.8-1.1 ms instead of 3.2-3.4 + 1.5 ms (docs/performance.md, "The cache's
-values uncompressed"); the table takes more room on disk. SQLite does not compress: nothing to do
+change took 1.5-1.7 + 0.8-1.1 ms instead of 3.2-3.4 + 1.5 ms (docs/performance.md, "The database
+cache"); the table takes more room on disk. SQLite does not compress: nothing to do
 there, nor with Redis (no table: a table made later by `createcachetable` needs this migration run
 again, see 0001). Rows written before keep how they were stored until overwritten."""
 

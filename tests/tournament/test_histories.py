@@ -1,4 +1,4 @@
-"""The standings of every round kept across changes (tournament/web/histories.py, issue 18.3): after a
+"""The standings of every round kept across changes (tournament/web/histories.py): after a
 game saved at one table, only the rounds from that table's round on are ranked again, and the history
 is the one computed anew, whatever changes come in between."""
 

@@ -1,4 +1,4 @@
-"""The scores summed per table, kept across changes (tournament/web/score_sums.py, issue 18.3): after a
+"""The scores summed per table, kept across changes (tournament/web/score_sums.py): after a
 game saved at one table only that table is summed again, and the standings are the same as when
 everything is summed anew, whatever changes come in between, also a write that commits late."""
 

@@ -289,8 +289,9 @@ def test_public_pages_run_a_fixed_number_of_queries(client):
 
 
 def test_the_next_visitor_gets_the_whole_page_from_the_shared_cache(client, monkeypatch):
-    """Issue 18.3: a visitor's page holds nothing personal (no CSRF token: the language switch needs
-    none), so the second visitor gets the first one's page whole, in a few queries, compressed."""
+    """A visitor's page holds nothing personal (no CSRF token: the language switch needs none), so the
+    second visitor gets the first one's page whole, in a few queries, compressed (docs/performance.md,
+    "Whole pages in the cache")."""
     tournament = make_tournament(players=9, slug="ganz")
     play_round(tournament, games=2)
     round_url = reverse("tournament:round", args=[tournament.slug, 1])
@@ -313,7 +314,7 @@ def test_the_next_visitor_gets_the_whole_page_from_the_shared_cache(client, monk
 
 
 def test_visitors_get_the_players_pages_in_one_frame_as_if_each_were_rendered(client, monkeypatch):
-    """Issue 18: the site's frame of a visitor's player page is rendered once per change (web/frames.py)
+    """The site's frame of a visitor's player page is rendered once per change (web/frames.py)
     and filled in with each player's name, path, content and ETag: the pages are those rendered one
     by one, down to the byte, and the second needs no query for the frame (the rounds of the navigation)."""
     tournament = make_tournament(players=9, slug="rahmen", name="Abend <&> \"Kreuz\"")
@@ -336,7 +337,7 @@ def test_visitors_get_the_players_pages_in_one_frame_as_if_each_were_rendered(cl
 
 
 def test_a_game_saved_leaves_the_seating_as_it_was(client):
-    """Issue 18.3: a visitor's seating shows who sits where, not how far the tables are, so a game
+    """A visitor's seating shows who sits where, not how far the tables are, so a game
     saved changes neither its ETag nor the page; a swap (the setup) does."""
     tournament = make_tournament(players=8, slug="sitzplan")
     round = seated_round(tournament)
@@ -350,7 +351,7 @@ def test_a_game_saved_leaves_the_seating_as_it_was(client):
 
 
 def test_a_game_at_another_table_leaves_a_players_games_as_they_were_computed(client):
-    """Issue 18.3: a game saved at table 2 changes a table-1 player's ranks, not their games: the page
+    """A game saved at table 2 changes a table-1 player's ranks, not their games: the page
     is built again from their kept games (no queries for them); a game at their own table rebuilds them."""
     tournament = make_tournament(players=8, slug="zwei-tische")
     round = seated_round(tournament)
@@ -370,7 +371,7 @@ def test_a_game_at_another_table_leaves_a_players_games_as_they_were_computed(cl
 
 def test_a_players_poll_stays_unchanged_while_a_game_elsewhere_moves_neither_their_games_nor_rank(
         client, monkeypatch):
-    """Issue 18.3: a player's page depends on their own tables, the setup and their rank after each
+    """A player's page depends on their own tables, the setup and their rank after each
     round, not on every game: a game at another table that leaves their rank as it was answers their
     poll 304 without rendering anything; one that moves their rank brings the new page."""
     tournament = make_tournament(players=8, slug="zwei-tische")

@@ -9,8 +9,16 @@ sends the version it was loaded from, and a service that finds another version s
 (`errors.Conflict`). Every change of the models with `history = HistoricalRecords(...)` is kept by
 django-simple-history; `LoggedChange` adds where it happened and who did it (see `audit.py`).
 
-One module per family: `changes`, `tournaments`, `players`, `rounds`, `games`, `teams`, `rangliste`,
-`registration`, `organisations`; import from the package (`from tournament.models import Game`)."""
+One module per family; import from the package (`from tournament.models import Game`):
+- `changes`: the change log's records (`LoggedChange`), `DataChange` and its `CounterTurn`, `RequestKey`
+- `organisations`: a club or an association and its organisers (`Organisation`)
+- `tournaments`: a tournament and its settings, a series of tournaments (`Tournament`, `Series`, `SeriesMerge`)
+- `players`: a person as an organisation knows them, and their entry in a tournament (`Player`, `Entry`)
+- `registration`: a registration on the tournament's public page (`Registration`)
+- `rounds`: rounds, their tables and the seats at them (`Round`, `Table`, `Seat`)
+- `games`: games, the phones' entries waiting (`DraftGame`), penalties and the stored scores (`Score`)
+- `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
+- `rangliste`: a Rangliste across tournaments (`Rangliste`)"""
 
 from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score

@@ -449,7 +449,8 @@ def prizes_html(prizes) -> str:
     """The prize list (`selectors.prizes.prize_list`): overall, then each category."""
     tournament = prizes.tournament
     title = _("Preisliste")
-    # on every page while results are still to come (issue 32.4), as the standings' PDF says it
+    # on every page while results are still to come (nobody mistakes a printed list for the final one),
+    # as the standings' PDF says it
     footer_center = title + " – " + _("vorläufig") if prizes.provisional else title
     return render_to_string("print/prizes.html", {
         "lang": get_language() or "de", "footer_left": footer(tournament), "footer_center": footer_center,

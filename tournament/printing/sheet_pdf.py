@@ -3,9 +3,9 @@
 WeasyPrint needs about half a second of CPU for a sheet (parsing, styling, table layout, line
 breaking, drawing 500 cells): 125 s for a round of 250 tables. A sheet is a fixed grid (column widths
 in mm, rows of one height), so it is drawn here directly, about 100 times faster
-(docs/performance.md, "The round's PDF"). `documents.sheet_document` prepares every text in the
-reader's language; this module only places them, and imports nothing from Django (the pool's workers
-import it on their own).
+(docs/performance.md, "The PDF cache and background jobs"). `documents.sheet_document` prepares
+every text in the reader's language; this module only places them, and imports nothing from Django
+(the pool's workers import it on their own).
 
 The page (A4 landscape, mm from the top left): the head (tournament, "Runde 2 · Tisch 3" on one line,
 the QR code of the table's entry link in the top right corner with its caption), the status line, the

@@ -1,15 +1,23 @@
 """Functions that read: what a page needs, in a fixed number of queries whatever the size.
 
-One module per family of pages; import from the package (`from tournament import selectors`):
-- `access`: a user's role in a tournament or a series
+One module per family of pages; import from the package (`from tournament import selectors`), except the
+modules from `table_state` on, which are imported as modules (`from tournament.selectors import teams`):
+- `access`: a user's role in a tournament or a series, and the organisations a user acts for
 - `standings`: the standings and the places round by round
 - `missing`: what is still missing before a round can close
-- `rounds`: a round's tables and the pairs who meet again
+- `rounds`: a round's tables, a player's current seat and the pairs who meet again
 - `sheets`: a table's sheet with every game's scores and breakdown
 - `players`: a player's tournament
 - `overview`: a tournament at a glance
 - `series`: a series' standings over its evenings
-- `table_state`: what a table's phones and the director's live board read (used as a module)
+- `table_state`: what a table's phones and the director's live board read
+- `checkin`: the public and the director's list of registrations, the evening's check-in list
+- `projector`: the projector page: the newest round's seating by name, and the standings
+- `teams`: team and club standings, from the standings' rows
+- `league`: a match day's Siegpunkte, a team cup group and a league over a series' match days
+- `prizes`: a tournament's prize list and its players' categories
+- `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
+- `written_sql`: the hot reads written out as SQL, their values converted as Django converts them
 """
 
 from .access import is_director, is_organiser, is_series_director, organisations_of, role_of, tournaments_to_add

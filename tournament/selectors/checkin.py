@@ -32,7 +32,7 @@ def checkin_rows(tournament: Tournament) -> list[CheckinRow]:
 
 def registrations(tournament: Tournament) -> list[Registration]:
     """All registrations in the order they came, with the entry's start number (the director's list).
-    A waiting one of a person registered already (taken before issue 32.2 refused it) carries
+    A waiting one of a person registered already (taken before such a registration was refused) carries
     `registered_already`: it never moves up, and the list says why."""
     listed = list(tournament.registrations.select_related("entry").order_by("created_at", "id"))
     registered = {names.identity(r.name, r.club) for r in listed if r.status == Registration.Status.REGISTERED}

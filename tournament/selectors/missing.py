@@ -71,7 +71,8 @@ class MissingResults:
     def brief_state(self) -> tuple[tuple[int, bool], ...]:
         """For a player's page: each round that is not final yet, and whether games or entries are
         still missing in it (else it only waits to be closed). Changes only when a round is complete
-        or closed, not with every game at another table (issue 18.3)."""
+        or closed, not with every game at another table (so a player's page stays cached through
+        them)."""
         if not self.provisional:
             return ()
         incomplete = {t.round_number for t in self.incomplete}

@@ -2,7 +2,7 @@
 prize list"): the standings handed to `scoring.prizes`.
 
 Reads only: the standings (`standings`: a fixed number of queries), one query of the categories and one
-of what is still missing (the list is "vorläufig" while results are to come, issue 32.4)."""
+of what is still missing (the list is "vorläufig" while results are to come)."""
 
 from __future__ import annotations
 

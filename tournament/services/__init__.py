@@ -3,15 +3,36 @@ changes through `locking` (the one locking helper), records the change (`log.aud
 raises `tournament.errors.UserError` for anything a person should read.
 
 One module per family of writes:
-- `tournaments`, `series`: a tournament and its players, settings and roles; a series of evenings
-- `seating`, `round_clock`: rounds: drawing, swapping, publishing, closing; the round's clock
+- `tournaments`: a tournament and its players: creating, settings and roles, registering, withdrawing
+- `player_details`: what a player's edit page saves besides name and club: member number, publication
+  level, categories
+- `privacy`: a player's publication level (docs/privacy.md)
+- `series`: a series of evenings: its settings, its evenings, merging two players who are one person
+- `organisations`: creating an organisation; which one a new tournament, series or Rangliste is in
+- `seating`: rounds: creating, drawing, swapping and moving, publishing, closing, hiding results
+- `round_clock`: the round's clock
 - `results`: a table's games (the path of a saved game is in its module doc)
-- `penalties`, `sheet_state`: penalties; totals only, signing, ending a table early
+- `penalties`: penalties at a table
+- `sheet_state`: a sheet as a whole: totals only, signing and unlocking, ending a table early
 - `editing`: what may be changed at a table, and its version; the one check of an entered game
   (`check_entry`, `check_in_order`) for the director's form, the phones and penalties
 - `scores`: the stored scores, a cache of the engine's output
 - `table_links`: the tables' entry links and what their phones send
-- `importing`, `exporting`, `file_checks`, `backups`: the tournament file
+- `checkin`: the public registration, the director's changes to it, the evening's check-in
+- `waiting_list`: the registration's waiting list: how many may wait, moving it up
+- `registration_links`: a player's private registration link: cancelling, self check-in
+- `contacts`: erasing the registrations' contact data after the retention period
+- `personal_data`: a person's data on request, and erasing it (GDPR)
+- `teams`: a tournament's teams and its club ranking
+- `rangliste`: a Rangliste across tournaments: creating one, its settings, member numbers
+- `exporting`: a whole tournament as one JSON document (the tournament file, also the backup)
+- `file_checks`: checking a tournament file before anything is written
+- `file_reading`: how a file is read: the plan to write, the problem lines, each value's form
+- `file_references`: the references between a file's parts, table by table
+- `file_teams`: what a file says about teams and categories
+- `importing`: writing a checked file through the services
+- `backups`: the tournament file on disk, by hand or whenever a round is closed
 - `generate`: a tournament full of random valid games (demo, benchmarks)
-- `bulk`, `locking`: multi-row inserts; row locks in a fixed order
+- `bulk`: inserting many rows from tuples (COPY on PostgreSQL, multi-row INSERTs elsewhere)
+- `locking`: the one locking helper: row locks in a fixed order
 """

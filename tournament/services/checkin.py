@@ -75,8 +75,8 @@ def _clean_extra(category: str, contact: str) -> tuple[str, str]:
 def _check_taken(tournament: Tournament, name: str, club: str, *, registration: Registration | None = None) -> None:
     """Refuses a registration of a person (`names.identity`) who is a player of the tournament, or
     registered or waiting already, in every state of the tournament: with places free, full, or with
-    the waiting list full (issue 32.2: the same person went onto the waiting list once the places were
-    taken, and never moved up). `registration`: the one being corrected, not compared with itself."""
+    the waiting list full (else the same person could go onto the waiting list once the places were
+    taken, and would never move up). `registration`: the one being corrected, not compared with itself."""
     identity = names.identity(name, club)
     entries = tournament.entries.all()
     others = tournament.registrations.exclude(status=Registration.Status.WITHDRAWN)
@@ -113,7 +113,7 @@ def register(*, tournament: Tournament, name: str, club: str = "", category: str
             raise UserError(_("Die Anmeldung zu diesem Turnier ist geschlossen."))
         if deadline_passed(tournament):
             raise UserError(deadline_sentence(tournament))
-        if is_finished(tournament):  # open or not: nobody "rückt nach" once it is over (issue 32.4)
+        if is_finished(tournament):  # open or not: nobody is told they "rückt nach" after the last round
             raise UserError(finished_sentence())
         name, club = tournaments.clean_name(name, club)
         category, contact = _clean_extra(category, contact)

@@ -1,4 +1,4 @@
-"""What a tournament file says about teams and categories (docs/tournament-file.md, issue 17): the
+"""What a tournament file says about teams and categories (docs/tournament-file.md): the
 tournament's own categories and team options, each player's member number and categories, and the
 teams with their members by start number. Called by `file_checks.check_file`; each value is checked
 where its rule lives (the tournament's categories by `models.tournaments.own_categories`, a team's

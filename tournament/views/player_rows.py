@@ -1,8 +1,8 @@
 """The rows of a player's games on their page (`_player_live.html`), written in Python like the
 standings' rows: through the template engine they were most of the page's cost (for 16 games
 about 370 variables and 80 translations, each looked up on its own), and a player's page is
-rendered again whenever their games or ranks change (issue 18). Same markup and words as the
-template had; every text from the data is escaped."""
+rendered again whenever their games or ranks change (docs/performance.md, "The site's frame"). Same
+markup and words as the template had; every text from the data is escaped."""
 
 from __future__ import annotations
 

@@ -145,8 +145,8 @@ def player_edit(request, tournament, entry_id):
 
 @director_required
 def player_categories(request, tournament):
-    """Every player's categories in one table of boxes, saved at once (issue 32.1: 18 players were 54
-    clicks on their edit pages). The form lists the entries it showed; a box left empty takes the
+    """Every player's categories in one table of boxes, saved at once (on the players' edit pages, 18
+    players took 54 clicks). The form lists the entries it showed; a box left empty takes the
     category away."""
     entries = list(tournament.entries.select_related("player").order_by("start_number"))
     categories = category_choices(tournament)

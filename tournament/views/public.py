@@ -46,7 +46,8 @@ class PlayerVersion:
     """What a player's page shows depends on, narrower than the tournament's change counter: the
     setup and the sheets of the player's own tables (`own`), the player's rank after each round and
     which rounds are not final yet ("vorläufig"). A game saved at another table that moves none of this leaves
-    the page, its cache entry and its ETag as they are (issue 18.3)."""
+    the page, its cache entry and its ETag as they are: a phone's poll is answered 304 instead of
+    the page rendered again for every game anywhere."""
 
     history: histories.Ranks
     own: str

@@ -1,7 +1,8 @@
-"""Telling a player where they sit (issue 17.7): a phone that marked its player ("Das bin ich" on
-the standings, kept in the browser) sends the entry with each poll (`me`); the answer starts with a
-notice of their table and seat in the newest published round and its clock, which the page's
-script puts at the top (static/js/standings.js). One query; nothing when the seating is not public."""
+"""Telling a player where they sit (docs/tournament.md, "Where do I sit?"): a phone that marked its
+player ("Das bin ich" on the standings, kept in the browser) sends the entry with each poll (`me`);
+the answer starts with a notice of their table and seat in the newest published round and its
+clock, which the page's script puts at the top (static/js/standings.js). One query; nothing when the
+seating is not public."""
 
 from __future__ import annotations
 

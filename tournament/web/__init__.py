@@ -8,6 +8,8 @@
 - `frames`: a visitor's page frame rendered once and filled in per page
 - `database_cache`: the shared cache in the database, one statement a write (without Redis)
 - `rate_limits`: the limits of the public forms and the table links
+- `addresses`: the addresses a phone opens (DJANGO_SITE_URL, else the request's)
+- `mail`: the registration's confirmation by e-mail, when the site has mail set up
 - `login_lockout`: django-axes' handler (a stranger cannot lock the director out)
 - `qrcodes`: the entry links' QR codes as SVG (segno)
 - `charts`: the standings chart as SVG

@@ -4,7 +4,7 @@ value in one statement.
 Django's `DatabaseCache.set` counts the whole table, then reads the key and updates or inserts it in
 a transaction: on PostgreSQL five round trips to the database, and under load each of them waits
 for Python's GIL again (6.0 ms a write at p50 on PostgreSQL while 500 phones arrive; 2.1 ms on
-SQLite; docs/performance.md, "The arrival's queue"). Here `set` is one `INSERT ... ON CONFLICT DO
+SQLite; docs/performance.md, "The database cache"). Here `set` is one `INSERT ... ON CONFLICT DO
 UPDATE`, which SQLite (3.24 and later) and PostgreSQL both have, and the table is counted and culled
 as Django does (`MAX_ENTRIES`, `CULL_FREQUENCY`) on every `cull_every`-th write of a process only.
 Inside a transaction the statement runs in a savepoint, so that a failed cache write cannot spoil

@@ -2,8 +2,8 @@
 each with content of its own (a player's page: when the evening starts, 500 phones open 500
 different pages within seconds). The site's frame (header, tournament navigation, language switch)
 is rendered once per change of the tournament, language and release in each process, with marks
-where the page's own parts go, and the marks are filled in for each request (issue 18: rendering the
-frame was 4 ms of a player's first page of 18 ms, and one query).
+where the page's own parts go, and the marks are filled in for each request (rendering the frame
+was 4 ms of a player's first page of 18 ms, and one query; docs/performance.md).
 
 Only for a visitor whose page is everybody's (`caching.for_everyone`: no login, no session, no
 message waiting) at an address without a query: for them the frame holds nothing personal (no CSRF

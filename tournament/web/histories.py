@@ -1,7 +1,8 @@
 """The standings of every round (`selectors.standings_history`) once per change of the tournament and
 process, for every page that needs them (the standings, every player's page, the projector, the
-exports), brought up to date from the change before (issue 18.3: a game saved at one table should
-not rank 1,000 players once for every round; `selectors.standings._moved` moves its players).
+exports), brought up to date from the change before (a game saved at one table should not rank
+1,000 players once for every round; `selectors.standings._moved` moves its players;
+docs/performance.md, "Histories kept per process").
 
 A process keeps the newest histories it computed or read (`kept`). For a newer counter it looks at
 the changes in between (`score_sums.changed_tables`): when each

@@ -1,5 +1,5 @@
-"""Writes outside the services count the tournament up too (docs/performance.md, "How polling stays
-cheap"): the services record every change, and their recording appends the DataChange that is
+"""Writes outside the services count the tournament up too (docs/architecture.md, "The change
+counter"): the services record every change, and their recording appends the DataChange that is
 the tournament's change counter (`caching.change_counter`). A change made elsewhere (the admin, a
 shell, a test that saves a model) must not leave a page that is cached or held by a phone as it
 was -- least of all results the director has just hidden -- so each save or delete of the

@@ -1,6 +1,6 @@
 """The tournament's scores summed per round, table and player (`selectors.score_sums`), kept in the
-shared cache from one change to the next and brought up to date table by table (issue 18.3: a game
-saved at one table should not make the standings add up all 25,000 scores again).
+shared cache from one change to the next and brought up to date table by table (a game saved at
+one table should not make the standings add up all 25,000 scores again; docs/performance.md).
 
 The cache holds one entry per tournament: the change counter the sums are valid for and the sums by
 table. For a newer counter, the changes since then are read (one query): when each of them touched

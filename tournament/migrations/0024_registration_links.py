@@ -5,7 +5,7 @@ from django.db import migrations, models
 
 class Migration(migrations.Migration):
     dependencies = [
-        ("tournament", "0022_publication"),
+        ("tournament", "0023_counter_turn"),
     ]
 
     operations = [
