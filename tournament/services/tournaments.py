@@ -13,12 +13,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 import scoring
 
-from .. import names, privacy
+from .. import names, privacy, slugs
 from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
@@ -53,12 +52,9 @@ class NewPlayer:
 
 def unique_slug(name: str, *, model=Tournament, fallback: str = "turnier", reserved=RESERVED_SLUGS) -> str:
     """A short name for the address from `name` that no other row of `model` (a tournament, a
-    series) has and that is not one of the `reserved` path words: "herbstturnier", "herbstturnier-2"."""
-    base = slugify(name)[:70] or fallback
-    slug, n = base, 2
-    while slug in reserved or model.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+    series, a Rangliste) has and that is not one of the `reserved` path words: "herbstturnier",
+    "herbstturnier-2" (`slugs.unique_slug`: "Großes Turnier" -> "grosses-turnier")."""
+    return slugs.unique_slug(name, model=model, fallback=fallback, reserved=reserved)
 
 
 def create_tournament(*, name: str, date, director=None, place: str = "", slug: str = "", rules=scoring.DEFAULT_PRESET,
