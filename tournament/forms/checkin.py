@@ -1,5 +1,7 @@
 """Registration on the public page, the director's registration settings and the check-in's walk-in."""
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -76,4 +78,5 @@ class WalkInForm(forms.Form):
 
     def __init__(self, *args, categories: list[str], **kwargs):
         super().__init__(*args, **kwargs)
-        self.fields["categories"].choices = [(name, str(Entry.CATEGORIES.get(name, name))) for name in categories]
+        field = cast(forms.MultipleChoiceField, self.fields["categories"])
+        field.choices = [(name, str(Entry.CATEGORIES.get(name, name))) for name in categories]

@@ -203,16 +203,16 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
         rows = {row.entry_id: _copy(row) for row in base}
     else:
         kept = []
-        entries = list(tournament.entries.order_by("start_number").values_list(
+        players = list(tournament.entries.order_by("start_number").values_list(
             "id", "start_number", "player__name", "player__club", "player__publication", "withdrawn_from_round",
             "present"))
-        checkin = any(line[-1] for line in entries)  # once anyone is marked present, the others are absent
+        checkin = any(line[-1] for line in players)  # once anyone is marked present, the others are absent
         rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number,
                                       name=privacy.shown_name(name, level, start_number) if public else name,
                                       club=privacy.shown_club(club, level) if public else club,
                                       withdrawn=withdrawn is not None, absent=checkin and not present,
                                       club_counted=club, hidden=public and level == privacy.HIDDEN)
-                for entry_id, start_number, name, club, level, withdrawn, present in entries}
+                for entry_id, start_number, name, club, level, withdrawn, present in players}
         before = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
     summed = [n for n in sorted(by_round) if n not in after]
     seated: dict[int, list[int]] = {}  # table id -> entry ids, with table points only
