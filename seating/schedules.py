@@ -9,7 +9,8 @@ counted as the round-by-round draw counts it, summed over the rounds:
   ``k`` times counts ``k - 1``).
 
 :func:`plan` returns the best schedule it finds for ``(n, R)``: first the fewest repeated fives
-(``max(0, 5 * fives * R - n)``, always reached), then the fewest repeats.  It is deterministic
+after every round (``max(0, 5 * fives * r - n)`` after round ``r``, always reached:
+:func:`fewest_second_fives`), then the fewest repeats.  It is deterministic
 (no randomness that is not seeded from ``n`` and ``R``, no time limits), so every process computes
 the same plan; the draw maps it onto the players with a seeded random labelling
 (:func:`seating.draw.draw_random` with ``rounds_planned``).
@@ -65,7 +66,7 @@ import random
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
-from itertools import combinations
+from itertools import accumulate, combinations, permutations
 from typing import cast
 
 from .bounds import fewest_pairs, lower_bound, min_repeated_five
@@ -75,7 +76,8 @@ from .round_draw import seat_round, seeded_rng
 from .sizes import table_sizes
 
 __all__ = [
-    "Schedule", "constructible_rounds", "labelling", "lower_bound", "min_repeated_five", "plan", "schedule_costs",
+    "Schedule", "constructible_rounds", "fewest_second_fives", "labelling", "lower_bound", "min_repeated_five", "plan",
+    "schedule_costs",
 ]
 
 # Steps of the whole-schedule search (about a second when a plan cannot reach its lower bound;
@@ -123,6 +125,33 @@ def schedule_costs(rows) -> tuple[int, int]:
     return repeats, repeated_five
 
 
+def fewest_second_fives(rows, n: int) -> bool:
+    """Whether after every round, not only after the last, the seats at a table of 5 taken a second
+    time are the fewest possible (`min_repeated_five` of the rounds so far): nobody at a table of 5
+    twice while somebody has not been at one. (23 players, 3 rounds: 7 after round 2, not 9.)"""
+    seen: set[int] = set()
+    seats = 0
+    for row in rows:
+        fives = [p for table in row if len(table) == 5 for p in table]
+        seats += len(fives)
+        seen.update(fives)
+        if seats - len(seen) > max(0, seats - n):
+            return False
+    return True
+
+
+def _order_for_fives(rows: list[list[list[int]]], n: int) -> list[list[list[int]]] | None:
+    """``rows`` in the first order of its rounds that has `fewest_second_fives` (a schedule's repeats do
+    not depend on the order of its rounds), or None (tried for up to 8 rounds)."""
+    if len(rows) > 8:
+        return rows if fewest_second_fives(rows, n) else None
+    for order in permutations(range(len(rows))):
+        reordered = [rows[i] for i in order]
+        if fewest_second_fives(reordered, n):
+            return reordered
+    return None
+
+
 
 # --------------------------------------------------------------------------
 # The plan
@@ -143,10 +172,14 @@ def plan(n: int, rounds: int) -> Schedule:
         starts.append((rows, f"construction: {built[1]}" + (" + draw" if len(built[0]) < rounds else "")))
     found = found_schedule(n, rounds)
     if found is not None:
+        found = _order_for_fives(found, n)  # its rounds in an order with the fewest second fives in each
+    if found is not None:
         starts.append((found, "found by search (checked in)"))
     elif built is None or len(built[0]) < rounds:
         starts.append((_extend_by_draws(n, rounds, []), "draw"))
-    rows, method = min(starts, key=lambda start: schedule_costs(start[0])[::-1])  # fives first
+    # the fives first: the fewest second seats at a 5 after every round (`fewest_second_fives`), then repeats
+    rows, method = min(starts, key=lambda start: (not fewest_second_fives(start[0], n),
+                                                  *schedule_costs(start[0])[::-1]))
     repeats, fives = schedule_costs(rows)
     if repeats > bound:
         found = _ScheduleSearch(n, rows, random.Random(f"plan {n}x{rounds}")).run(bound, _SEARCH_EVALUATIONS)
@@ -172,9 +205,9 @@ class _ScheduleSearch:
     """Tabu search over a whole schedule: a move swaps two players at different tables of one round.
 
     The cost is the number of repeats (``sum(max(0, c - 1))`` over the pair counts ``c``).  Swaps
-    that would seat a player at a table of 5 a second time while the other has not been at one
-    are never made (the start, made by the round-by-round draw, already has the fewest repeated
-    fives), so the repeated fives never grow.
+    that would seat a player at a table of 5 a second time while another has not been at one, after
+    any round, are never made (the start, made by the round-by-round draw, has `fewest_second_fives`),
+    so every round keeps the fewest seats at a table of 5 taken a second time.
 
     Each iteration looks at every player who sits with somebody met more than once (in that
     round) and every swap of that player with a player at another table of the round, and makes
@@ -202,18 +235,41 @@ class _ScheduleSearch:
                     self.where[r][p] = j
                     self.table_mask[r][j] |= 1 << p
         self.count = [bytearray(n) for _ in range(n)]
-        self.five = [0] * n
-        for row in self.rows:
+        self.at_five = [[0] * len(rows) for _ in range(n)]  # at_five[p][r]: 1 if p is at a 5 in round r
+        for r, row in enumerate(self.rows):
             for table in row:
                 for a, b in combinations(table, 2):
                     self.count[a][b] += 1
                     self.count[b][a] += 1
                 if len(table) == 5:
                     for p in table:
-                        self.five[p] += 1
+                        self.at_five[p][r] = 1
+        seats = [sum(len(t) for t in row if len(t) == 5) for row in self.rows]
+        totals = [sum(seats[:r + 1]) for r in range(len(rows))]
+        # after round r each player has been at a table of 5 at least `low[r]` and at most `high[r]`
+        # times: nobody twice while the seats so far leave room for everybody once, and nobody not at
+        # all once they do not (`fewest_second_fives`)
+        self.low = [int(s >= n) for s in totals]
+        self.high = [1 if s <= n else len(rows) for s in totals]
+        self.may_join = [0] * n  # bit r: p may take a seat at a 5 in round r (`low`, `high` kept after)
+        self.may_leave = [0] * n  # bit r: p may give one up in round r
+        for p in range(n):
+            self._five_room(p)
         self.met1 = [sum(1 << q for q in range(n) if self.count[p][q] >= 1) for p in range(n)]
         self.met2 = [sum(1 << q for q in range(n) if self.count[p][q] >= 2) for p in range(n)]
         self.repeats = sum(max(0, c - 1) for a in range(n) for c in self.count[a][a + 1:])
+
+    def _five_room(self, p: int) -> None:
+        """`may_join` and `may_leave` of p, from p's rounds at a table of 5."""
+        join = leave = 0
+        times = list(accumulate(self.at_five[p]))
+        join_ok = leave_ok = True
+        for r in range(len(times) - 1, -1, -1):  # a change in round r counts after every round from r on
+            join_ok = join_ok and times[r] + 1 <= self.high[r]
+            leave_ok = leave_ok and times[r] - 1 >= self.low[r]
+            join |= join_ok << r
+            leave |= leave_ok << r
+        self.may_join[p], self.may_leave[p] = join, leave
 
     def _pair(self, a: int, b: int, change: int) -> int:
         """Changes the count of pair a, b by ``change`` (±1); returns the change of the cost."""
@@ -245,21 +301,23 @@ class _ScheduleSearch:
         self.table_mask[r][b] ^= moved
         if len(table_a) != len(table_b):
             into_five, out_of_five = (q, p) if len(table_a) == 5 else (p, q)
-            self.five[into_five] += 1
-            self.five[out_of_five] -= 1
+            self.at_five[into_five][r] = 1
+            self.at_five[out_of_five][r] = 0
+            self._five_room(into_five)
+            self._five_room(out_of_five)
 
-    def _five_ok(self, p: int, q: int, size_p: int, size_q: int) -> bool:
-        """Swapping p (at a table of size_p) and q keeps the repeated fives from growing."""
+    def _five_ok(self, r: int, p: int, q: int, size_p: int, size_q: int) -> bool:
+        """Swapping p (at a table of size_p) and q in round r keeps the fewest second fives."""
         if size_p == size_q:
             return True
         into_five, out_of_five = (p, q) if size_q == 5 else (q, p)
-        return (self.five[into_five] >= 1) <= (self.five[out_of_five] >= 2)
+        return bool(self.may_join[into_five] >> r & 1 and self.may_leave[out_of_five] >> r & 1)
 
     def run(self, bound: int, budget: int) -> list[list[list[int]]] | None:
         """Searches until the repeats reach ``bound`` or ``budget`` swaps have been evaluated;
         returns the best schedule seen if it has fewer repeats than the start, else None."""
         rng, n, rounds = self.rng, self.n, len(self.rows)
-        met1, met2, five = self.met1, self.met2, self.five
+        met1, met2, may_join, may_leave = self.met1, self.met2, self.may_join, self.may_leave
         start = best = self.repeats
         best_rows = None
         tabu: dict[tuple[int, int, int], int] = {}  # (round, p, q), p < q -> last tabu iteration
@@ -283,7 +341,7 @@ class _ScheduleSearch:
                             own = [(met2[q] & masks[where[q]]).bit_count() for q in range(n)]
                         if not to_a:
                             to_a = [(met1[q] & mask_a).bit_count() for q in range(n)]
-                        met_p, five_p = met1[p], five[p]
+                        met_p = met1[p]
                         for b, table_b in enumerate(row):
                             if b == a:
                                 continue
@@ -295,8 +353,8 @@ class _ScheduleSearch:
                                 if change > limit:
                                     continue
                                 if size_a != size_b:  # the rule on tables of 5 (see _five_ok)
-                                    into, out = (five_p, five[q]) if size_b == 5 else (five[q], five_p)
-                                    if into >= 1 and out < 2:
+                                    into, out = (p, q) if size_b == 5 else (q, p)
+                                    if not (may_join[into] >> r & 1 and may_leave[out] >> r & 1):
                                         continue
                                 if (tabu.get((r, p, q) if p < q else (r, q, p), 0) >= iteration
                                         and self.repeats + change >= best):
@@ -321,7 +379,7 @@ class _ScheduleSearch:
                     r = rng.randrange(rounds)
                     p, q = rng.randrange(n), rng.randrange(n)
                     table_p, table_q = self.rows[r][self.where[r][p]], self.rows[r][self.where[r][q]]
-                    if table_p is not table_q and self._five_ok(p, q, len(table_p), len(table_q)):
+                    if table_p is not table_q and self._five_ok(r, p, q, len(table_p), len(table_q)):
                         self._swap(r, p, q)
         return best_rows if best < start else None
 

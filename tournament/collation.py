@@ -35,3 +35,44 @@ def surname_key(name: str) -> tuple[str, str, tuple[str, str]]:
         last = max((i for i, word in enumerate(words) if any(char.isalpha() for char in word)), default=len(words) - 1)
         surname, rest = " ".join(words[last:last + 1]), " ".join(words[:last] + words[last + 1:])
     return name_key(surname)[0], name_key(rest)[0], name_key(name)
+
+
+# letters NFKD does not take apart into a plain letter and its marks: the German way for the umlauts
+# and ß (ä -> ae, as a German writes a name without them), the usual Latin letter for the others
+_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "ẞ": "ss", "ı": "i", "æ": "ae",
+                              "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ŀ": "l"})
+_PLAIN = str.maketrans({"ß": "ss", "ẞ": "ss", "ı": "i", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d",
+                        "ð": "d", "þ": "th", "ŀ": "l"})
+
+
+def _strip_marks(text: str) -> str:
+    return "".join(char for char in unicodedata.normalize("NFKD", text) if not unicodedata.combining(char))
+
+
+@lru_cache(maxsize=16384)
+def transliterated(text: str) -> str:
+    """`text` in lower case without diacritics, the German way: "Großes Mönchengladbach" ->
+    "grosses moenchengladbach", "Yılmaz" -> "yilmaz", "Çelik" -> "celik". For addresses (`slugs`) and
+    the search's first form (`search_forms`)."""
+    lowered = unicodedata.normalize("NFC", text).lower()  # (lower, not casefold: ä stays one letter)
+    return _strip_marks(lowered.translate(_SPELLED_OUT))
+
+
+@lru_cache(maxsize=16384)
+def search_forms(text: str) -> tuple[str, ...]:
+    """The forms a name is found by (and a search is made into): the German transliteration ("kraemer")
+    and the letters without their marks ("kramer"), so that "kraemer", "kramer" and "Krämer" all find
+    Krämer, "oss" Oßenbrügge and "yilmaz" Yılmaz. A search matches where one of its forms is part of
+    one of the name's (`matches`)."""
+    lowered = unicodedata.normalize("NFC", text).lower()
+    german, plain = transliterated(text), _strip_marks(lowered.translate(_PLAIN))
+    return (german,) if german == plain else (german, plain)
+
+
+def matches(query: str, name: str) -> bool:
+    """Whether a search `query` finds `name` (`search_forms`; an empty query finds everyone)."""
+    wanted = [form for form in search_forms(" ".join(query.split())) if form]
+    if not wanted:
+        return True
+    forms = search_forms(name)
+    return any(w in form for w in wanted for form in forms)

@@ -15,7 +15,7 @@ import scoring
 from seating import dealing
 
 from . import engine, privacy
-from .models import DraftGame, Entry, Game, Penalty, Round, Table, Team, TeamMember, Tournament
+from .models import DraftGame, Entry, Game, Penalty, Round, Series, Table, Team, TeamMember, Tournament
 
 Names = Callable[[int], str]  # entry id -> player name
 
@@ -24,7 +24,10 @@ TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 
                        "public_seating": True, "public_players": True, "pflichtsoli": "", "ranking": "points",
                        # its own categories, and the team options (docs/competitions.md); the teams: `teams_item`
                        "categories": [], "team_count": None, "club_count": None, "teams_apart": False,
-                       "team_match": False, "cup_advance": None}
+                       "team_match": False, "cup_advance": None,
+                       # what it belongs to: it counts for the Ranglisten of flagged tournaments (the series:
+                       # `series_item`, by name and short name)
+                       "counts_for_rangliste": False}
 TEAM_KEYS = ("team_count", "club_count", "teams_apart", "team_match", "cup_advance")
 ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
                   "results_hidden": False}
@@ -38,7 +41,19 @@ def tournament_settings(tournament: Tournament) -> dict:
         value = getattr(tournament, key)
         if value != default:
             data[key] = list(value) if isinstance(value, list) else value
+    series = series_item(tournament)
+    if series is not None:
+        data["series"] = series
     return data
+
+
+def series_item(tournament: Tournament) -> dict | None:
+    """The series the tournament is an evening of, by name and short name (a restore attaches it to
+    the series of that short name, or else of that name, in the importing organisation); None: none."""
+    if tournament.series_id is None:
+        return None
+    name, slug = Series.objects.filter(pk=tournament.series_id).values_list("name", "slug").get()
+    return {"name": name, "slug": slug}
 
 
 def player_item(entry: Entry, index: int) -> dict:

@@ -30,15 +30,17 @@ Ranking = Tournament.Ranking
 
 def row_key(row, ranking: str, tie_breakers: list[str]) -> tuple:
     """What decides the row's place, most important first (higher is better); rows with equal keys
-    share a place. `tie_breakers`: the tournament's chosen ones, in their fixed order."""
+    share a place. `tie_breakers`: the tournament's chosen ones, in their fixed order. A row without a
+    place (`StandingRow.ranked`: withdrew or never came, and no result) comes after every ranked one."""
     after = tuple(getattr(row, name) or 0 for name in tie_breakers)
+    ranked = (bool(getattr(row, "ranked", True)),)
     if ranking == Ranking.TABLE_POINTS:
-        return (row.table_points, row.points) + after
+        return ranked + (row.table_points, row.points) + after
     if ranking == Ranking.AVERAGE:
         average = row.average
         # nobody without a round played is ahead of someone with one, whatever their average
-        return (average is not None, average if average is not None else 0) + after
-    return (row.points,) + after
+        return ranked + (average is not None, average if average is not None else 0) + after
+    return ranked + (row.points,) + after
 
 
 def signed(value: int) -> str:

@@ -62,6 +62,7 @@ urlpatterns = [
          name="registration_withdraw"),
     path(T + "checkin/", checkin.checkin_page, name="checkin"),
     path(T + "checkin/<int:entry_id>/", checkin.checkin_mark, name="checkin_mark"),
+    path(T + "checkin/<int:entry_id>/zurueckziehen/", checkin.checkin_withdraw, name="checkin_withdraw"),
     path(T + "rounds/new/", rounds.round_create, name="round_create"),
     path(ROUND, rounds.round_detail, name="round"),
     path(ROUND + "draw/", rounds.round_draw, name="round_draw"),

@@ -7,13 +7,25 @@
   var search = document.getElementById("checkin-search");
   var list = document.getElementById("checkin-list");
   if (!search || !list) return;
-  function fold(text) {
-    return (text || "").toLowerCase().normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  // The forms a search is made into, as collation.search_forms makes the names' (data-name holds
+  // those): the German transliteration (ä -> ae, ß -> ss, ı -> i) and the letters without their marks,
+  // so that "kraemer", "kramer" and "Krämer" all find Krämer.
+  var SPELLED = { "ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "ẞ": "ss", "ı": "i", "æ": "ae", "œ": "oe",
+                  "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ŀ": "l" };
+  function marksOff(text) {
+    return text.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+  }
+  function forms(text) {
+    var lower = (text || "").normalize("NFC").toLowerCase().split(/\s+/).join(" ").trim();
+    var german = marksOff(lower.replace(/[äöüßẞıæœøłđðþŀ]/g, function (c) { return SPELLED[c]; }));
+    var plain = marksOff(lower.replace(/[ßẞıæœøłđðþŀ]/g, function (c) { return SPELLED[c]; }));
+    return german === plain ? [german] : [german, plain];
   }
   function apply() {
-    var query = fold(search.value.trim());
+    var wanted = forms(search.value).filter(function (form) { return form !== ""; });
     list.querySelectorAll("li[data-name]").forEach(function (item) {
-      item.hidden = query !== "" && fold(item.dataset.name).indexOf(query) === -1;
+      var text = item.dataset.name;
+      item.hidden = wanted.length > 0 && !wanted.some(function (form) { return text.indexOf(form) !== -1; });
       item.querySelectorAll('input[name="q"]').forEach(function (field) { field.value = search.value.trim(); });
     });
   }

@@ -420,6 +420,13 @@ CASES = [
          post="login 403 403 302+", data=lambda w: {"present": "1"}),
     Case("checkin_mark", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get=DIRECTOR_POST,
          post="login 403 403 404", data=lambda w: {"present": "1"}, label="a player of another tournament"),
+    # a no-show withdrawn from the check-in list (confirmed); unconfirmed: said, nothing changes
+    Case("checkin_withdraw", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=DIRECTOR_POST,
+         post="login 403 403 302+", data=lambda w: {"confirm": "1"}),
+    Case("checkin_withdraw", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=DIRECTOR_POST,
+         post="login 403 403 302", label="not confirmed"),
+    Case("checkin_withdraw", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get=DIRECTOR_POST,
+         post="login 403 403 404", data=lambda w: {"confirm": "1"}, label="a player of another tournament"),
     # the projector page (issue 17.6): public with the seating
     Case("projector", T, get=PUBLIC, post=PUBLIC),
     # round 2 is a draft: no round 3 yet, the director is told so

@@ -642,7 +642,8 @@ def test_player_edit(world, clients, data):
 @given(data=st.data())
 def test_registration_and_checkin(world, clients, data):
     """The public registration (as anyone), the director's registration settings, editing and
-    withdrawing a registration, striking several (issue 31.4), the check-in's walk-in and marks (issue 17.4)."""
+    withdrawing a registration, striking several (issue 31.4), the check-in's walk-in (with categories), marks
+    (issue 17.4) and withdrawing a no-show."""
     registrations = list(Registration.objects.filter(tournament=world.tournament).values_list("id", flat=True))
     person = {"name": value("Neue Spielerin", "Anna", "Wanda Wartend"), "club": texts, "category": texts,
               "contact": texts, "publication": value("full", "initials", "hidden", "")}
@@ -650,12 +651,13 @@ def test_registration_and_checkin(world, clients, data):
         for _ in range(data.draw(st.integers(1, 3), label="requests")):
             page = data.draw(st.sampled_from(["registration", "registrations", "registration_edit",
                                               "registration_withdraw", "registrations_withdraw", "checkin",
-                                              "checkin_mark", "player_categories"]), label="page")
+                                              "checkin_mark", "checkin_withdraw", "player_categories"]),
+                                 label="page")
             kwargs: dict = {"slug": world.slug}
             if page in ("registration_edit", "registration_withdraw"):
                 kwargs["registration_id"] = data.draw(st.one_of(st.sampled_from(registrations),
                                                                 st.integers(0, 10**6)), label="registration")
-            if page == "checkin_mark":
+            if page in ("checkin_mark", "checkin_withdraw"):
                 kwargs["entry_id"] = data.draw(st.one_of(st.sampled_from(world.entry_ids), st.integers(0, 10**6)),
                                                label="entry")
             if page in ("registration", "registration_edit"):
@@ -674,7 +676,12 @@ def test_registration_and_checkin(world, clients, data):
                             {"registrations": st.one_of(st.lists(st.sampled_from(registrations), max_size=3),
                                                         st.lists(scalars, max_size=3), junk)})
             elif page == "checkin":
-                sent = body(data, {"name": "Gast an der Tür"}, {"name": person["name"], "club": texts})
+                sent = body(data, {"name": "Gast an der Tür", "categories": ["Damen"]},
+                            {"name": person["name"], "club": texts,
+                             "categories": st.one_of(st.lists(st.sampled_from(["Damen", "Gast", "Profis", ""]),
+                                                              max_size=3), junk)})
+            elif page == "checkin_withdraw":
+                sent = body(data, {"confirm": "1"}, {"confirm": value("1", "0", ""), "q": texts})
             elif page == "checkin_mark":
                 sent = body(data, {"present": "1"}, {"present": value("1", "0"), "q": texts})
             elif page == "player_categories":

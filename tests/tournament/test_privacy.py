@@ -184,7 +184,7 @@ VARIANTS = {
     "registration_withdraw": draft,  # director only, POST
     "registrations_withdraw": T,  # director only, POST (anonymous: the login page)
     "player_categories": T,  # director only (anonymous: the login page)
-    "checkin": T, "checkin_mark": director_player, "round_create": T, "round": R,
+    "checkin": T, "checkin_mark": director_player, "checkin_withdraw": director_player, "round_create": T, "round": R,
     "round_draw": R, "round_swap": R, "round_move": R, "round_status": R, "round_clock": R, "board": R, "links": R,
     "links_action": R,
     "board_decide": draft,  # a draft game of a table's phone: none here; directors and helpers only

@@ -30,7 +30,7 @@ def repeats(rounds):
 
 
 @pytest.mark.parametrize("players, rounds, expected", [(16, 5, 0), (20, 3, 0), (32, 10, 0), (13, 3, None),
-                                                       (24, 6, 0), (24, 7, 0), (22, 4, 0)])
+                                                       (24, 6, 0), (24, 7, 0), (30, 6, 0)])
 def test_json_schedule(players, rounds, expected):
     data = json.loads(run("--players", str(players), "--rounds", str(rounds), "--json"))
     assert list(data) == ["rounds", "repeats"]

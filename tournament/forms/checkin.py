@@ -1,5 +1,7 @@
 """Registration on the public page, the director's registration settings and the check-in's walk-in."""
 
+from typing import cast
+
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
@@ -82,5 +84,14 @@ class WithdrawRegistrationsForm(forms.Form):
 
 
 class WalkInForm(forms.Form):
+    """A player at the door: name, club and the tournament's categories (`categories`: its names)."""
+
     name = forms.CharField(label=_("Name"), max_length=120)
     club = forms.CharField(label=_("Verein"), max_length=120, required=False)
+    categories = forms.MultipleChoiceField(label=_("Kategorien"), required=False, widget=forms.CheckboxSelectMultiple,
+                                           help_text=_("Für die Preisliste; später auf der Spielerseite änderbar."))
+
+    def __init__(self, *args, categories: list[str], **kwargs):
+        super().__init__(*args, **kwargs)
+        field = cast(forms.MultipleChoiceField, self.fields["categories"])
+        field.choices = [(name, str(Entry.CATEGORIES.get(name, name))) for name in categories]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from .. import names, privacy
-from ..collation import name_key
+from ..collation import search_forms, surname_key
 from ..models import Registration, Tournament
 
 
@@ -19,15 +19,23 @@ class CheckinRow:
     category: str
     present: bool
     withdrawn: bool
+    hidden: bool = False  # not found by the search typed (the page without JavaScript)
+
+    @property
+    def search_text(self) -> str:
+        """What the search looks in (name and club): each in the forms a search finds it by
+        (`collation.search_forms`: "kraemer" and "kramer" for Krämer), for the page's script."""
+        return " | ".join(form for text in (self.name, self.club) if text for form in search_forms(text))
 
 
 def checkin_rows(tournament: Tournament) -> list[CheckinRow]:
-    """Every player of the tournament, alphabetically, with whether they are marked present."""
+    """Every player of the tournament by surname, as the printed seating list (`collation.surname_key`:
+    "Anna Alt" under A, "Friedrich von der Heide" under H), with whether they are marked present."""
     rows = [CheckinRow(entry_id, number, name, club, category or "", present, withdrawn is not None)
             for entry_id, number, name, club, category, present, withdrawn in tournament.entries.values_list(
                 "id", "start_number", "player__name", "player__club", "registration__category", "present",
                 "withdrawn_from_round")]
-    return sorted(rows, key=lambda row: name_key(row.name))
+    return sorted(rows, key=lambda row: surname_key(row.name))
 
 
 def registrations(tournament: Tournament) -> list[Registration]:

@@ -127,8 +127,10 @@ class PlayerRecord:
 
     def with_ranks(self, history: StandingsHistory) -> PlayerRecord:
         """This record with the player's rank after each round of `history` (everyone is ranked)."""
+        # a rank of 0: no place after that round (withdrew or never came, no result: `StandingRow.ranked`)
         ranks = [(number, history.ranks(number)[self.entry.id]) for number in history.rounds]
-        return replace(self, rank=ranks[-1][1] if ranks else None, ranks=ranks, history=history)
+        rank = ranks[-1][1] if ranks and ranks[-1][1] else None
+        return replace(self, rank=rank, ranks=[(n, r) for n, r in ranks if r], history=history)
 
 
 GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", "re_augen", "announce_re",

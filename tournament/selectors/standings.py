@@ -35,7 +35,8 @@ class StandingRow:
     best_round: int | None = None
     totals_only: bool = False  # some of the points were entered as table totals only
     withdrawn: bool = False
-    rank: int = 0
+    absent: bool = False  # not marked present while the check-in is in use (a no-show, unless he plays)
+    rank: int = 0  # 0: not ranked (`ranked`), listed below the ranked rows without a place
     movement: int | None = None  # places gained since the round before (negative: lost)
     table_points: int = 0  # Tournament.Ranking.TABLE_POINTS: the sum of `placements`' table points
     # (round number, table number, placement at that table), in round order; only with table points
@@ -50,6 +51,18 @@ class StandingRow:
     def sort_name(self) -> tuple[str, str]:
         """The name as it is sorted for display (`collation.name_key`: DIN 5007-1)."""
         return name_key(self.name)
+
+    @property
+    def ranked(self) -> bool:
+        """Whether the row has a place: not for a player who withdrew or never came (`absent`) and has no
+        result in any round counted (docs/tournament.md, "Wer keinen Platz bekommt"); a player with
+        results keeps his place after withdrawing."""
+        return self.rounds_played > 0 or bool(self.placements) or not (self.withdrawn or self.absent)
+
+    @property
+    def place_text(self) -> str:
+        """The place as the pages show it: "3", or "–" for a row without a place."""
+        return str(self.rank) if self.rank else "–"
 
     @property
     def average(self) -> Fraction | None:
@@ -190,14 +203,16 @@ def standings_history(tournament: Tournament, *, include_hidden: bool = True,
         rows = {row.entry_id: _copy(row) for row in base}
     else:
         kept = []
+        players = list(tournament.entries.order_by("start_number").values_list(
+            "id", "start_number", "player__name", "player__club", "player__publication", "withdrawn_from_round",
+            "present"))
+        checkin = any(line[-1] for line in players)  # once anyone is marked present, the others are absent
         rows = {entry_id: StandingRow(entry_id=entry_id, start_number=start_number,
                                       name=privacy.shown_name(name, level, start_number) if public else name,
                                       club=privacy.shown_club(club, level) if public else club,
-                                      withdrawn=withdrawn is not None, club_counted=club,
-                                      hidden=public and level == privacy.HIDDEN)
-                for entry_id, start_number, name, club, level, withdrawn in tournament.entries.order_by("start_number")
-                .values_list("id", "start_number", "player__name", "player__club", "player__publication",
-                             "withdrawn_from_round")}
+                                      withdrawn=withdrawn is not None, absent=checkin and not present,
+                                      club_counted=club, hidden=public and level == privacy.HIDDEN)
+                for entry_id, start_number, name, club, level, withdrawn, present in players}
         before = rank_rows([_copy(row) for row in rows.values()], breakers, mode)
     summed = [n for n in sorted(by_round) if n not in after]
     seated: dict[int, list[int]] = {}  # table id -> entry ids, with table points only
@@ -305,7 +320,7 @@ def _moved(ranked: list[StandingRow], base: list[StandingRow], lines: list[Score
         for index in range(start, end):
             row = rows[index]
             this = worse(row)
-            rank = previous_rank if this == previous_key else index + 1
+            rank = (previous_rank if this == previous_key else index + 1) if row.ranked else 0
             if row.rank != rank:
                 if id(row) not in copies:
                     row = rows[index] = _copy(row)
@@ -332,14 +347,15 @@ def standings(tournament: Tournament, *, up_to_round: int | None = None, include
 def rank_rows(rows: list[StandingRow], tie_breakers: list[str],
               mode: str = Tournament.Ranking.POINTS) -> list[StandingRow]:
     """Sorts the rows best first by what the ranking mode decides on (`ranking.row_key`), then by
-    name; rows with the same key share a rank (1, 1, 3 …)."""
+    name; rows with the same key share a rank (1, 1, 3 …). Rows without a place (`StandingRow.ranked`)
+    come last, with rank 0."""
     _worse, order = _order(tie_breakers, mode)
     keys = {id(row): order(row) for row in rows}
     rows.sort(key=lambda row: keys[id(row)])
     previous_key, previous_rank = None, 0
     for index, row in enumerate(rows, start=1):
         this = keys[id(row)][0]
-        row.rank = previous_rank if this == previous_key else index
+        row.rank = (previous_rank if this == previous_key else index) if row.ranked else 0
         previous_key, previous_rank = this, row.rank
     return rows
 

@@ -27,7 +27,7 @@ from ..selectors.overview import is_finished
 from . import privacy as privacy_services
 from . import tournaments
 from .locking import lock, lock_one, lock_tournament
-from .waiting_list import enter, fill_free_places, places_taken, waiting_places
+from .waiting_list import enter, fill_free_places, places_taken, waiting_places, withdraw_player
 
 LINK_TOKEN_BYTES = 18  # the private link's secret (services/registration_links.py)
 CATEGORY_LENGTH = 60  # Registration.category
@@ -260,12 +260,38 @@ def set_present(*, entry: Entry, present: bool, by: Actor = SYSTEM) -> Entry:
         return entry
 
 
-def add_walk_in(*, tournament: Tournament, name: str, club: str = "", by: Actor = SYSTEM) -> Entry:
-    """A player who comes to the door without registering: entered and present at once."""
+def add_walk_in(*, tournament: Tournament, name: str, club: str = "", categories: list[str] | None = None,
+                by: Actor = SYSTEM) -> Entry:
+    """A player who comes to the door without registering: entered and present at once, with the
+    tournament's `categories` chosen at the door (for the prize list)."""
     with transaction.atomic():
         tournament = lock_tournament(tournament)
+        offered = tournament.category_names()
+        unknown = [category for category in categories or [] if category not in offered]
+        if unknown:
+            raise UserError(_("Die Kategorie „%(name)s“ gibt es in diesem Turnier nicht.") % {"name": unknown[0]},
+                            field="category")
         with audit.recording("walk_in", by=by, tournament=tournament):
-            entry = tournaments.register_player(tournament=tournament, name=name, club=club, by=by)
+            name, club = tournaments.clean_name(name, club)
+            entry = tournaments.register_players_checked(tournament=tournament, by=by, players=[tournaments.NewPlayer(
+                name, club, categories=[category for category in offered if category in (categories or [])])])[0]
             entry.present = True
             entry.save(update_fields=["present"])
         return entry
+
+
+def withdraw_no_show(*, entry: Entry, by: Actor = SYSTEM) -> Entry:
+    """A player who did not come, withdrawn from the check-in list: not seated from the next round whose
+    tables are not published (`waiting_list.withdraw_player`, as on the players page: a registration of
+    theirs is withdrawn, the waiting list moves up), and no longer marked present. Without a result
+    they get no place in the standings (docs/tournament.md, "Wer keinen Platz bekommt")."""
+    with transaction.atomic():
+        tournament = lock_tournament(entry.tournament_id)
+        entry = tournament.entries.select_related("player").get(pk=entry.pk)
+        if entry.withdrawn_from_round is not None:
+            return entry
+        with audit.recording("player_withdrawn", by=by, tournament=tournament):
+            if entry.present:
+                entry.present = False
+                entry.save(update_fields=["present"])
+            return withdraw_player(entry=entry, by=by)

@@ -47,7 +47,7 @@ __all__ = ["PUBLIC_KEYS", "ImportProblems", "Plan", "check_file"]
 
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
 NUMBER_KEYS = ("rounds_planned", "games_at_table_of_4", "games_at_table_of_5", "round_minutes")
-TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "teams", "rounds", "log", *TOURNAMENT_DEFAULTS)
+TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "teams", "rounds", "log", "series", *TOURNAMENT_DEFAULTS)
 PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present", "member_number",
                "categories", "publication")
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
@@ -83,7 +83,9 @@ def check_file(data, *, slug: str | None = None) -> Plan:
         "pflichtsoli": c.text("", data, "pflichtsoli"),
         "ranking": c.text("", data, "ranking", default=str(TOURNAMENT_DEFAULTS["ranking"])),
         "tie_breakers": _tie_breakers(c, data),
+        "counts_for_rangliste": c.flag("", data, "counts_for_rangliste", False),
     }, fallback=TOURNAMENT_DEFAULTS)
+    plan.series = _series(c, data)
     check_tournament(c, data, plan)  # its own categories and team options
     _check_players(c, data, plan)
     check_teams(c, data, plan)
@@ -108,6 +110,23 @@ def _date(c: Checker, data: dict) -> datetime.date | None:
             c.add("", "date: " + _("muss ein Datum der Form JJJJ-MM-TT sein, nicht %(value)s")
                   % {"value": shown(date)})
     return None
+
+
+def _series(c: Checker, data: dict) -> dict[str, str] | None:
+    """The series the tournament was an evening of: {"name": …, "slug": …} (the short name optional);
+    an older file has none. Which series it joins is decided on import (`importing.join_series`)."""
+    if "series" not in data or data["series"] is None:
+        return None
+    item = data["series"]
+    if not isinstance(item, dict):
+        c.add("", "series: " + _("muss ein Objekt mit dem Namen der Serie sein, z. B. {\"name\": \"Monatsturniere\", "
+                                 "\"slug\": \"monatsturniere\"}, nicht %(value)s") % {"value": shown(item)})
+        return None
+    c.unknown("series", item, ("name", "slug"))
+    name, slug = c.text("series", item, "name", required=True), c.text("series", item, "slug")
+    if not name:
+        return None
+    return {"name": name, "slug": slug or ""}
 
 
 def _tie_breakers(c: Checker, data: dict) -> list | None:

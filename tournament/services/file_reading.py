@@ -90,6 +90,7 @@ class Plan:
     rounds: list[PlannedRound] = field(default_factory=list)
     teams: list[PlannedTeam] = field(default_factory=list)
     log: list[dict] | None = None  # the change log's records, None when the file has none
+    series: dict[str, str] | None = None  # the series it was an evening of: {"name", "slug"}; None: none
 
 
 def is_int(value, low: int = 1, high: int = SMALL) -> bool:

@@ -12,29 +12,62 @@ from __future__ import annotations
 from typing import Any
 
 from django.db import models, transaction
+from django.utils.translation import gettext as _
 
 from .. import engine
 from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
+from ..log import audit
 from ..log.audit import Actor
 from ..log.changelog import KINDS, history_model
-from ..models import DraftGame, Game, Organisation, Round, Table, Tournament
+from ..models import DraftGame, Game, Organisation, Round, Series, Table, Tournament
+from ..selectors.access import is_series_director
 from . import bulk, results, seating, sheet_state, teams, tournaments
+from . import series as series_services
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
 
 def import_tournament(data: Any, *, director=None, slug: str | None = None, organisation: Organisation | None = None,
-                      by: Actor | None = None) -> Tournament:
+                      by: Actor | None = None, notes: list[str] | None = None) -> Tournament:
     """Creates the tournament of a file (docs/tournament-file.md) in `organisation` (none: the
     director's first); `slug` replaces the file's. Its players are the organisation's records
     (`tournaments.find_or_create_players`: a file never changes a record that exists). Checks
-    everything first: raises ImportProblems listing every problem, and then writes nothing."""
+    everything first: raises ImportProblems listing every problem, and then writes nothing. `notes`
+    gets what the file says that was not taken over (a series the importer cannot add it to), in
+    sentences for the page or the command."""
     plan = check_file(data, slug=slug)
     by = by or (Actor(user=director) if director is not None else Actor(label="Import"))
     with transaction.atomic():
         tournament = _write(plan, director, by, organisation)
+        said = join_series(tournament, plan.series, director=director, by=by) if plan.series else []
         if plan.log is not None:
             replace_log(tournament, plan.log)
-        return tournament
+    if notes is not None:
+        notes.extend(said)
+    return tournament
+
+
+def join_series(tournament: Tournament, wanted: dict[str, str], *, director, by: Actor) -> list[str]:
+    """The tournament joins the series the file names: the series of that short name in the
+    tournament's organisation, else the one of that name. Only a director of that series may add
+    to it (on the command line, the site's administrator: `director` None). Returns what could not be
+    done, in sentences; then the tournament is imported without a series."""
+    found = Series.objects.filter(organisation_id=tournament.organisation_id)
+    series = (found.filter(slug=wanted["slug"]).first() if wanted.get("slug") else None) \
+        or found.filter(name=wanted["name"]).order_by("id").first()
+    if series is None:
+        return [_("Die Serie „%(name)s“ gibt es in dieser Organisation nicht: das Turnier ist ohne Serie eingespielt. "
+                  "Wird die Serie angelegt, lässt es sich auf ihrer Seite hinzufügen.") % {"name": wanted["name"]}]
+    if director is not None and not is_series_director(director, series):
+        return [_("Die Serie „%(name)s“ leiten Sie nicht: das Turnier ist ohne Serie eingespielt. Wer die Serie "
+                  "leitet, kann es auf ihrer Seite hinzufügen.") % {"name": series.name}]
+    if director is not None:
+        series_services.add_tournament(series=series, tournament=tournament, user=director, by=by)
+        tournament.series = series  # (the service saved its own locked copy)
+    else:
+        with audit.recording("series_joined", by=by, tournament=tournament):
+            tournament.series = series
+            tournament.save(update_fields=["series"])
+    return []
 
 
 def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -> Tournament:
@@ -43,6 +76,7 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         name=checked.name, date=checked.date, director=director, place=checked.place, slug=checked.slug,
         rules=checked.rules, rounds_planned=checked.rounds_planned, games_at_table_of_4=checked.games_at_table_of_4,
         games_at_table_of_5=checked.games_at_table_of_5, tie_breakers=checked.tie_breakers,
+        counts_for_rangliste=bool(checked.counts_for_rangliste),
         round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
         public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories,
         organisation=organisation, by=by)

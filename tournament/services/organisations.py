@@ -4,12 +4,13 @@ which organisation a tournament, series or Rangliste is created in when nobody c
 from __future__ import annotations
 
 from django.db import transaction
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 from ..errors import UserError
 from ..models import Organisation
+from ..slugs import slug_from
 
+SLUG_LENGTH = 80  # Organisation.slug
 DEFAULT_SLUG = "verein"  # the organisation of a single-club install (the venue's laptop, the demo)
 
 
@@ -18,7 +19,7 @@ def create_organisation(*, name: str, slug: str = "", organiser=None) -> Organis
     name = " ".join(name.split())
     if not name:
         raise UserError(_("Der Name fehlt."), field="name")
-    slug = slug or slugify(name)[:80]
+    slug = slug or slug_from(name, most=SLUG_LENGTH)
     if not slug:
         raise UserError(_("Bitte einen Kurznamen aus Buchstaben und Ziffern angeben."), field="slug")
     with transaction.atomic():

@@ -13,12 +13,11 @@ from django.contrib.auth import get_user_model
 from django.core.exceptions import ValidationError
 from django.db import IntegrityError, transaction
 from django.db.models import Max
-from django.utils.text import slugify
 from django.utils.translation import gettext as _
 
 import scoring
 
-from .. import names, privacy
+from .. import names, privacy, slugs
 from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
@@ -53,12 +52,9 @@ class NewPlayer:
 
 def unique_slug(name: str, *, model=Tournament, fallback: str = "turnier", reserved=RESERVED_SLUGS) -> str:
     """A short name for the address from `name` that no other row of `model` (a tournament, a
-    series) has and that is not one of the `reserved` path words: "herbstturnier", "herbstturnier-2"."""
-    base = slugify(name)[:70] or fallback
-    slug, n = base, 2
-    while slug in reserved or model.objects.filter(slug=slug).exists():
-        slug, n = f"{base}-{n}", n + 1
-    return slug
+    series, a Rangliste) has and that is not one of the `reserved` path words: "herbstturnier",
+    "herbstturnier-2" (`slugs.unique_slug`: "Großes Turnier" -> "grosses-turnier")."""
+    return slugs.unique_slug(name, model=model, fallback=fallback, reserved=reserved)
 
 
 def create_tournament(*, name: str, date, director=None, place: str = "", slug: str = "", rules=scoring.DEFAULT_PRESET,
@@ -66,7 +62,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                       tie_breakers: list | None = None, public: dict[str, bool] | None = None,
                       round_minutes: int = 100, pflichtsoli: str = "", ranking: str = Tournament.Ranking.POINTS,
                       categories: list[str] | None = None, organisation: Organisation | None = None,
-                      by: Actor | None = None) -> Tournament:
+                      counts_for_rangliste: bool = False, by: Actor | None = None) -> Tournament:
     """A new tournament of `organisation` (none given: the director's first, `organisations.home_organisation`)."""
     try:
         checked = scoring.parse_rules(rules)
@@ -85,7 +81,8 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                 rules=scoring.rules_spec(checked),
                 rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
                 games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
-                pflichtsoli=pflichtsoli, ranking=ranking, categories=list(categories or []), **(public or {}))
+                pflichtsoli=pflichtsoli, ranking=ranking, categories=list(categories or []),
+                counts_for_rangliste=counts_for_rangliste, **(public or {}))
             _save_new(tournament, chosen=bool(slug), name=name)
             if director is not None:
                 tournament.directors.add(director)

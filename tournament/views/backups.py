@@ -61,9 +61,10 @@ def restore_page(request) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         try:
             data = read_json(form.cleaned_data["file"])
+            notes: list[str] = []
             tournament = import_tournament(data, director=request.user, slug=form.cleaned_data["slug"] or None,
                                            organisation=chosen_organisation(form, organisations),
-                                           by=Actor.of(request))
+                                           by=Actor.of(request), notes=notes)
         except ValueError as error:
             form.add_error("file", str(error))
         except ImportProblems as error:
@@ -72,6 +73,8 @@ def restore_page(request) -> HttpResponse:
             form.add_error("slug", error.message)
         else:
             messages.success(request, _("„%(name)s“ ist eingespielt.") % {"name": tournament.name})
+            for note in notes:
+                messages.warning(request, note)
             return redirect("tournament:overview", slug=tournament.slug)
     return render(request, "tournament/restore.html", {"form": form, "problems": problems[:200],
                                                        "more_problems": max(len(problems) - 200, 0)})

@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
+from ..collation import matches
 from ..errors import UserError
 from ..forms.checkin import RegistrationForm, RegistrationSettingsForm, WalkInForm, WithdrawRegistrationsForm
 from ..log.audit import Actor
@@ -185,7 +186,7 @@ def moved_up(request, tournament, waiting_before: set[int]) -> None:
 @director_required
 def checkin_page(request, tournament):
     """The evening's list: tap a name to mark the player present, search, add a walk-in."""
-    form = WalkInForm(request.POST or None)
+    form = WalkInForm(request.POST or None, categories=tournament.category_names())
     if request.method == "POST" and form.is_valid():
         try:
             entry = checkin.add_walk_in(tournament=tournament, **form.cleaned_data, by=Actor.of(request))
@@ -197,6 +198,8 @@ def checkin_page(request, tournament):
             return redirect("tournament:checkin", slug=tournament.slug)
     rows = checkin_selectors.checkin_rows(tournament)
     query = request.GET.get("q", "").strip()
+    for row in rows:  # without JavaScript the search is this form (`collation.matches`: "kraemer" finds Krämer)
+        row.hidden = bool(query) and not (matches(query, row.name) or matches(query, row.club))
     return render(request, "tournament/checkin.html", {
         "tournament": tournament, "form": form, "rows": rows, "query": query,
         "present": sum(1 for row in rows if row.present), "active": sum(1 for row in rows if not row.withdrawn),
@@ -214,6 +217,11 @@ def checkin_mark(request, tournament, entry_id):
         checkin.set_present(entry=entry, present=present, by=Actor.of(request))
     except UserError as error:
         messages.error(request, error.message)
+    return _back_to_list(request, tournament, entry)
+
+
+def _back_to_list(request, tournament, entry):
+    """The check-in list again, at the player's line, with the search that was typed."""
     query = request.POST.get("q", "").strip()
     url = reverse("tournament:checkin", args=[tournament.slug])
     return redirect(f"{url}?{urlencode({'q': query})}#e{entry.pk}" if query else f"{url}#e{entry.pk}")
@@ -229,3 +237,22 @@ def registration_poster(request, tournament):
                    if tournament.self_checkin else "")
     html = posters.poster_html(tournament, registration_url=registration_url, checkin_url=checkin_url)
     return _file_response(pdf_render.pdf_file(html), f"{tournament.slug}-anmeldung.pdf")
+
+
+@require_POST
+@director_required
+def checkin_withdraw(request, tournament, entry_id):
+    """Withdraws a player who did not come, from the check-in list (confirmed there first)."""
+    entry = get_object_or_404(Entry, pk=entry_id, tournament=tournament)
+    if request.POST.get("confirm") != "1":
+        messages.error(request, _("Bitte bestätigen, dass %(name)s zurückgezogen werden soll.")
+                       % {"name": entry.player.name})
+        return _back_to_list(request, tournament, entry)
+    waiting_before = set(tournament.registrations.filter(status=Registration.Status.WAITING)
+                         .values_list("id", flat=True))
+    entry = checkin.withdraw_no_show(entry=entry, by=Actor.of(request))
+    messages.success(request, _("%(name)s ist zurückgezogen und wird ab Runde %(round)s nicht mehr ausgelost.")
+                     % {"name": entry.player.name, "round": entry.withdrawn_from_round})
+    moved_up(request, tournament, waiting_before)
+    return _back_to_list(request, tournament, entry)
+

@@ -21,7 +21,7 @@ def projector_page(request, tournament):
     if tournament.public_standings:
         history = histories.standings_history(tournament, include_hidden=False,
                                             counter=caching.request_counter(request, tournament))
-        standings = history.final()
+        standings = [row for row in history.final() if row.rank]  # the room needs no row without a place
     seconds = query_string.clamped(request, "seconds", default=SECONDS_PER_PAGE, least=1, most=120)
     view = projector_view(tournament, standings)
     return render(request, "tournament/projector.html", {

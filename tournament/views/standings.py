@@ -86,7 +86,7 @@ def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
     club = f'<span class="club">{escape(row.club)}</span>' if row.club else ""
     withdrawn = ' class="withdrawn"' if row.withdrawn else ""
     return (f'<tr data-entry="{row.entry_id}" data-name="{name}"{withdrawn}>'
-            f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
+            f'<td class="num">{row.place_text}</td><td class="movement">{movement}</td>'
             f'<td>{shown} <button type="button" class="me-toggle" aria-pressed="false" title="{texts.me_title}">'
             f'<span aria-hidden="true">☆</span><span class="visually-hidden">{texts.me_text}</span></button>{club}</td>'
             f'{mode_cells(row, texts)}<td class="num">{ranking.total_text(row.points)}</td>'
@@ -195,7 +195,8 @@ def rows_after(history, after_round):
     rows = history.after[rounds[-1]]
     previous = history.ranks(rounds[-2]) if len(rounds) > 1 else {}
     for row in rows:
-        row.movement = previous[row.entry_id] - row.rank if row.entry_id in previous else None
+        before = previous.get(row.entry_id)  # 0 or None: no place to compare with
+        row.movement = before - row.rank if before and row.rank else None
     return rows, rounds
 
 
@@ -207,8 +208,8 @@ def top_chart(history, rounds, rows, mode: str = Ranking.POINTS) -> str:
     top = rows[:10]
     field = "table_points" if mode == Ranking.TABLE_POINTS else "points"
     points = {number: {r.entry_id: getattr(r, field) for r in history.after[number]} for number in rounds}
-    series = [Series(label=f"{row.rank}. {row.name}", values=[0] + [points[n][row.entry_id] for n in rounds])
-              for row in top]
+    series = [Series(label=f"{row.rank}. {row.name}" if row.rank else row.name,
+                     values=[0] + [points[n][row.entry_id] for n in rounds]) for row in top]
     title = _("Tischpunkte der ersten 10") if field == "table_points" else _("Punkteverlauf der ersten 10")
     return progression_html(series, [_("Start")] + [_("R%(n)s") % {"n": n} for n in rounds], title=title)
 
@@ -368,7 +369,7 @@ def standings_csv(request, tournament):
                   _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli"), _("nur Endstand"),
                   *(_("R%(n)s") % {"n": n} for n in rounds)]
         empty = [None] * len(rounds)
-        lines = ([row.rank, row.name, row.club,
+        lines = ([row.rank or "", row.name, row.club,
                   *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos,
                   "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty))]
                  for row in rows)
@@ -382,7 +383,7 @@ def standings_json(request, tournament):
     tables = tournament.public_seating or request.is_director
 
     def build(rows, mode, _rounds, _per_round):
-        data = [{"rank": r.rank, "player": r.name, "club": r.club,
+        data = [{"rank": r.rank or None, "player": r.name, "club": r.club,
                  **ranking.export_values(r, mode, as_text=False, tables=tables), "points": r.points,
                  "games": r.games, "won": r.won, "solos": r.solos} for r in rows]
         return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})

@@ -47,7 +47,7 @@ def tournament_overview(request, tournament):
     if overview.finished:
         history = histories.standings_history(tournament, include_hidden=request.is_director,
                                             counter=caching.request_counter(request, tournament))
-        winners = [row for row in history.final() if row.rank <= 3 and not row.withdrawn]
+        winners = [row for row in history.final() if 0 < row.rank <= 3 and not row.withdrawn]
     return render(request, "tournament/overview.html", {
         "tournament": tournament, "is_director": request.is_director, "can_enter": request.can_enter,
         "overview": overview, "winners": winners, "ranking": tournament.ranking,

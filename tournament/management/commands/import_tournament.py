@@ -41,7 +41,8 @@ class Command(BaseCommand):
         except UserError as error:
             raise CommandError(str(error.message), returncode=2) from None
         try:
-            tournament = import_tournament(data, slug=slug, organisation=owner)
+            notes: list[str] = []
+            tournament = import_tournament(data, slug=slug, organisation=owner, notes=notes)
         except RecursionError:
             # nested just shallow enough for json.load, but not for the checks a few calls deeper
             # (file_checks quotes a wrong value with json.dumps); import writes in one transaction
@@ -53,6 +54,8 @@ class Command(BaseCommand):
                                % {"n": len(error.lines), "file": file}, returncode=2) from None
         except UserError as error:
             raise CommandError(str(error.message), returncode=2) from None
+        for note in notes:
+            self.stderr.write(note)
         self.stdout.write(tournament.slug)
 
     @staticmethod

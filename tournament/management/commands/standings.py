@@ -39,7 +39,7 @@ class Command(BaseCommand):
         if teams:
             return self.write_teams(tournament, round, format)
         mode = tournament.ranking
-        rows = [{"rank": row.rank, "player": names.printable(row.name),
+        rows = [{"rank": row.rank or (None if format == "json" else ""), "player": names.printable(row.name),
                  **ranking.export_values(row, mode, as_text=format != "json"),
                  "points": row.points, "games": row.games, "won": row.won}
                 for row in standings(tournament, up_to_round=round)]
@@ -56,8 +56,8 @@ class Command(BaseCommand):
     def write_text(self, rows, mode):
         extra = ranking.export_labels(mode)
         header = [_("Platz"), _("Spieler"), *extra.values(), _("Punkte"), _("Spiele"), _("gewonnen")]
-        lines = [[f"{row['rank']}.", row["player"], *(str(row[key]) for key in extra), str(row["points"]),
-                  str(row["games"]), str(row["won"])]
+        lines = [[f"{row['rank']}." if row["rank"] else "–", row["player"], *(str(row[key]) for key in extra),
+                  str(row["points"]), str(row["games"]), str(row["won"])]
                  for row in rows]
         widths = [max(len(cells[i]) for cells in [header] + lines) for i in range(len(header))]
         for cells in [header] + lines:
