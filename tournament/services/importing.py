@@ -15,6 +15,7 @@ from django.db import models, transaction
 
 from .. import engine
 from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
+from ..log import audit
 from ..log.audit import Actor
 from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Organisation, Round, Table, Tournament
@@ -33,7 +34,8 @@ def import_tournament(data: Any, *, director=None, slug: str | None = None, orga
     with transaction.atomic():
         tournament = _write(plan, director, by, organisation)
         if plan.log is not None:
-            replace_log(tournament, plan.log)
+            with audit.recording("imported", by=by, tournament=tournament):
+                replace_log(tournament, plan.log)
         return tournament
 
 
@@ -150,7 +152,9 @@ def _data(game, entry: dict[str, int]) -> dict:
 def replace_log(tournament: Tournament, records: list[dict]) -> None:
     """Replaces the tournament's change log by the file's records, oldest first, so that the
     records keep their order. Each record also gets the row it describes, as far as that still
-    exists (the log reads only its own fields; the row keeps django-simple-history's tables whole)."""
+    exists (the log reads only its own fields; the row keeps django-simple-history's tables whole).
+    Inside the import's recording."""
+    audit.require("importing.replace_log")
     for kind in KINDS:
         history_model(kind).objects.filter(log_tournament=tournament.pk).delete()
     rows: dict[str, list] = {kind: [] for kind in KINDS}

@@ -262,7 +262,8 @@ def find_or_create_players(organisation_id: int, wanted: list[tuple[str, str, st
     record. A record found is never changed: a member number from a tournament file does not land on
     another record (two members of one name and club stay two people, and an earlier tournament's
     backup stays as it was); another organisation's records are never looked at. Two queries however
-    many. `levels`: the publication level of a new record (default: the full name)."""
+    many. `levels`: the publication level of a new record (default: the full name). A new record
+    (`bulk_create`: no signals) shows on no page until the caller's recording links an entry to it."""
     found: dict[tuple[str, str, str], Player] = {}
     keys = list(dict.fromkeys(wanted))
     records = Player.objects.filter(organisation_id=organisation_id, name__in={name for name, *_rest in keys})
