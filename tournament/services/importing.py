@@ -85,7 +85,8 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         for t in planned.tables:  # before the phones' waiting entries: ending a table needs none
             if t.ended_after is not None:
                 sheet_state.end_table(table=tables[t.number], note=t.ended_note, version=None, by=by)
-        _write_phones(planned, tables, entry)
+        with audit.recording("imported", by=by, tournament=tournament):
+            _write_phones(planned, tables, entry)
         if file_round.results_hidden:
             seating.hide_results(round=round, by=by)
         for t in planned.tables:  # signing locks a table: only once everything is entered
@@ -111,7 +112,9 @@ def _write_teams(plan: Plan, tournament: Tournament, entries: list, by: Actor) -
 
 def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> None:
     """What the tables' phones held: entries waiting or rejected, "stimmt" of the sheet as it is now,
-    the entry links (a link already used by another table here gets a new one)."""
+    the entry links (a link already used by another table here gets a new one). Inside the import's
+    recording (`update` sends no signals)."""
+    audit.require("importing._write_phones")
     # the tables as they are now, and the links taken, each read once for the round (not per table)
     fresh = Table.objects.in_bulk([table.pk for table in tables.values()])
     taken = set(Table.objects.filter(link_token__in=[t.link for t in planned.tables if t.link])

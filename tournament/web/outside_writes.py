@@ -66,8 +66,22 @@ def _tournaments_of(instance) -> list[int]:
 # what a tournament's pages show: the tournament, its players (and the organisation's records of them),
 # rounds, tables, seats, games, penalties, the phones' entries, the scores, its teams, the registrations
 # (the public registration page, the places left) and its series (name and link on the overview)
-COUNTED = (Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, DraftGame, Score, Team, TeamMember,
-           Registration, Series)
+COUNTED = (
+    Tournament,
+    Entry,
+    Player,
+    Round,
+    Table,
+    Seat,
+    Game,
+    Penalty,
+    DraftGame,
+    Score,
+    Team,
+    TeamMember,
+    Registration,
+    Series,
+)
 
 NOT_COUNTED = {
     DataChange: "the change counter itself",
@@ -76,7 +90,7 @@ NOT_COUNTED = {
     SeriesMerge: "shows only on the series' standings, which are read live, never cached under a counter",
     Rangliste: "shows only on the Rangliste's own pages, which are read live, never cached under a counter",
     Organisation: "its settings (publish_member_numbers) show only on the Rangliste's pages, read live; "
-                  "no tournament page shows the organisation",
+    "no tournament page shows the organisation",
 }
 
 
