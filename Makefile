@@ -30,7 +30,7 @@ help:
 	@echo "make test         install what is missing, run all tests on SQLite, then on a throwaway PostgreSQL"
 	@echo "make test-sqlite  only the SQLite pass    (ARGS='-k name -x' passes options to pytest)"
 	@echo "make test-pg      only the PostgreSQL pass (ARGS=... as above)"
-	@echo "make lint         ruff, mypy and the import contracts (part of make test)"
+	@echo "make lint         ruff, mypy, the import contracts, module sizes, write paths (part of make test)"
 	@echo "make setup        Debian packages + .venv + compiled translations"
 	@echo "make makemessages update locale/en/LC_MESSAGES/django.po from the sources"
 	@echo "make clean        remove .venv, db.sqlite3 and compiled translations"
@@ -130,7 +130,7 @@ cluster-check: setup venv-load
 
 test: setup
 	@rc_lint=0; rc_sqlite=0; rc_pg=0; \
-	echo "==== lint: ruff, mypy, the import contracts and the module sizes ===="; \
+	echo "==== lint: ruff, mypy, the import contracts, the module sizes and the write paths ===="; \
 	$(MAKE) --no-print-directory lint || rc_lint=$$?; \
 	echo "==== pass 1/2: SQLite ===="; \
 	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS) || rc_sqlite=$$?; \
@@ -144,6 +144,7 @@ lint: venv
 	$(PY) -m mypy
 	$(VENV)/bin/lint-imports
 	$(PY) scripts/module_sizes.py
+	$(PY) scripts/write_paths.py
 
 test-sqlite: setup
 	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS)

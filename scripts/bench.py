@@ -264,7 +264,7 @@ def main():
         times = []
         for _ in range(max(3, args.repeat // 5)):
             started = time.perf_counter()
-            scores.recompute_tournament(tournament)
+            scores.rebuild_scores(tournament=tournament)  # (recorded, so the change counter moves)
             times.append(time.perf_counter() - started)
         report.add("recomputing the whole tournament", times, target=2000)
 

@@ -1,8 +1,10 @@
 """Entering games and penalties, recomputation after edits, totals-only tables, sign-off."""
 
 import pytest
+from django.db import transaction
 
 from tournament.errors import EntryProblems, UserError
+from tournament.log import audit
 from tournament.models import Score
 from tournament.selectors import standings, table_sheet
 from tournament.services import penalties, results, scores, seating, sheet_state
@@ -127,7 +129,8 @@ def test_changing_the_rules_recomputes_every_table():
     game = results.save_game(table=table, data=normal_game(table, announcements={"re": "keine90", "kontra": None},
                                                            re_augen=130))
     assert game.value == 8  # turnier: (keine 120, keine 90 verloren, keine 90 angesagt, gegen die Alten) x2
-    scores.change_rules(tournament=tournament, rules="ddv")
+    with transaction.atomic(), audit.recording("settings_changed", by=audit.SYSTEM, tournament=tournament):
+        scores.change_rules(tournament=tournament, rules="ddv")
     game.refresh_from_db()
     assert game.value == 5 and tournament.rules == "ddv"
 
@@ -136,7 +139,8 @@ def test_rules_change_that_invalidates_a_game_rolls_back():
     tournament = make_tournament(players=8)
     table = seated_round(tournament).tables.get(number=1)
     results.save_game(table=table, data=normal_game(table, extras={"re": {"karlchen": 1}}))
-    with pytest.raises(EntryProblems) as error:
+    with (pytest.raises(EntryProblems) as error, transaction.atomic(),
+          audit.recording("settings_changed", by=audit.SYSTEM, tournament=tournament)):
         scores.change_rules(tournament=tournament, rules={"preset": "turnier", "sonderpunkte": ["fuchs"]})
     assert error.value.lines("de")[0] == ("Runde 1, Tisch 1, Spiel 1: Re, Karlchen: „Karlchen“ ist in diesem Regelwerk "
                                          "kein Sonderpunkt; es hat: Fuchs gefangen.")

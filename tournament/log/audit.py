@@ -227,6 +227,17 @@ def current() -> Recording | None:
     return _current.get()
 
 
+def require(step: str) -> Recording:
+    """The recording a step that writes runs in (a step: a public function of a service that writes
+    for its caller and opens no recording of its own, e.g. `scores.write_scores`). Outside one it
+    would change a tournament without moving its change counter, so it refuses: RuntimeError
+    (docs/architecture.md, "The change counter")."""
+    rec = _current.get()
+    if rec is None:
+        raise RuntimeError(f"{step}() writes a tournament's data: it must run inside audit.recording()")
+    return rec
+
+
 # ---- what a record holds ---------------------------------------------------------------------------
 
 def place_of(instance, rec: Recording) -> tuple[int | None, int | None, int | None]:

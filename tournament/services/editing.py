@@ -11,7 +11,7 @@ from django.db.models import F
 from django.utils.translation import gettext as _
 
 from ..errors import Conflict, UserError
-from ..log import changelog
+from ..log import audit, changelog
 from ..models import DraftGame, Game, RequestKey, Round, Table
 
 
@@ -87,7 +87,9 @@ def check_in_order(table: Table, number: int, existing: Game | None) -> None:
 
 
 def bump_version(table: Table) -> None:
-    """Counts up the version of the whole sheet (a counter: no change log record of its own)."""
+    """Counts up the version of the whole sheet (a counter: no change log record of its own), inside
+    the caller's recording."""
+    audit.require("editing.bump_version")
     Table.objects.filter(pk=table.pk).update(version=F("version") + 1)
     table.version += 1
 

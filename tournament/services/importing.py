@@ -40,7 +40,8 @@ def import_tournament(data: Any, *, director=None, slug: str | None = None, orga
         tournament = _write(plan, director, by, organisation)
         said = join_series(tournament, plan.series, director=director, by=by) if plan.series else []
         if plan.log is not None:
-            replace_log(tournament, plan.log)
+            with audit.recording("imported", by=by, tournament=tournament):
+                replace_log(tournament, plan.log)
     if notes is not None:
         notes.extend(said)
     return tournament
@@ -117,7 +118,8 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         for t in planned.tables:  # before the phones' waiting entries: ending a table needs none
             if t.ended_after is not None:
                 sheet_state.end_table(table=tables[t.number], note=t.ended_note, version=None, by=by)
-        _write_phones(planned, tables, entry)
+        with audit.recording("imported", by=by, tournament=tournament):
+            _write_phones(planned, tables, entry)
         if file_round.results_hidden:
             seating.hide_results(round=round, by=by)
         for t in planned.tables:  # signing locks a table: only once everything is entered
@@ -143,7 +145,9 @@ def _write_teams(plan: Plan, tournament: Tournament, entries: list, by: Actor) -
 
 def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> None:
     """What the tables' phones held: entries waiting or rejected, "stimmt" of the sheet as it is now,
-    the entry links (a link already used by another table here gets a new one)."""
+    the entry links (a link already used by another table here gets a new one). Inside the import's
+    recording (`update` sends no signals)."""
+    audit.require("importing._write_phones")
     # the tables as they are now, and the links taken, each read once for the round (not per table)
     fresh = Table.objects.in_bulk([table.pk for table in tables.values()])
     taken = set(Table.objects.filter(link_token__in=[t.link for t in planned.tables if t.link])
@@ -184,7 +188,9 @@ def _data(game, entry: dict[str, int]) -> dict:
 def replace_log(tournament: Tournament, records: list[dict]) -> None:
     """Replaces the tournament's change log by the file's records, oldest first, so that the
     records keep their order. Each record also gets the row it describes, as far as that still
-    exists (the log reads only its own fields; the row keeps django-simple-history's tables whole)."""
+    exists (the log reads only its own fields; the row keeps django-simple-history's tables whole).
+    Inside the import's recording."""
+    audit.require("importing.replace_log")
     for kind in KINDS:
         history_model(kind).objects.filter(log_tournament=tournament.pk).delete()
     rows: dict[str, list] = {kind: [] for kind in KINDS}

@@ -80,21 +80,24 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
         if player.club:
             names[f"{player.name} ({player.club})"] = alias
         numbers = {player.member_number} if player.member_number else set()
-        ids = [t.pk for t in touched]
-        for model in KINDS.values():
-            history = model.history.model
-            for record in history.objects.filter(log_tournament__in=ids).only("pk", "log_detail"):
-                detail = _replaced(record.log_detail, names, numbers)
-                if detail != record.log_detail:
-                    history.objects.filter(pk=record.pk).update(log_detail=detail)
-        registrations = Registration.objects.filter(entry__player=player)
-        registration_ids = list(registrations.values_list("pk", flat=True))
-        # (the contact is never in the history: models/registration.py)
-        Registration.history.model.objects.filter(id__in=registration_ids).update(name=alias, club="", category="")
-        for tournament in touched:
-            with audit.recording("player_erased", by=by, tournament=tournament):
-                Registration.objects.filter(pk__in=registration_ids, tournament=tournament).update(
-                    name=alias, club="", contact="", category="")
-        Player.objects.filter(pk=player.pk).update(name=alias, club="", member_number="")
+        # the change log's rewritten snapshots and the record itself (`update`: no signals) inside the
+        # erasure's recording; each tournament's own recording moves its counter
+        with audit.recording("player_erased", by=by, tournament=None):
+            ids = [t.pk for t in touched]
+            for model in KINDS.values():
+                history = model.history.model
+                for record in history.objects.filter(log_tournament__in=ids).only("pk", "log_detail"):
+                    detail = _replaced(record.log_detail, names, numbers)
+                    if detail != record.log_detail:
+                        history.objects.filter(pk=record.pk).update(log_detail=detail)
+            registrations = Registration.objects.filter(entry__player=player)
+            registration_ids = list(registrations.values_list("pk", flat=True))
+            # (the contact is never in the history: models/registration.py)
+            Registration.history.model.objects.filter(id__in=registration_ids).update(name=alias, club="", category="")
+            for tournament in touched:
+                with audit.recording("player_erased", by=by, tournament=tournament):
+                    Registration.objects.filter(pk__in=registration_ids, tournament=tournament).update(
+                        name=alias, club="", contact="", category="")
+            Player.objects.filter(pk=player.pk).update(name=alias, club="", member_number="")
         player.refresh_from_db()
         return player

@@ -35,10 +35,12 @@ def set_publication(*, entry: Entry, level: str, by: Actor = SYSTEM) -> Entry:
         touched = lock_tournaments_of_player(player_id)
         if Player.objects.filter(pk=player_id).values_list("publication", flat=True).get() == level:
             return Entry.objects.select_related("player").get(pk=entry.pk)
-        Player.objects.filter(pk=player_id).update(publication=level)
-        for tournament in touched:
-            with audit.recording("publication_changed", by=by, tournament=tournament):
-                tournament.entries.select_related("player").get(player_id=player_id).save()
+        # the record (no signal: the change is logged as each tournament's entry, one change per tournament)
+        with audit.recording("publication_changed", by=by, tournament=None):
+            Player.objects.filter(pk=player_id).update(publication=level)
+            for tournament in touched:
+                with audit.recording("publication_changed", by=by, tournament=tournament):
+                    tournament.entries.select_related("player").get(player_id=player_id).save()
         return Entry.objects.select_related("player").get(pk=entry.pk)
 
 

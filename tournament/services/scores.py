@@ -162,7 +162,8 @@ def score_rows(table: Table, games: list[Game], penalties: list[Penalty], rules:
 def write_scores(changed_games: list[Game], new_scores: dict[int, list[tuple]]) -> None:
     """The changed games' results (one `executemany`: the ORM's bulk_update builds a CASE per row
     and field, which took most of a recomputation's time), and the tables' Score rows replaced (a
-    DELETE and multi-row INSERTs, `bulk.insert_rows`)."""
+    DELETE and multi-row INSERTs, `bulk.insert_rows`). Inside the caller's recording."""
+    audit.require("scores.write_scores")
     if changed_games:
         game_table = connection.ops.quote_name(Game._meta.db_table)
         breakdown = Game._meta.get_field("breakdown")
@@ -198,6 +199,7 @@ def change_rules(*, tournament: Tournament, rules) -> None:
     """Sets the ruleset (a preset id or a preset with changed options) and recomputes every table,
     inside the caller's transaction and recording (`tournaments.update_tournament`). A game the new
     rules cannot score rolls everything back, naming round, table and game."""
+    audit.require("scores.change_rules")
     try:
         checked = scoring.parse_rules(rules)
     except scoring.InvalidInput as error:

@@ -346,6 +346,7 @@ def place_tables(*, round: Round, tables: list[list[int]], numbers: list[int] | 
 
 
 def _place(round: Round, tables: list[list[int]], numbers: list[int] | None = None) -> None:
+    audit.require("seating._place")  # (bulk_create: no signals)
     numbers = list(numbers) if numbers is not None else list(range(1, len(tables) + 1))
     round.tables.all().delete()
     Table.objects.bulk_create(Table(round=round, number=number) for number in numbers)
@@ -353,9 +354,7 @@ def _place(round: Round, tables: list[list[int]], numbers: list[int] | None = No
     Seat.objects.bulk_create(Seat(table=by_number[number], round=round, position=position, entry_id=entry_id)
                              for number, players in zip(numbers, tables, strict=True)
                              for position, entry_id in enumerate(players, start=1))
-    current = audit.current()
-    if current is not None:
-        current.forget_seats()
+    audit.require("seating._place").forget_seats()
     _recount(round)
 
 

@@ -82,6 +82,11 @@ def update_series(*, series: Series, name: str, slug: str, mode: str, best_of: i
             series.best_of = best_of if mode == Series.Mode.BEST else 0
             series.version += 1
             series.save()
+        # its name and whether it is public show on each of its tournaments' pages: each one's counter
+        # moves (in the order of their ids, so that two such writes take the turns in the same order)
+        for tournament_id in series.tournaments.order_by("pk").values_list("pk", flat=True):
+            with audit.recording("series_changed", by=by, tournament=tournament_id):
+                pass
         return series
 
 

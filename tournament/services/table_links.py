@@ -76,7 +76,9 @@ def _set_links(*, round: Round, tables: list[int] | None, renew: bool, by: Actor
 
 def ensure_links(round: Round) -> None:
     """Every table of a published round has a link (made when the round is published, and for tables
-    that never had one). Not recorded: nothing a person changed."""
+    that never had one). No record of its own (nothing a person changed): inside the recording of the
+    publication."""
+    audit.require("table_links.ensure_links")
     missing = list(round.tables.filter(link_token__isnull=True))
     for table in missing:
         Table.objects.filter(pk=table.pk, link_token__isnull=True).update(link_token=new_token())

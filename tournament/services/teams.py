@@ -103,6 +103,7 @@ def _locked_team(tournament: Tournament, team: Team | int, version: int | None) 
 
 
 def _write_members(team: Team, entries: list[Entry]) -> None:
+    audit.require("teams._write_members")  # (bulk_create: no signals)
     TeamMember.objects.filter(team=team).exclude(entry__in=entries).delete()
     have = set(TeamMember.objects.filter(team=team).values_list("entry_id", flat=True))
     TeamMember.objects.bulk_create([TeamMember(team=team, entry=e) for e in entries if e.pk not in have])

@@ -220,10 +220,10 @@ def _register(*, tournament: Tournament, players: list[NewPlayer], by: Actor, sk
             taken_numbers.add(start_number)
             next_number = max(next_number, start_number + 1)
         _check_references([(name, club) for _id, name, club in registered], [(n, c) for n, c, *_r in wanted])
-        people = find_or_create_players(tournament.organisation_id, [
-            (name, club, new.member_number) for name, club, *_rest, new in wanted],
-            levels={(name, club, new.member_number): new.publication for name, club, *_rest, new in wanted})
         with audit.recording("player_registered", by=by, tournament=tournament):
+            people = find_or_create_players(tournament.organisation_id, [
+                (name, club, new.member_number) for name, club, *_rest, new in wanted],
+                levels={(name, club, new.member_number): new.publication for name, club, *_rest, new in wanted})
             entries = Entry.objects.bulk_create(
                 Entry(tournament=tournament, player=people[(name, club, new.member_number)], start_number=number,
                       joined_round=joined_round, withdrawn_from_round=withdrawn, present=present,
@@ -259,7 +259,9 @@ def find_or_create_players(organisation_id: int, wanted: list[tuple[str, str, st
     record. A record found is never changed: a member number from a tournament file does not land on
     another record (two members of one name and club stay two people, and an earlier tournament's
     backup stays as it was); another organisation's records are never looked at. Two queries however
-    many. `levels`: the publication level of a new record (default: the full name)."""
+    many. `levels`: the publication level of a new record (default: the full name). Inside the caller's
+    recording (new records are made with `bulk_create`, which sends no signals)."""
+    audit.require("tournaments.find_or_create_players")
     found: dict[tuple[str, str, str], Player] = {}
     keys = list(dict.fromkeys(wanted))
     records = Player.objects.filter(organisation_id=organisation_id, name__in={name for name, *_rest in keys})
@@ -300,9 +302,10 @@ def edit_player(*, entry: Entry, name: str, club: str, loaded: tuple[str, str] |
         _check_references(others, [(name, club)])
         number = entry.player.member_number  # the person's number stays with the corrected name
         # and so does their publication level, on a new record (a record found keeps its own)
-        person = find_or_create_players(tournament.organisation_id, [(name, club, number)],
-                                        levels={(name, club, number): entry.player.publication})[(name, club, number)]
         with audit.recording("player_changed", by=by, tournament=tournament):
+            person = find_or_create_players(tournament.organisation_id, [(name, club, number)],
+                                            levels={(name, club, number): entry.player.publication})[
+                (name, club, number)]
             entry.player = person
             entry.save(update_fields=["player"])
         return entry

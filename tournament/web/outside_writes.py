@@ -1,10 +1,15 @@
 """Writes outside the services count the tournament up too (docs/architecture.md, "The change
-counter"): the services record every change, and their recording appends the DataChange that is
-the tournament's change counter (`caching.change_counter`). A change made elsewhere (the admin, a
-shell, a test that saves a model) must not leave a page that is cached or held by a phone as it
-was -- least of all results the director has just hidden -- so each save or delete of the
-tournament's models outside a recording appends one as well. Connected when the app is ready
-(tournament/apps.py)."""
+counter"): the services record every change, and their recording appends the DataChange that is the
+tournament's change counter (`caching.change_counter`). A change made elsewhere (the admin, a shell, a
+test that saves a model) must not leave a page that is cached or held by a phone as it was -- least of
+all results the director has just hidden -- so each save or delete, outside a recording, of a model
+that a tournament's pages show appends one for each tournament it shows on. Connected when the app is
+ready (tournament/apps.py).
+
+`COUNTED` are those models; `NOT_COUNTED` says for each other model of the app why no tournament's page
+depends on it (tests/tournament/test_invalidation_contract.py fails for a new model in neither).
+Writes that send no signals (`QuerySet.update`, `bulk_create`, raw SQL) are not seen here: they are
+allowed only where `scripts/write_paths.py` allows them, inside a service's recording."""
 
 from __future__ import annotations
 
@@ -14,7 +19,28 @@ from django.db.models.signals import post_delete, post_save, pre_delete
 from django.dispatch import receiver
 
 from ..log import audit
-from ..models import DataChange, DraftGame, Entry, Game, Penalty, Player, Round, Seat, Table, Tournament
+from ..models import (
+    CounterTurn,
+    DataChange,
+    DraftGame,
+    Entry,
+    Game,
+    Organisation,
+    Penalty,
+    Player,
+    Rangliste,
+    Registration,
+    RequestKey,
+    Round,
+    Score,
+    Seat,
+    Series,
+    SeriesMerge,
+    Table,
+    Team,
+    TeamMember,
+    Tournament,
+)
 
 _deleting: ContextVar[frozenset[int]] = ContextVar("doko_tournaments_being_deleted", default=frozenset())
 
@@ -22,20 +48,50 @@ _deleting: ContextVar[frozenset[int]] = ContextVar("doko_tournaments_being_delet
 def _tournaments_of(instance) -> list[int]:
     if isinstance(instance, Tournament):
         return [instance.pk]
-    if isinstance(instance, (Entry, Round)):
+    if isinstance(instance, (Entry, Round, Team, Registration)):
         return [instance.tournament_id]
     if isinstance(instance, Player):
         return list(Entry.objects.filter(player_id=instance.pk).values_list("tournament_id", flat=True).distinct())
-    if isinstance(instance, Seat):
-        return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
-    if isinstance(instance, Table):
+    if isinstance(instance, Series):
+        return list(Tournament.objects.filter(series_id=instance.pk).values_list("pk", flat=True))
+    if isinstance(instance, TeamMember):
+        return list(Team.objects.filter(pk=instance.team_id).values_list("tournament_id", flat=True))
+    if isinstance(instance, (Seat, Table, Score)):
         return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
     if isinstance(instance, (Game, Penalty, DraftGame)):
         return list(Table.objects.filter(pk=instance.table_id).values_list("round__tournament_id", flat=True))
     return []
 
 
-COUNTED = (Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, DraftGame)
+# what a tournament's pages show: the tournament, its players (and the organisation's records of them),
+# rounds, tables, seats, games, penalties, the phones' entries, the scores, its teams, the registrations
+# (the public registration page, the places left) and its series (name and link on the overview)
+COUNTED = (
+    Tournament,
+    Entry,
+    Player,
+    Round,
+    Table,
+    Seat,
+    Game,
+    Penalty,
+    DraftGame,
+    Score,
+    Team,
+    TeamMember,
+    Registration,
+    Series,
+)
+
+NOT_COUNTED = {
+    DataChange: "the change counter itself",
+    CounterTurn: "the lock that orders the change counter's rows, not data",
+    RequestKey: "a form's one-time key: what a repeated request is answered with, shown on no page",
+    SeriesMerge: "shows only on the series' standings, which are read live, never cached under a counter",
+    Rangliste: "shows only on the Rangliste's own pages, which are read live, never cached under a counter",
+    Organisation: "its settings (publish_member_numbers) show only on the Rangliste's pages, read live; "
+    "no tournament page shows the organisation",
+}
 
 
 def _count_up(instance) -> None:
@@ -59,9 +115,15 @@ def tournament_deleting(sender, instance, **kwargs):
     _deleting.set(_deleting.get() | {instance.pk})
 
 
+@receiver(pre_delete, sender=Series)
+def series_deleting(sender, instance, **kwargs):
+    # counted before its tournaments let go of it (SET_NULL, without signals); in the delete's transaction
+    _count_up(instance)
+
+
 @receiver(post_delete)
 def count_deleted(sender, instance, **kwargs):
     if isinstance(instance, Tournament):
         _deleting.set(_deleting.get() - {instance.pk})
-    elif isinstance(instance, COUNTED):
+    elif isinstance(instance, COUNTED) and not isinstance(instance, Series):
         _count_up(instance)
