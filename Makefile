@@ -25,7 +25,7 @@ help:
 	@echo "make serve        like run, then a production server (gunicorn, PDF worker) for the local network"
 	@echo "make bench        benchmarks at 1,000 players (figures, not tests; docs/performance.md)"
 	@echo "make bench-seating  seating schedules, 8-200 players x 3-8 rounds: repeats and seconds (docs/seating.md)"
-	@echo "make loadtest     500 phones and 3 directors against make serve for 2 minutes, SQLite and PostgreSQL"
+	@echo "make loadtest     500 phones and 3 directors for 2 minutes, the rush and the burst, against make serve (SQLite, PostgreSQL)"
 	@echo "make cluster-check  nginx, PostgreSQL, Redis and two app instances on loopback (docs/deploy.md)"
 	@echo "make test         install what is missing, run all tests on SQLite, then on a throwaway PostgreSQL"
 	@echo "make test-sqlite  only the SQLite pass    (ARGS='-k name -x' passes options to pytest)"
@@ -116,9 +116,11 @@ loadtest: setup venv-load
 	echo "==== load test 1/2: SQLite (the evening, then the round-start rush) ===="; \
 	env -u DATABASE_URL $(PY) scripts/loadtest.py $(LOADTEST_ARGS) || rc_sqlite=$$?; \
 	env -u DATABASE_URL $(PY) scripts/loadtest.py --rush --users 1000 $(RUSH_ARGS) || rc_sqlite=$$?; \
+	env -u DATABASE_URL $(PY) scripts/loadtest.py --burst --users 200 --run-time 75 $(BURST_ARGS) || rc_sqlite=$$?; \
 	echo "==== load test 2/2: PostgreSQL (throwaway server; the evening, then the round-start rush) ===="; \
 	bash scripts/with-postgres.sh $(PY) scripts/loadtest.py $(LOADTEST_ARGS) || rc_pg=$$?; \
 	bash scripts/with-postgres.sh $(PY) scripts/loadtest.py --rush --users 1000 $(RUSH_ARGS) || rc_pg=$$?; \
+	bash scripts/with-postgres.sh $(PY) scripts/loadtest.py --burst --users 200 --run-time 75 $(BURST_ARGS) || rc_pg=$$?; \
 	[ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
 
 cluster-check: setup venv-load

@@ -1,7 +1,7 @@
 """Load test (figures, not a test): an evening's phones and directors against `make serve`.
 
     .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765]
-                                         [--rush] [--batched]
+                                         [--rush | --burst] [--batched]
     bash scripts/with-postgres.sh .venv/bin/python scripts/loadtest.py      (on PostgreSQL)
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8080 --plan var/cluster/plan.json
                                                                             (an app that runs already)
@@ -17,6 +17,10 @@ after the evening's load with 1,000 phones): the phones arrive within 60 s and e
 round's seating first, then its own page, and polls on. The phones arrive one by one: locust starts
 each second's users at the same instant, so each phone waits a random part of that second before its
 first request; `--batched` leaves them in locust's batches (a harder load than a hall's phones make).
+`--burst`: the announcement burst (`make loadtest` runs it with 200 phones): the director announces the
+new round and every phone opens its seating within the same 100 ms, fetching the page's static files
+as a browser that has not seen the site yet does, then its own page, then polls every 30 s give or take
+a fifth (static/js/standings.js).
 
 Bounded: loopback only (it refuses any other address), a fixed number of users, a fixed time.
 """
@@ -144,8 +148,14 @@ def wait_until_up(url: str, seconds: float = 90) -> None:
     sys.exit(f"loadtest: the server did not answer {url} within {seconds:.0f} s")
 
 
-def spawn_rate_of(users: int, rush: bool) -> float:
-    """Phones arriving per second: in the rush all within 60 s, else within about 10 s."""
+BURST_SECONDS = 0.1  # the announcement burst: every phone arrives within these seconds
+
+
+def spawn_rate_of(users: int, rush: bool, burst: bool = False) -> float:
+    """Phones arriving per second: in the burst all at once (each then waits a random part of
+    BURST_SECONDS), in the rush all within 60 s, else within about 10 s."""
+    if burst:
+        return float(users)
     return users / 60 if rush else max(10, users // 10)
 
 
@@ -157,7 +167,7 @@ def dispatch_interval(spawn_rate: float) -> float:
 
 
 def arrival_seconds(args) -> float:
-    return args.users / spawn_rate_of(args.users, args.rush)
+    return args.users / spawn_rate_of(args.users, args.rush, args.burst)
 
 
 def settled_after(args) -> float:
@@ -165,19 +175,25 @@ def settled_after(args) -> float:
     wait between a phone's first poll (right after it opened its page) and its second
     (scripts/locustfile.py waits between 0.8 and 1.2 polls). Spread over locust's dispatch interval,
     the last phones arrive up to a second later; the window stays as it was, to compare runs."""
+    if args.burst:
+        return 3.0  # the burst itself: the seating, its static files and the pages opened right after
     return arrival_seconds(args) + args.poll * 1.2
 
 
 def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
-               rush: bool = False, directors: int = 3, batched: bool = False) -> dict:
+               rush: bool = False, directors: int = 3, batched: bool = False, burst: bool = False) -> dict:
     """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
     seating first, then its own page, while the others poll and the directors save games."""
     prefix = OUT / name
     counts = OUT / f"{name}-bytes.json"
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
-           "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush else "0", "LOADTEST_DIRECTORS": str(directors)}
-    spawn_rate = round(spawn_rate_of(users, rush), 2)  # as locust is given it below
-    env["LOADTEST_ARRIVAL_SPREAD"] = "0" if batched else f"{dispatch_interval(spawn_rate):.3f}"
+           "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush or burst else "0",
+           "LOADTEST_STATIC": "1" if burst else "0", "LOADTEST_DIRECTORS": str(directors)}
+    spawn_rate = round(spawn_rate_of(users + (directors if burst else 0), rush, burst), 2)  # as locust is given it
+    if burst:
+        env["LOADTEST_ARRIVAL_SPREAD"] = str(BURST_SECONDS)
+    else:
+        env["LOADTEST_ARRIVAL_SPREAD"] = "0" if batched else f"{dispatch_interval(spawn_rate):.3f}"
     command = [sys.executable, "-m", "locust", "-f", str(ROOT / "scripts" / "locustfile.py"), "--headless",
                "--host", url, "--users", str(users + directors), "--spawn-rate", f"{spawn_rate:.2f}",
                "--run-time", f"{run_time}s", "--stop-timeout", "10", "--csv", str(prefix), "--only-summary",
@@ -246,6 +262,13 @@ def report_phases(result: dict, settled: float) -> None:
             print(f"  {name:30s} {len(values):7d} {'':7s} {p50:5.0f}ms {p95:5.0f}ms {p99:5.0f}ms {max(values):5.0f}ms")
 
 
+def arrivals_text(args, then: str) -> str:
+    """How the phones arrive, for the report's heading."""
+    if args.burst:
+        return f"all within {BURST_SECONDS * 1000:.0f} ms, seating and its static files first{then}"
+    return f"arriving within 60 s, seating first{then}" if args.rush else ""
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--users", type=int, default=500, help="phones (default 500); plus 3 directors")
@@ -260,10 +283,15 @@ def main():
     parser.add_argument("--directors", type=int, default=3, help="directors saving games (default 3)")
     parser.add_argument("--rush", action="store_true",
                         help="the round-start rush: the phones arrive within 60 s and open the round's seating first")
+    parser.add_argument("--burst", action="store_true",
+                        help="the announcement burst: every phone opens the new round's seating (with its static "
+                             "files) within the same 100 ms, then polls every 30 s (unless --poll)")
     parser.add_argument("--batched", action="store_true",
                         help="start each second's phones at the same instant, as locust does on its own "
                              "(harder than phones arriving one by one; docs/performance.md)")
     args = parser.parse_args()
+    if args.burst and args.poll == parser.get_default("poll"):
+        args.poll = 30  # the standings page's interval (static/js/standings.js)
     if args.users < 1 or args.users > 2000 or args.run_time < 1 or args.run_time > 900:
         sys.exit("loadtest: 1 to 2,000 users for 1 to 900 seconds")
     OUT.mkdir(parents=True, exist_ok=True)
@@ -276,8 +304,8 @@ def main():
         plan_path = Path(args.plan)
         vendor = json.loads(plan_path.read_text())["vendor"]
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
-                            rush=args.rush, directors=args.directors, batched=args.batched)
-        arriving = "arriving within 60 s, seating first; " if args.rush else ""
+                            rush=args.rush, directors=args.directors, batched=args.batched, burst=args.burst)
+        arriving = arrivals_text(args, "; ")
         arriving = ("each second's phones at once, " if args.batched else "") + arriving
         errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
                                                f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
@@ -303,8 +331,9 @@ def main():
         print(f"loadtest: make serve's server on {url} ({vendor}); CPUs idle before: {idle_percent()}; "
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
         result = run_locust(url, plan_path, args.users, args.run_time,
-                            args.name or (f"{vendor}-rush" if args.rush else vendor), args.poll, rush=args.rush,
-                            directors=args.directors, batched=args.batched)
+                            args.name or (f"{vendor}-burst" if args.burst else f"{vendor}-rush" if args.rush
+                                          else vendor), args.poll, rush=args.rush,
+                            directors=args.directors, batched=args.batched, burst=args.burst)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -312,7 +341,7 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         log.close()
-    arriving = "arriving within 60 s, seating first, then " if args.rush else ""
+    arriving = arrivals_text(args, ", then ")
     arriving = ("each second's phones at once, " if args.batched else "") + arriving
     errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "
                                            f"+ {args.directors} directors, {args.run_time} s, make serve on {vendor}")

@@ -42,6 +42,11 @@ RUSH = os.environ.get("LOADTEST_RUSH") == "1"
 # users begin every second on the dot (locust/dispatch.py: floor(spawn rate) users, then a wait).
 # Phones do not arrive like that: each waits a random part of that interval before its first request
 ARRIVAL_SPREAD = float(os.environ.get("LOADTEST_ARRIVAL_SPREAD", "0"))
+# the announcement burst (loadtest.py --burst): a phone that opens its first page fetches the page's
+# static files too (a browser that has not seen the site yet), as the hall's phones do when the director
+# announces a round and everyone scans the QR code at once; later pages find them in the browser's cache
+STATIC_FILES = os.environ.get("LOADTEST_STATIC") == "1"
+STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 sent = Counter()
 statuses = Counter()
 times = []  # (seconds since the start, name, milliseconds): each request, for the phases of the run
@@ -128,6 +133,8 @@ class Phone(FastHttpUser):
             with self.client.get(seating, headers=self.headers, name="seating (open)", catch_response=True) as response:
                 if response.status_code != 200:
                     response.failure(f"status {response.status_code}")
+                elif STATIC_FILES:
+                    self.fetch_static(response.text)
         with self.client.get(self.page, headers=self.headers, name=f"{self.name} (open)",
                              catch_response=True) as response:
             if response.status_code != 200:
@@ -138,6 +145,13 @@ class Phone(FastHttpUser):
             # the page's own row may be missing from the standings' first places: the script then
             # polls without a validator first (static/js/standings.js)
             self.etag = found.group(1).replace("&quot;", '"') if found and not self.standings else None
+
+    def fetch_static(self, html: str) -> None:
+        """The page's stylesheets and scripts, once (then the browser keeps them)."""
+        for path in dict.fromkeys(STATIC.findall(html)):
+            with self.client.get(path, headers=self.headers, name="static file", catch_response=True) as response:
+                if response.status_code != 200:
+                    response.failure(f"status {response.status_code}")
 
     @task
     def poll(self):

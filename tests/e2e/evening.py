@@ -43,7 +43,6 @@ def make_evening(slug: str = "abend") -> Evening:
     play_round(tournament, games=3)
     round2 = seated_round(tournament, seed="r2")
     table1, table2, *_others = round2.tables.order_by("number")
-    table_links.ensure_links(round2)
     token1 = Table.objects.get(pk=table1.pk).link_token
     token2 = Table.objects.get(pk=table2.pk).link_token
     for number, augen in ((1, 90), (2, 150), (3, 80)):  # Re loses twice: points below zero

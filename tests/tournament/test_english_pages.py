@@ -55,7 +55,6 @@ def evening(director):  # noqa: ARG001 (the director of the tournament)
     round2 = seated_round(tournament, seed="r2")
     table = round2.tables.get(number=1)
     penalties.add_penalty(table=table, offender_id=table.seats.first().entry_id, note="revoke")
-    table_links.ensure_links(round2)
     token = Table.objects.get(pk=table.pk).link_token
     entry = tournament.entries.first()
     table_links.enter_game(token=token, number=1, data=normal_game(table, 1), key="k1", device="d" * 16,

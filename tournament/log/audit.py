@@ -146,6 +146,8 @@ class Recording:
     # the one table whose sheet the change touched (its games, penalties, totals, signature, entries
     # from its phones); None: anything wider (seating, players, settings, several tables)
     table_id: int | None = None
+    # the recording this one runs in (None: the outermost)
+    within: Recording | None = None
     _names: dict[int, str] | None = None
     _seats: dict[int, list[int]] = field(default_factory=dict)
     _tables: dict[int, tuple[int, int, int]] = field(default_factory=dict)
@@ -209,15 +211,20 @@ def recording(action: str, *, by: Actor, tournament: Tournament | int | None,
     tournament_id = tournament.pk if isinstance(tournament, Tournament) else tournament
     table_id = table.pk if isinstance(table, Table) else table
     outer = _current.get()
-    current = Recording(action=action, by=by, tournament_id=tournament_id, table_id=table_id)
+    current = Recording(action=action, by=by, tournament_id=tournament_id, table_id=table_id, within=outer)
     token = _current.set(current)
     try:
         yield current
     finally:
         _current.reset(token)
-    if outer is not None and outer.tournament_id is not None and outer.tournament_id == current.tournament_id:
-        if outer.table_id != current.table_id:
-            outer.table_id = None  # a step beyond the outer action's table: the change is a wide one
+    # the nearest recording around this one of the same tournament (another tournament's may lie between:
+    # a player record's change runs one per tournament of the record, inside the edit of one of them)
+    same = outer
+    while same is not None and (same.tournament_id is None or same.tournament_id != current.tournament_id):
+        same = same.within
+    if same is not None:
+        if same.table_id != current.table_id:
+            same.table_id = None  # a step beyond the outer action's table: the change is a wide one
         return  # one step of a larger action (confirming an entry saves the game): counted once, with it
     if current.tournament_id is not None:  # (a new tournament: known once its first record is made)
         DataChange.objects.append(current.tournament_id, current.table_id)
