@@ -202,7 +202,7 @@ def test_a_member_who_has_not_played_does_not_decide_a_cup_tie(director):
     assert [(c.name, c.points, c.best_player, c.advances) for c in cup.rows] == [
         ("Team A", 80, 20, True), ("Team B", -20, -2, True), ("Team C", -20, -5, False), ("Team D", -40, -9, False)]
     assert "Zora Spät" not in [name for name, _ in cup.rows[2].players]
-    assert cup.rows[2].tie == "gleich viele Punkte wie Team B; bestes Einzelergebnis: -5 gegen -2"
+    assert cup.rows[2].tie == "gleich viele Punkte wie Team B; bestes Einzelergebnis: −5 gegen −2"
 
 
 def team_of_ids(tournament, name):

@@ -17,6 +17,7 @@ from seating.team_match import TABLE_SIZES as MATCH_SIZES
 
 from .. import privacy
 from ..models import TeamMember, Tournament
+from ..ranking import total_text
 from .league import CupTable, DayTable, cup_table, match_day_table, siegpunkte_number
 from .standings import StandingRow
 
@@ -215,7 +216,8 @@ def tie_text(tie: rules.TieBreak | None) -> str:
     if tie.criterion is None:
         return _("gleich mit %(above)s in allem: geteilter Platz") % {"above": tie.above}
     return _("gleich viel wie %(above)s; %(criterion)s: %(ours)s gegen %(theirs)s") % {
-        "above": tie.above, "criterion": TIE_WORDS[tie.criterion](), "ours": tie.ours, "theirs": tie.theirs}
+        "above": tie.above, "criterion": TIE_WORDS[tie.criterion](), "ours": total_text(tie.ours),
+        "theirs": total_text(tie.theirs)}
 
 
 def _table(kind: str, result: rules.TeamStandings, by_key: dict[str, StandingRow]) -> TeamTable:

@@ -99,7 +99,7 @@ def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
     title: the placements at the tables, or the points and rounds an average is made of."""
     if texts.mode == Ranking.TABLE_POINTS:
         title = escape(ranking.placements_text(row, tables=texts.tables))
-        return f'<td class="num ranking" title="{title}">{row.table_points}</td>'
+        return f'<td class="num ranking" title="{title}">{ranking.total_text(row.table_points)}</td>'
     if texts.mode == Ranking.AVERAGE:
         title = escape(ranking.average_explained(row.points, row.rounds_played))
         return (f'<td class="num ranking" title="{title}">{row.average_text}</td>'
