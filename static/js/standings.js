@@ -55,7 +55,7 @@
     var now = live.querySelector(".updated .now");
     if (now) {
       now.textContent = new Date().toLocaleTimeString(document.documentElement.lang || undefined,
-                                                      { hour: "2-digit", minute: "2-digit" });
+                                                      { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });  // 13:29, in English too
     }
   }
   function replace(html) {
