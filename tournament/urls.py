@@ -104,6 +104,7 @@ urlpatterns = [
     path(SERIES + "standings.csv", series.series_csv, name="series_csv"),
     path(SERIES + "standings.pdf", series.series_pdf, name="series_pdf"),
     path(SERIES + "league.csv", series.league_csv, name="series_league_csv"),
+    path(SERIES + "league.pdf", series.league_pdf, name="series_league_pdf"),
     path(SERIES + "manage/", series.series_manage, name="series_manage"),
     path(SERIES + "tournaments/add/", series.series_tournament_add, name="series_tournament_add"),
     path(SERIES + "tournaments/<int:tournament_id>/remove/", series.series_tournament_remove,

@@ -526,6 +526,8 @@ CASES = [
     Case("series_pdf", S, get=PUBLIC, post=PUBLIC),
     Case("series_league_csv", lambda w: {"slug": "liga"}, get=PUBLIC, post=PUBLIC),
     Case("series_league_csv", S, get="404 404 404 404", post="404 404 404 404", label="not a league"),
+    Case("series_league_pdf", lambda w: {"slug": "liga"}, get=PUBLIC, post=PUBLIC),
+    Case("series_league_pdf", S, get="404 404 404 404", post="404 404 404 404", label="not a league"),
     Case("series_manage", S, get=DIRECTOR_PAGE, post="login 403 403 302s", data=series_data),
     Case("series_tournament_add", S, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"tournament": str(w.fruehling.pk)}),
