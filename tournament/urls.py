@@ -85,6 +85,7 @@ urlpatterns = [
     path(T + "standings.json", standings.standings_json, name="standings_json"),
     path(T + "teams/", teams.teams_page, name="teams"),
     path(T + "teams/options/", teams.team_options, name="team_options"),
+    path(T + "teams/take/", teams.teams_take, name="teams_take"),
     path(T + "teams/<int:team_id>/", teams.team_edit, name="team_edit"),
     path(T + "teams/<int:team_id>/delete/", teams.team_delete, name="team_delete"),
     path(T + "standings/teams/", teams.team_standings_page, name="team_standings"),

@@ -504,6 +504,9 @@ CASES = [
          data=lambda w: {"team_count": "2", "club_ranking": "best", "club_best": "3", "teams_apart": "on",
                          "team_match": "on", "cup_advance": "2", "version": str(w.tournament.version)}),
     Case("team_edit", TEAM, get=DIRECTOR_POST, post="login 403 403 302+", data=team_data),
+    # the next match day of the series from the last one (herbst's team "Kreuz" into winter)
+    Case("teams_take", lambda w: {"slug": "winter"}, get=DIRECTOR_POST, post="login 403 403 302+",
+         data=lambda w: {"source": str(w.tournament.pk)}),
     Case("team_delete", TEAM, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"version": str(w.team.version)}),
     Case("team_standings", T, get=PUBLIC, post=PUBLIC),

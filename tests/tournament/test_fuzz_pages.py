@@ -799,6 +799,29 @@ def test_teams(world, clients, data):
             post(clients["director"], url, sent, what="teams")
 
 
+@fuzz(20)
+@given(data=st.data())
+def test_teams_taken_from_the_last_match_day(world, clients, data):
+    """"Teams des letzten Spieltags übernehmen": herbst (two teams) and a later match day of one player
+    already entered, both in a series; the source as the page sends it, or another."""
+    with rolled_back():
+        director = world.users["director"]
+        team_services.create_team(tournament=world.tournament, name="Kreuz", members=world.entry_ids[:4])
+        team_services.create_team(tournament=world.tournament, name="Pik", members=world.entry_ids[4:8])
+        series = series_services.create_series(name="Liga", director=director, slug="liga-fuzz")
+        day = tournaments.create_tournament(name="2. Spieltag", date=datetime.date(2026, 12, 5), director=director,
+                                            slug="tag-2-fuzz")
+        tournaments.register_player(tournament=day, name=world.tournament.entries.first().player.name,
+                                    club="DK Nord")
+        for evening in (world.tournament, day):
+            series_services.add_tournament(series=series, tournament=evening, user=director)
+        url = reverse("tournament:teams_take", kwargs={"slug": day.slug})
+        for _ in range(data.draw(st.integers(1, 2), label="requests")):
+            sent = body(data, {"source": str(world.tournament.pk)},
+                        {"source": value(world.tournament.pk, day.pk, 0, "x")})
+            post(clients[data.draw(roles, label="role")], url, sent, what="teams taken")
+
+
 @fuzz(30)
 @given(data=st.data())
 def test_tournament_create(world, clients, data):

@@ -189,7 +189,7 @@ VARIANTS = {
     "log": T, "roles": T, "backup": T, "restore_backup": none,
     "standings": standings_variants, "projector": T, "standings_csv": lambda w: [({"slug": w.slug}, ""),
                                                                                ({"slug": w.slug}, "?round=1")],
-    "standings_json": T, "teams": T, "team_options": T, "team_edit": draft, "team_delete": draft,
+    "standings_json": T, "teams": T, "team_options": T, "teams_take": draft, "team_edit": draft, "team_delete": draft,
     "team_standings": T, "team_standings_csv": T, "team_standings_json": T,
     "player": P, "prizes": lambda w: [({"slug": w.slug}, ""), ({"slug": w.slug}, "?plaetze=20")],
     "prizes_pdf": lambda w: [({"slug": w.slug}, "?plaetze=20")],
