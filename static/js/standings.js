@@ -86,7 +86,9 @@
     }
     return notice ? html.slice(end + NOTICE_END.length) : html;
   }
+  var lastPoll = Date.now();
   function refresh() {
+    lastPoll = Date.now();
     var url = pollUrl();
     var headers = { "X-Requested-With": "fetch" };
     if (etag && etagUrl === url) headers["If-None-Match"] = etag;
@@ -150,4 +152,9 @@
   }
   var seconds = parseInt(live.dataset.refresh, 10) || 30;
   setInterval(function () { if (!document.hidden) refresh(); }, seconds * 1000);
+  // a page left open on a phone in the pocket polls nothing while hidden: shown again, it asks at once
+  // rather than at the next tick (a published round's seat came up to an interval late)
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && Date.now() - lastPoll > 2000) refresh();
+  });
 })();

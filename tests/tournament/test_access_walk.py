@@ -493,6 +493,8 @@ CASES = [
     # an organiser restores a file as a new tournament of their own (views/backups.py)
     Case("restore_backup", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=backup_file),
     Case("standings", T, get=PUBLIC, post=PUBLIC),
+    # the overview's poll for "where do I sit" (views/seat_notice.py)
+    Case("seat_notice", T, get=PUBLIC, post=PUBLIC),
     Case("standings_csv", T, get=PUBLIC, post=PUBLIC),
     Case("standings_json", T, get=PUBLIC, post=PUBLIC),
     # teams and club ranking (docs/competitions.md): the director's page and the public standings

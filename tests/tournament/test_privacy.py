@@ -187,6 +187,7 @@ VARIANTS = {
     "table_totals": TB, "table_sign": TB, "table_end": TB,
     "restore": draft,  # the director's, POST only, a log record
     "log": T, "roles": T, "backup": T, "restore_backup": none,
+    "seat_notice": lambda w: [({"slug": w.slug}, f"?me={w.entries[HIDDEN_NAME].pk}"), ({"slug": w.slug}, "?me=x")],
     "standings": standings_variants, "projector": T, "standings_csv": lambda w: [({"slug": w.slug}, ""),
                                                                                ({"slug": w.slug}, "?round=1")],
     "standings_json": T, "teams": T, "team_options": T, "teams_take": draft, "team_edit": draft, "team_delete": draft,

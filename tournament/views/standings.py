@@ -87,8 +87,9 @@ def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
     withdrawn = ' class="withdrawn"' if row.withdrawn else ""
     return (f'<tr data-entry="{row.entry_id}" data-name="{name}"{withdrawn}>'
             f'<td class="num">{row.rank}</td><td class="movement">{movement}</td>'
-            f'<td class="who"><div class="who-line"><span class="who-names">{shown} {club}</span> <button type="button" '
-            f'class="me-toggle" aria-pressed="false" aria-label="{texts.me_text}" title="{texts.me_title}">'
+            f'<td class="who"><div class="who-line"><span class="who-names">{shown} {club}</span> '
+            f'<button type="button" class="me-toggle" aria-pressed="false" aria-label="{texts.me_text}" '
+            f'title="{texts.me_title}">'
             f'<span aria-hidden="true">☆</span></button></div></td>'
             f'{mode_cells(row, texts)}<td class="num">{ranking.total_text(row.points)}</td>'
             f'<td class="num secondary">{row.games}</td>'
