@@ -24,7 +24,9 @@ TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 
                        "public_seating": True, "public_players": True, "pflichtsoli": "", "ranking": "points",
                        # its own categories, and the team options (docs/competitions.md); the teams: `teams_item`
                        "categories": [], "team_count": None, "club_count": None, "teams_apart": False,
-                       "team_match": False, "cup_advance": None}
+                       "team_match": False, "cup_advance": None,
+                       # what each place of the prize list wins (Tournament.prizes)
+                       "prizes": {}}
 TEAM_KEYS = ("team_count", "club_count", "teams_apart", "team_match", "cup_advance")
 ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
                   "results_hidden": False}
@@ -37,7 +39,7 @@ def tournament_settings(tournament: Tournament) -> dict:
     for key, default in TOURNAMENT_DEFAULTS.items():
         value = getattr(tournament, key)
         if value != default:
-            data[key] = list(value) if isinstance(value, list) else value
+            data[key] = list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
     return data
 
 

@@ -566,6 +566,9 @@ SETTINGS_FIELDS = {
     "games_at_table_of_5": value(1, 5, 10, 99), "rule_changes": rule_texts,
     "tie_breakers": st.one_of(st.lists(st.sampled_from(list(TIE_BREAKERS) + ["x"]), max_size=3), junk),
     "categories": st.one_of(value("", "Ü70, Vereinsmeister", "Damen", ",,,", "x" * 31, ",".join("abcdefghijk")), texts),
+    "prizes": st.one_of(value("", "Gesamt: 50 €; 30 €; 20 €", "Damen: Präsentkorb\nGesamt: 1. 50 €", "Profis: Pokal",
+                              "Gesamt: " + "x" * 61, "Gesamt: " + ";" * 101 + "a", "Gesamt", "Damen: 1\ndamen: 2"),
+                        texts),
     **{name: value("on", "") for name in ("public_overview", "public_seating", "public_standings", "public_players",
                                           "counts_for_rangliste")},
 }

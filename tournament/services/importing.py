@@ -45,7 +45,7 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         games_at_table_of_5=checked.games_at_table_of_5, tie_breakers=checked.tie_breakers,
         round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
         public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories,
-        organisation=organisation, by=by)
+        prizes=checked.prizes, organisation=organisation, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,
