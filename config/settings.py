@@ -183,6 +183,9 @@ LANGUAGES = [
     ("en", _("Englisch")),
 ]
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# English dates and times the British/international way ("28/11/2026", "13:29"), not Django's American
+# "11/28/2026", "1:29 p.m."; German keeps Django's formats (config/formats/en/formats.py)
+FORMAT_MODULE_PATH = ["config.formats"]
 USE_I18N = True
 TIME_ZONE = "Europe/Berlin"
 USE_TZ = True

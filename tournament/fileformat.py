@@ -27,7 +27,9 @@ TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 
                        "team_match": False, "cup_advance": None,
                        # what it belongs to: it counts for the Ranglisten of flagged tournaments (the series:
                        # `series_item`, by name and short name)
-                       "counts_for_rangliste": False}
+                       "counts_for_rangliste": False,
+                       # what each place of the prize list wins (Tournament.prizes)
+                       "prizes": {}}
 TEAM_KEYS = ("team_count", "club_count", "teams_apart", "team_match", "cup_advance")
 ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
                   "results_hidden": False}
@@ -40,7 +42,7 @@ def tournament_settings(tournament: Tournament) -> dict:
     for key, default in TOURNAMENT_DEFAULTS.items():
         value = getattr(tournament, key)
         if value != default:
-            data[key] = list(value) if isinstance(value, list) else value
+            data[key] = list(value) if isinstance(value, list) else dict(value) if isinstance(value, dict) else value
     series = series_item(tournament)
     if series is not None:
         data["series"] = series

@@ -55,7 +55,7 @@
     var now = live.querySelector(".updated .now");
     if (now) {
       now.textContent = new Date().toLocaleTimeString(document.documentElement.lang || undefined,
-                                                      { hour: "2-digit", minute: "2-digit" });
+                                                      { hour: "2-digit", minute: "2-digit", hourCycle: "h23" });  // 13:29, in English too
     }
   }
   function replace(html) {
@@ -86,7 +86,9 @@
     }
     return notice ? html.slice(end + NOTICE_END.length) : html;
   }
+  var lastPoll = Date.now();
   function refresh() {
+    lastPoll = Date.now();
     var url = pollUrl();
     var headers = { "X-Requested-With": "fetch" };
     if (etag && etagUrl === url) headers["If-None-Match"] = etag;
@@ -159,4 +161,9 @@
     }, seconds * 1000 * (0.8 + 0.4 * Math.random()));
   }
   next();
+  // a page left open on a phone in the pocket polls nothing while hidden: shown again, it asks at once
+  // rather than at the next tick (a published round's seat came up to an interval late)
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && Date.now() - lastPoll > 2000) refresh();
+  });
 })();

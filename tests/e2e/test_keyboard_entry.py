@@ -89,3 +89,48 @@ def test_new_augen_empty_a_stale_stiche_field(live_server, page):
         keys.press("Enter")
     game = Game.objects.get(table=table)
     assert (game.re_augen, game.re_tricks) == (130, None)
+
+
+def log_in(page, base):
+    page.goto(base + "/accounts/login/")
+    page.fill("#id_username", "leitung")
+    page.fill("#id_password", "pw-leitung")
+    with page.expect_navigation():
+        page.click("main form button[type=submit]")
+
+
+def test_a_solo_by_keyboard_as_the_help_says_and_a_refused_enter_keeps_the_seats(live_server, page):
+    """A solo as the page's hint and /hilfe/ write it (issue "The evening as a club meets it", 9): the soloist's
+    seat, Shift+Tab to the game type, "so", Tab, the solo's letter, Tab Tab Tab to the Augen, Enter. A refused
+    Enter leaves the Re party as typed (seats, not names): one Backspace corrects it."""
+    tournament = make_tournament(players=8, director=make_director("leitung"), slug="tasten")
+    table = seated_round(tournament).tables.get(number=1)
+    base = live_server.url
+    log_in(page, base)
+    page.goto(base + "/t/tasten/rounds/1/tables/1/games/new/")
+    hint = page.inner_text(".keyboard-hint")
+    assert "Umschalt+Tab zur Spielart, so (Solo), Tab, der Anfangsbuchstabe des Solos (d Damen" in hint
+    wait_for_cursor(page, "re_seats")
+    keys = Keys(page)
+    keys.type("21")  # one seat too many: refused
+    keys.press("Shift+Tab")
+    keys.type("so")
+    keys.press("Tab")
+    keys.type("d")
+    for _ in range(3):
+        keys.press("Tab")
+    keys.type("130")
+    with page.expect_navigation():
+        keys.press("Enter")
+    assert "Solo: die Re-Partei hat 1 Spieler, nicht 2." in page.inner_text(".re-field")
+    wait_for_cursor(page, "re_seats")  # the cursor at the mistake, everything else as typed
+    assert page.input_value("#id_re_seats") == "21"
+    assert page.input_value("#id_type") == "solo" and page.input_value("#id_solo") == "damen"
+    assert page.input_value("#id_re_augen") == "130"
+    page.keyboard.press("End")
+    page.keyboard.press("Backspace")  # "2": the soloist
+    with page.expect_navigation():
+        page.keyboard.press("Enter")
+    assert "Spiel 1 gespeichert:" in page.inner_text(".messages")
+    game = Game.objects.get(table=table, number=1)
+    assert (game.type, game.solo, game.re, game.re_augen) == ("solo", "damen", [seat_ids(table)[1]], 130)

@@ -519,6 +519,8 @@ CASES = [
     # an organiser restores a file as a new tournament of their own (views/backups.py)
     Case("restore_backup", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=backup_file),
     Case("standings", T, get=PUBLIC, post=PUBLIC),
+    # the overview's poll for "where do I sit" (views/seat_notice.py)
+    Case("seat_notice", T, get=PUBLIC, post=PUBLIC),
     Case("standings_csv", T, get=PUBLIC, post=PUBLIC),
     Case("standings_json", T, get=PUBLIC, post=PUBLIC),
     # teams and club ranking (docs/competitions.md): the director's page and the public standings
@@ -530,6 +532,9 @@ CASES = [
          data=lambda w: {"team_count": "2", "club_ranking": "best", "club_best": "3", "teams_apart": "on",
                          "team_match": "on", "cup_advance": "2", "version": str(w.tournament.version)}),
     Case("team_edit", TEAM, get=DIRECTOR_POST, post="login 403 403 302+", data=team_data),
+    # the next match day of the series from the last one (herbst's team "Kreuz" into winter)
+    Case("teams_take", lambda w: {"slug": "winter"}, get=DIRECTOR_POST, post="login 403 403 302+",
+         data=lambda w: {"source": str(w.tournament.pk)}),
     Case("team_delete", TEAM, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"version": str(w.team.version)}),
     Case("team_standings", T, get=PUBLIC, post=PUBLIC),
@@ -552,6 +557,8 @@ CASES = [
     Case("series_pdf", S, get=PUBLIC, post=PUBLIC),
     Case("series_league_csv", lambda w: {"slug": "liga"}, get=PUBLIC, post=PUBLIC),
     Case("series_league_csv", S, get="404 404 404 404", post="404 404 404 404", label="not a league"),
+    Case("series_league_pdf", lambda w: {"slug": "liga"}, get=PUBLIC, post=PUBLIC),
+    Case("series_league_pdf", S, get="404 404 404 404", post="404 404 404 404", label="not a league"),
     Case("series_manage", S, get=DIRECTOR_PAGE, post="login 403 403 302s", data=series_data),
     Case("series_tournament_add", S, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"tournament": str(w.fruehling.pk)}),

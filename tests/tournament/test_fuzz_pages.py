@@ -573,6 +573,9 @@ SETTINGS_FIELDS = {
     "games_at_table_of_5": value(1, 5, 10, 99), "rule_changes": rule_texts,
     "tie_breakers": st.one_of(st.lists(st.sampled_from(list(TIE_BREAKERS) + ["x"]), max_size=3), junk),
     "categories": st.one_of(value("", "Ü70, Vereinsmeister", "Damen", ",,,", "x" * 31, ",".join("abcdefghijk")), texts),
+    "prizes": st.one_of(value("", "Gesamt: 50 €; 30 €; 20 €", "Damen: Präsentkorb\nGesamt: 1. 50 €", "Profis: Pokal",
+                              "Gesamt: " + "x" * 61, "Gesamt: " + ";" * 101 + "a", "Gesamt", "Damen: 1\ndamen: 2"),
+                        texts),
     **{name: value("on", "") for name in ("public_overview", "public_seating", "public_standings", "public_players",
                                           "counts_for_rangliste")},
 }
@@ -845,6 +848,29 @@ def test_teams(world, clients, data):
                              "team_match": value("on", "", "x"), "cup_advance": value("", 1, 2, 0, 100, "zwei"),
                              "version": value(world.tournament.version, 0)})
             post(clients["director"], url, sent, what="teams")
+
+
+@fuzz(20)
+@given(data=st.data())
+def test_teams_taken_from_the_last_match_day(world, clients, data):
+    """"Teams des letzten Spieltags übernehmen": herbst (two teams) and a later match day of one player
+    already entered, both in a series; the source as the page sends it, or another."""
+    with rolled_back():
+        director = world.users["director"]
+        team_services.create_team(tournament=world.tournament, name="Kreuz", members=world.entry_ids[:4])
+        team_services.create_team(tournament=world.tournament, name="Pik", members=world.entry_ids[4:8])
+        series = series_services.create_series(name="Liga", director=director, slug="liga-fuzz")
+        day = tournaments.create_tournament(name="2. Spieltag", date=datetime.date(2026, 12, 5), director=director,
+                                            slug="tag-2-fuzz")
+        tournaments.register_player(tournament=day, name=world.tournament.entries.first().player.name,
+                                    club="DK Nord")
+        for evening in (world.tournament, day):
+            series_services.add_tournament(series=series, tournament=evening, user=director)
+        url = reverse("tournament:teams_take", kwargs={"slug": day.slug})
+        for _ in range(data.draw(st.integers(1, 2), label="requests")):
+            sent = body(data, {"source": str(world.tournament.pk)},
+                        {"source": value(world.tournament.pk, day.pk, 0, "x")})
+            post(clients[data.draw(roles, label="role")], url, sent, what="teams taken")
 
 
 @fuzz(30)

@@ -53,6 +53,7 @@ from tournament.services import (
     exporting,
     generate,
     importing,
+    match_days,
     penalties,
     personal_data,
     player_details,
@@ -260,6 +261,16 @@ def _join_series(w: World):
                                          director=w.director, by=SYSTEM)
 
 
+def _take_teams(w: World):
+    """A first match day of the world's series with a team; the world's tournament, the next day, has none."""
+    first = make_tournament(players=4, director=w.director, slug="erster-tag")
+    teams.create_team(tournament=first, name="Nord", members=list(first.entries.values_list("pk", flat=True)[:2]))
+    series.add_tournament(series=w.series, tournament=first, user=w.director)
+    series.add_tournament(series=w.series, tournament=w.fresh(), user=w.director)
+    tournament, source = w.fresh(), Tournament.objects.get(pk=first.pk)
+    return lambda: match_days.take_teams(tournament=tournament, source=source)
+
+
 @dataclass(frozen=True)
 class Write:
     # setup (not counted) -> the write itself
@@ -301,6 +312,7 @@ WRITES: dict[str, Write] = {
             _before_the_draw(w, self_checkin=True))
     ),
     "importing.join_series": Write(_join_series),
+    "match_days.take_teams": Write(_take_teams),
     "contacts.erase_contacts": Write(
         now(lambda w: contacts.erase_contacts(today=w.tournament.date + datetime.timedelta(days=60)))
     ),

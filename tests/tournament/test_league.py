@@ -202,7 +202,7 @@ def test_a_member_who_has_not_played_does_not_decide_a_cup_tie(director):
     assert [(c.name, c.points, c.best_player, c.advances) for c in cup.rows] == [
         ("Team A", 80, 20, True), ("Team B", -20, -2, True), ("Team C", -20, -5, False), ("Team D", -40, -9, False)]
     assert "Zora Spät" not in [name for name, _ in cup.rows[2].players]
-    assert cup.rows[2].tie == "gleich viele Punkte wie Team B; bestes Einzelergebnis: -5 gegen -2"
+    assert cup.rows[2].tie == "gleich viele Punkte wie Team B; bestes Einzelergebnis: −5 gegen −2"
 
 
 def team_of_ids(tournament, name):
@@ -384,3 +384,23 @@ def test_the_league_csv_runs_a_fixed_number_of_queries(client, director, django_
         series_services.add_tournament(series=series, tournament=tournament, user=director)
     with django_assert_num_queries(4):
         assert len(csv_lines(client.get(url))) == 5
+
+
+def test_the_league_table_as_pdf_linked_from_the_series_page(client, director):
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    series = league(director, [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30},
+                               {"Team A": 10, "Team B": 20, "Team C": -10, "Team D": -20}])
+    url = reverse("tournament:series_league_pdf", args=[series.slug])
+    assert f'href="{url}"' in client.get(reverse("tournament:series", args=[series.slug])).content.decode()
+    response = client.get(url)
+    assert response["Content-Type"] == "application/pdf"
+    text = " ".join(page.extract_text() for page in PdfReader(BytesIO(response.content)).pages)
+    assert "Ligatabelle" in text and "Bundesliga" in text
+    assert "1. Spieltag" in text and "2. Spieltag" in text
+    # A and B 7 Siegpunkte each, A ahead on Spielpunkte (160 to 120); D last with −200 (the real minus sign)
+    assert "−200" in text and "160" in text
+    assert text.index("Team A") < text.index("Team B") < text.index("Team C") < text.index("Team D")
+    assert "4/3/2/1 Siegpunkte" in text

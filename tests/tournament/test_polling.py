@@ -52,7 +52,7 @@ def player(tournament, entry_id, **query):
 def points_of(content: str) -> dict[int, int]:
     """entry id -> points, from the rows of a standings table (written with a real minus sign)."""
     return {int(entry): int(points.replace("−", "-")) for entry, points in re.findall(
-        r'<tr data-entry="(\d+)".*?<td class="num">\d+</td><td class="movement">.*?</td><td>.*?</td>'
+        r'<tr data-entry="(\d+)".*?<td class="num">\d+</td><td class="movement">.*?</td><td class="who">.*?</td>'
         r'<td class="num">(−?\d+)</td>', content)}
 
 

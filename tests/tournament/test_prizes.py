@@ -126,3 +126,66 @@ def test_the_prize_list_says_it_is_provisional_while_a_round_is_open(client, tou
     assert "Preisliste" in words and "orläufig" not in words and "nach Runde" not in words
     page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"})).content.decode()
     assert "orläufig" not in page
+
+
+# ---- prize amounts (issue "The evening as a club meets it", 6) -------------------------------------------
+
+def settings_post(client, tournament, prizes: str):
+    from tournament.forms.tournaments import SettingsForm
+
+    form = SettingsForm(tournament=tournament)
+    data = {name: value for name, value in form.initial.items() if value not in (None, False)}
+    data.update(date=tournament.date.isoformat(), prizes=prizes)
+    return client.post(reverse("tournament:settings", kwargs={"slug": tournament.slug}), data)
+
+
+def pdf_text(client, query=None) -> str:
+    pdf = client.get(reverse("tournament:prizes_pdf", kwargs={"slug": "preise"}), query or {})
+    data = b"".join(pdf.streaming_content) if pdf.streaming else pdf.content
+    return " ".join(page.extract_text() for page in PdfReader(BytesIO(data)).pages)
+
+
+def test_the_director_writes_what_each_place_wins_and_the_list_and_its_pdf_show_it(client, director, tournament):
+    client.force_login(director)
+    response = settings_post(client, tournament, "Gesamt: 1. 50 €; 2. 30 €; 3. 20 €; 4. Gutschein\n"
+                                                 "damen: Präsentkorb; Pralinen\nÜ70: Weinflasche")
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.prizes == {"": ["50 €", "30 €", "20 €", "Gutschein"], "Damen": ["Präsentkorb", "Pralinen"],
+                                 "Ü70": ["Weinflasche"]}
+    # without ?plaetze: as many places as prizes, overall 4, per category 2
+    prizes = selectors.prize_list(tournament, include_hidden=True, overall=4, per_category=2)
+    assert [(line.row.name, line.prize) for line in prizes.groups[0].lines] == [
+        ("Anna", "50 €"), ("Bernd", "30 €"), ("Carla", "20 €"), ("Emil", "Gutschein")]
+    page = client.get(reverse("tournament:prizes", kwargs={"slug": "preise"})).content.decode()
+    # Anna and Carla have an overall prize: the Damen's first place goes to Frieda, nobody is left for the second
+    assert "Gewinn" in page and "Gutschein" in page and "Präsentkorb" in page and "Pralinen" not in page
+    assert "Weinflasche" in page and "Plätze 1 bis 4" in page
+    text = pdf_text(client)
+    assert "Gewinn" in text and "50 €" in text and "Gutschein" in text and "Präsentkorb" in text
+    # the settings page shows them as written, one list a line
+    settings = client.get(reverse("tournament:settings", kwargs={"slug": "preise"})).content.decode()
+    assert "Gesamt: 50 €; 30 €; 20 €; Gutschein\nDamen: Präsentkorb; Pralinen\nÜ70: Weinflasche" in settings
+
+
+def test_a_prize_line_for_no_category_of_the_tournament_is_refused_with_its_line(client, director, tournament):
+    client.force_login(director)
+    response = settings_post(client, tournament, "Gesamt: 50 €\nProfis: Pokal")
+    assert response.status_code == 200
+    assert "Zeile 2: erst „Gesamt“ oder eine Kategorie dieses Turniers" in response.content.decode()
+    response = settings_post(client, tournament, "Gesamt: " + "x" * 61)
+    assert "ein Preis hat höchstens 60 Zeichen" in response.content.decode()
+    tournament.refresh_from_db()
+    assert tournament.prizes == {}
+
+
+def test_the_prizes_go_into_the_tournament_file_and_come_back(director, tournament):
+    from tournament.services.exporting import export_tournament
+    from tournament.services.importing import import_tournament
+
+    tournament.prizes = {"": ["50 €", "30 €"], "Ü70": ["Weinflasche"]}
+    tournament.save()
+    exported = export_tournament(tournament, backup=False)
+    assert exported["prizes"] == {"": ["50 €", "30 €"], "Ü70": ["Weinflasche"]}
+    copy = import_tournament({**exported, "slug": "preise-kopie"}, director=director)
+    assert copy.prizes == {"": ["50 €", "30 €"], "Ü70": ["Weinflasche"]}

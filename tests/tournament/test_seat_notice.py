@@ -85,3 +85,26 @@ def test_the_seat_written_as_sql_is_the_one_django_finds(tournament):
         assert found.clock_end(90) == expected.round.clock_end(90) is not None
     seating.close_round(round=second)
     assert selectors.current_seat(tournament.pk, entry.id).round_number == 1
+
+
+def test_the_overview_asks_for_the_notice_alone_and_gets_304_while_nothing_changed(tournament):
+    """The overview's slot and its poll (issue "The evening as a club meets it", 8): `/t/<slug>/platz/?me=`
+    answers the notice alone, 304 for the same ETag while nothing changed, the new seat once a round is
+    published."""
+    entry = tournament.entries.get(start_number=3)
+    client = Client()
+    overview = client.get(reverse("tournament:overview", args=[tournament.slug])).content.decode()
+    url = reverse("tournament:seat_notice", args=[tournament.slug])
+    assert 'id="seat-notice"' in overview and f'data-seat-url="{url}"' in overview and "seat_notice.js" in overview
+    first = client.get(url, {"me": str(entry.id)})
+    assert first.status_code == 200 and first.content == b""  # no round yet
+    again = client.get(url, {"me": str(entry.id)}, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert again.status_code == 304
+    round = seated_round(tournament)
+    seat = Seat.objects.get(table__round=round, entry=entry)
+    answer = client.get(url, {"me": str(entry.id)}, HTTP_IF_NONE_MATCH=first["ETag"])
+    assert answer.status_code == 200
+    assert f"<strong>Tisch {seat.table.number}</strong>, Platz {seat.position}" in answer.content.decode()
+    tournament.public_seating = False
+    tournament.save()
+    assert client.get(url, {"me": str(entry.id)}).content == b""  # the seating is not public

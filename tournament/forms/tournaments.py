@@ -12,7 +12,7 @@ import scoring
 
 from .. import vocabulary
 from ..models import Tournament
-from ..models.tournaments import own_categories
+from ..models.tournaments import own_categories, prize_texts, prizes_text
 from ..ranking import TIE_BREAKERS
 from .common import VersionField, choice_field
 
@@ -154,6 +154,12 @@ class SettingsForm(TournamentForm):
         label=_("Eigene Kategorien"), required=False, max_length=500,
         help_text=_("Neben Damen, Jugend, Senioren und Gast, durch Kommas getrennt, z. B. „Ü70, Vereinsmeister“."))
 
+    prizes = forms.CharField(
+        label=_("Preise"), required=False, max_length=5000, widget=forms.Textarea(attrs={"rows": 4}),
+        help_text=_("Was jeder Platz gewinnt, je Zeile eine Liste: „Gesamt“ oder eine Kategorie, ein Doppelpunkt, "
+                    "dann die Preise der Plätze mit Semikolon getrennt, z. B. „Gesamt: 50 €; 30 €; 20 €“ und "
+                    "„Damen: Präsentkorb“. Die Preisliste zeigt sie und so viele Plätze, wie Preise eingetragen sind."))
+
     def __init__(self, *args, tournament: Tournament, **kwargs):
         preset, changes = split_rules(tournament.rules)
         kwargs.setdefault("initial", {
@@ -165,6 +171,7 @@ class SettingsForm(TournamentForm):
             "round_minutes": tournament.round_minutes, "pflichtsoli": tournament.pflichtsoli,
             "confirmation": tournament.confirmation, "ranking": tournament.ranking,
             "counts_for_rangliste": tournament.counts_for_rangliste, "categories": ", ".join(tournament.categories),
+            "prizes": prizes_text(tournament.prizes),
             **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)
@@ -196,6 +203,20 @@ class SettingsForm(TournamentForm):
         once, the usual ones left out (they are always there)."""
         return own_categories(self.cleaned_data["categories"].replace("\n", ",").split(","))
 
+    def clean(self):
+        """The prizes name the tournament's categories as this form leaves them (`prize_texts`); a page
+        that does not send them (an older one) keeps them as they are."""
+        cleaned = super().clean()
+        if "prizes" not in self.data:
+            cleaned["prizes"] = self.tournament.prizes
+        elif "prizes" in cleaned:
+            own = cleaned.get("categories", self.tournament.categories)
+            try:
+                cleaned["prizes"] = prize_texts(cleaned["prizes"], [*Tournament.category_names_of(own)])
+            except forms.ValidationError as error:
+                self.add_error("prizes", error)
+        return cleaned
+
     def clean_pflichtsoli(self):
         """Not sent (an older page): as it was."""
         if "pflichtsoli" not in self.data:
@@ -223,7 +244,7 @@ class SettingsForm(TournamentForm):
         """Everything but the ruleset, as model field values."""
         names = ("name", "date", "place", "slug", "rounds_planned", "games_at_table_of_4", "games_at_table_of_5",
                  "round_minutes", "pflichtsoli", "tie_breakers", "confirmation", "ranking",
-                 "counts_for_rangliste", "categories") + PUBLIC_SWITCHES
+                 "counts_for_rangliste", "categories", "prizes") + PUBLIC_SWITCHES
         return {name: self.cleaned_data[name] for name in names}
 
 

@@ -103,6 +103,7 @@ ACTIONS = {
     "team_changed": _("Team geändert"),
     "team_deleted": _("Team gelöscht"),
     "team_options_changed": _("Team- und Vereinswertung geändert"),
+    "teams_taken_over": _("Teams des letzten Spieltags übernommen"),
     "rangliste_created": _("Rangliste angelegt"),
     "rangliste_changed": _("Rangliste geändert"),
     "member_number_changed": _("Mitgliedsnummer geändert"),

@@ -1,5 +1,6 @@
 """A tournament with its settings and rules, and a series of tournaments."""
 
+import re
 
 from django.conf import settings
 from django.core.exceptions import ValidationError
@@ -35,6 +36,84 @@ def own_categories(parts) -> list[str]:
     if len(result) > MOST_CATEGORIES:
         raise ValidationError(_("Höchstens %(n)s eigene Kategorien."), params={"n": MOST_CATEGORIES})
     return result
+
+
+OVERALL = ""  # the key of the overall prizes in Tournament.prizes
+OVERALL_WORDS = ("gesamt", "gesamtwertung", "overall")  # how a line of the settings names them
+MOST_PRIZES = {OVERALL: 100, None: 20}  # places with a prize overall, and in a category (as the prize list shows)
+PRIZE_LENGTH = 60
+
+
+def prize_texts(text: str, categories: list[str]) -> dict[str, list[str]]:
+    """A tournament's prizes (`Tournament.prizes`) from the settings page: one line per list, "Gesamt:"
+    or a category of `categories` (the tournament's, as stored; its shown name counts too), then the
+    prize of each place, separated by semicolons ("Gesamt: 50 €; 30 €; 20 €", "Damen: Präsentkorb"; a
+    "1." before a prize is left out). The overall prizes first, then the categories in `categories`'
+    order. Raises ValidationError with the line it is about."""
+    by_name = {names.folded(word): OVERALL for word in OVERALL_WORDS}
+    for name in categories:
+        by_name.setdefault(names.folded(name), name)
+        by_name.setdefault(names.folded(str(CATEGORIES.get(name, name))), name)
+    found: dict[str, list[str]] = {}
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        label, colon, rest = line.partition(":")
+        key = by_name.get(names.folded(label))
+        if not colon or key is None:
+            raise ValidationError(
+                _("Zeile %(n)s: erst „Gesamt“ oder eine Kategorie dieses Turniers (%(names)s), dann ein Doppelpunkt "
+                  "und die Preise, z. B. „Gesamt: 50 €; 30 €; 20 €“."),
+                params={"n": number, "names": ", ".join(str(CATEGORIES.get(n, n)) for n in categories)})
+        if key in found:
+            raise ValidationError(_("Zeile %(n)s: die Preise für „%(label)s“ stehen schon in einer Zeile davor."),
+                                  params={"n": number, "label": label.strip()})
+        texts = checked_list(key, rest.split(";"), _("Zeile %(n)s: ") % {"n": number})
+        if texts:
+            found[key] = texts
+    order = [OVERALL, *categories]
+    return {key: found[key] for key in order if key in found}
+
+
+def checked_list(key: str, parts: list[str], where: str) -> list[str]:
+    """One list of prizes, cleaned ("1. 50 €" is "50 €"; empty ones at the end left out) and checked:
+    at most `MOST_PRIZES` of at most `PRIZE_LENGTH` characters. `where` starts a message."""
+    texts = [re.sub(r"^\d+\.\s*", "", names.clean(part)) for part in parts]
+    while texts and not texts[-1]:
+        texts.pop()
+    most = MOST_PRIZES[OVERALL if key == OVERALL else None]
+    if len(texts) > most:
+        raise ValidationError(where + _("höchstens %(most)s Preise, nicht %(count)s.")
+                              % {"most": most, "count": len(texts)})
+    long = next((text for text in texts if len(text) > PRIZE_LENGTH), None)
+    if long is not None:
+        raise ValidationError(where + _("ein Preis hat höchstens %(most)s Zeichen: „%(text)s…“.")
+                              % {"most": PRIZE_LENGTH, "text": long[:PRIZE_LENGTH]})
+    return texts
+
+
+def checked_prizes(data, categories: list[str]) -> dict[str, list[str]]:
+    """`Tournament.prizes` from a tournament file: {"": [overall …], "Damen": […]}, each key "" or one of
+    `categories`, checked as the settings page checks them. Raises ValidationError."""
+    if not isinstance(data, dict) or not all(
+            isinstance(key, str) and isinstance(texts, list) and all(isinstance(text, str) for text in texts)
+            for key, texts in data.items()):
+        raise ValidationError(_("erwartet: je Liste („“ für die Gesamtwertung oder eine Kategorie) ihre Preise als "
+                                "Texte, z. B. {\"\": [\"50 €\", \"30 €\"], \"Damen\": [\"Präsentkorb\"]}."))
+    found = {}
+    for key, texts in data.items():
+        if key != OVERALL and key not in categories:
+            raise ValidationError(_("Die Kategorie „%(name)s“ gibt es in diesem Turnier nicht.") % {"name": key})
+        checked = checked_list(key, texts, f"{key or 'Gesamt'}: ")
+        if checked:
+            found[key] = checked
+    return {key: found[key] for key in [OVERALL, *categories] if key in found}
+
+
+def prizes_text(prizes: dict[str, list[str]]) -> str:
+    """The settings page's lines of `prize_texts`, from what is stored."""
+    return "\n".join(f"{_('Gesamt') if key == OVERALL else CATEGORIES.get(key, key)}: " + "; ".join(texts)
+                     for key, texts in prizes.items())
 
 
 def default_rules():
@@ -138,6 +217,9 @@ class Tournament(models.Model):
     counts_for_rangliste = models.BooleanField(_("zählt für die Rangliste"), default=False)
     # categories of this tournament besides the usual ones (CATEGORIES), for the prize list
     categories = models.JSONField(_("weitere Kategorien"), default=list, blank=True)
+    # what each place wins, overall ("") and per category: {"": ["50 €", "30 €"], "Damen": ["Präsentkorb"]}
+    # (`prize_texts`; shown on the prize list and its PDF)
+    prizes = models.JSONField(_("Preise"), default=dict, blank=True)
     class Confirmation(models.TextChoices):
         IMMEDIATE = "immediate", _("sofort, ohne Bestätigung")
         SECOND_PLAYER = "second_player", _("von einem zweiten Spieler des Tisches, auf einem anderen Gerät")
@@ -213,7 +295,12 @@ class Tournament(models.Model):
 
     def category_names(self) -> list[str]:
         """The categories a player of this tournament can have: the usual ones, then its own."""
-        return [*CATEGORIES, *(name for name in self.categories if name not in CATEGORIES)]
+        return self.category_names_of(self.categories)
+
+    @staticmethod
+    def category_names_of(own: list[str]) -> list[str]:
+        """The usual categories, then `own` (a tournament's own categories)."""
+        return [*CATEGORIES, *(name for name in own if name not in CATEGORIES)]
 
     def list_rule(self, size: int) -> dealing.ListRule | None:
         """The list with Pflichtsoli at a table of `size` (`seating.dealing`), or None without one."""

@@ -445,6 +445,17 @@ def series_html(standings: selectors.SeriesStandings, *, mode_text: str, value_l
     })
 
 
+def league_html(series, league) -> str:
+    """The league table of a series in mode Liga (`selectors.league.league_standings`, what the reader may
+    see): as the series page shows it, each match day a column, then the rule and the days that do not
+    count. Landscape from six match days on."""
+    title = _("Ligatabelle")
+    return render_to_string("print/league.html", {
+        "lang": get_language() or "de", "footer_left": series.name, "footer_center": title, "title": title,
+        "series": series, "league": league, "landscape": len(league.counted) > 5,
+    })
+
+
 def prizes_html(prizes) -> str:
     """The prize list (`selectors.prizes.prize_list`): overall, then each category."""
     tournament = prizes.tournament

@@ -22,6 +22,7 @@ from scoring.tie_break import TieBreak
 
 from ..models import Score, Series, TeamMember
 from ..names import folded
+from ..ranking import total_text
 from .series import series_tournaments
 
 
@@ -133,7 +134,7 @@ def cup_table(group: str, teams: Mapping[str, Mapping[str, int | None]], advance
             tie = (_("gleich viele Punkte wie %(above)s und gleich gutes bestes Einzelergebnis: geteilter Platz")
                    % {"above": t.tie.above} if t.tie.criterion is None else
                    _("gleich viele Punkte wie %(above)s; bestes Einzelergebnis: %(ours)s gegen %(theirs)s")
-                   % {"above": t.tie.above, "ours": t.tie.ours, "theirs": t.tie.theirs})
+                   % {"above": t.tie.above, "ours": total_text(t.tie.ours), "theirs": total_text(t.tie.theirs)})
         rows.append(CupLine(name=t.team, place=t.place, shared=t.is_shared, points=t.points,
                             best_player=t.best_player, advances=t.advances, tie=tie,
                             players=tuple((names[p], points) for p, points in t.players)))
@@ -273,4 +274,5 @@ def league_tie_text(tie: TieBreak[rules.LeagueTie] | None, names: Mapping[str, s
     if tie.criterion is None:
         return _("gleich mit %(above)s in allem: geteilter Platz") % {"above": above}
     return _("gleich viele Siegpunkte wie %(above)s; %(criterion)s: %(ours)s gegen %(theirs)s") % {
-        "above": above, "criterion": LEAGUE_TIE_WORDS[tie.criterion](), "ours": tie.ours, "theirs": tie.theirs}
+        "above": above, "criterion": LEAGUE_TIE_WORDS[tie.criterion](), "ours": total_text(tie.ours),
+        "theirs": total_text(tie.theirs)}

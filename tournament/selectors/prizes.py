@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from scoring import prizes as rules
 
 from ..models import Entry, Tournament
+from ..models.tournaments import OVERALL
 from .missing import missing_results
 from .standings import StandingRow, standings
 
@@ -19,6 +20,7 @@ from .standings import StandingRow, standings
 class PrizeLine:
     rank: int  # within its list
     row: StandingRow
+    prize: str = ""  # what the place wins, as the director wrote it (`Tournament.prizes`); "": not said
 
 
 @dataclass(frozen=True)
@@ -27,6 +29,10 @@ class PrizeGroup:
     label: str
     lines: list[PrizeLine]
     passed_over: list[str]  # names: of the category, better placed, but with a prize already
+
+    @property
+    def has_prizes(self) -> bool:
+        return any(line.prize for line in self.lines)
 
 
 @dataclass(frozen=True)
@@ -40,6 +46,21 @@ class PrizeList:
     # last round with a result in the list ("nach Runde 2"); empty and None once the list is final
     provisional: list[str] = field(default_factory=list)
     after_round: int | None = None
+
+
+def prize_counts(tournament: Tournament) -> tuple[int, int]:
+    """How many places the list shows unless the reader asks for another number: overall as many as have a
+    prize written (else 3), in each category as many as the category with the most prizes (else 1)."""
+    prizes = tournament.prizes or {}
+    overall = len(prizes.get(OVERALL, ())) or 3
+    per_category = max((len(texts) for key, texts in prizes.items() if key != OVERALL), default=0) or 1
+    return overall, per_category
+
+
+def prize_of(prizes: dict[str, list[str]], key: str, rank: int) -> str:
+    """The prize of place `rank` of list `key` (a place shared: each who share it, as the director said)."""
+    texts = prizes.get(key) or []
+    return texts[rank - 1] if 0 < rank <= len(texts) else ""
 
 
 def categories_of(tournament: Tournament) -> dict[int, list[str]]:
@@ -64,15 +85,18 @@ def prize_list(tournament: Tournament, *, include_hidden: bool, overall: int = 3
         standings=[(str(row.entry_id), row.rank) for row in rows],
         categories={key: set(categories.get(row.entry_id) or ()) for key, row in by_id.items()},
         order=order, overall=overall, per_category=per_category, once=once)
+    texts = tournament.prizes or {}
     groups = [PrizeGroup(category=None, label="", passed_over=[],
-                         lines=[PrizeLine(rank=p.rank, row=by_id[p.player]) for p in result.overall])]
+                         lines=[PrizeLine(rank=p.rank, row=by_id[p.player], prize=prize_of(texts, OVERALL, p.rank))
+                                for p in result.overall])]
     passed: dict[str, list[str]] = {}
     for category, player in result.passed_over:
         passed.setdefault(category, []).append(by_id[player].name)
     for category, prizes in result.categories:
         groups.append(PrizeGroup(category=category, label=category_label(category),
                                  passed_over=passed.get(category, []),
-                                 lines=[PrizeLine(rank=p.rank, row=by_id[p.player]) for p in prizes]))
+                                 lines=[PrizeLine(rank=p.rank, row=by_id[p.player],
+                                                  prize=prize_of(texts, category, p.rank)) for p in prizes]))
     missing = missing_results(tournament)  # the published and closed rounds (one query)
     provisional = missing.provisional_sentences()
     after_round = max((t.round_number for t in missing.tables if t.entered or t.totals_only), default=None)

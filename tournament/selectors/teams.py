@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext, pgettext
 
@@ -18,6 +19,7 @@ from seating.team_match import TABLE_SIZES as MATCH_SIZES
 
 from .. import privacy
 from ..models import TeamMember, Tournament
+from ..ranking import total_text
 from .league import CupTable, DayTable, cup_table, match_day_table, siegpunkte_number
 from .standings import StandingRow
 
@@ -84,6 +86,34 @@ def measure_of(tournament: Tournament) -> rules.Measure:
 def has_teams(tournament: Tournament) -> bool:
     """Whether the standings link to a team page (one query, or none with a club ranking)."""
     return tournament.club_count is not None or tournament.teams.exists()
+
+
+@dataclass(frozen=True)
+class LastMatchDay:
+    """The match day a new one can take its teams from (`services.match_days.take_teams`)."""
+
+    tournament: Tournament
+    teams: int
+    players: int
+
+
+def last_match_day(tournament: Tournament, user) -> LastMatchDay | None:
+    """The latest tournament of the same series before this one (by date, then as created) that has
+    teams and that `user` directs (a superuser: any), while this one has no team; None otherwise. At
+    most two queries."""
+    if tournament.series_id is None or not getattr(user, "is_authenticated", False):
+        return None
+    if tournament.teams.exists():
+        return None
+    earlier = (Tournament.objects.filter(series_id=tournament.series_id, teams__isnull=False)
+               .filter(Q(date__lt=tournament.date) | Q(date=tournament.date, pk__lt=tournament.pk)))
+    if not user.is_superuser:
+        earlier = earlier.filter(directors=user)
+    found = (earlier.annotate(team_count_=Count("teams", distinct=True), players_=Count("teams__members"))
+             .order_by("-date", "-pk").first())
+    if found is None:
+        return None
+    return LastMatchDay(tournament=found, teams=getattr(found, "team_count_"), players=getattr(found, "players_"))  # noqa: B009
 
 
 def team_members(tournament: Tournament) -> dict[str, list[int]]:
@@ -216,7 +246,8 @@ def tie_text(tie: TieBreak[rules.Tie] | None) -> str:
     if tie.criterion is None:
         return _("gleich mit %(above)s in allem: geteilter Platz") % {"above": tie.above}
     return _("gleich viel wie %(above)s; %(criterion)s: %(ours)s gegen %(theirs)s") % {
-        "above": tie.above, "criterion": TIE_WORDS[tie.criterion](), "ours": tie.ours, "theirs": tie.theirs}
+        "above": tie.above, "criterion": TIE_WORDS[tie.criterion](), "ours": total_text(tie.ours),
+        "theirs": total_text(tie.theirs)}
 
 
 def _table(kind: str, result: rules.TeamStandings, by_key: dict[str, StandingRow]) -> TeamTable:

@@ -20,6 +20,7 @@ One module per family of writes:
 - `table_links`: the tables' entry links and what their phones send
 - `checkin`: the public registration, the director's changes to it, the evening's check-in
 - `waiting_list`: the registration's waiting list: how many may wait, moving it up
+- `match_days`: a league's next match day from the last one (its teams, their members, the team options)
 - `registration_links`: a player's private registration link: cancelling, self check-in
 - `contacts`: erasing the registrations' contact data after the retention period
 - `personal_data`: a person's data on request, and erasing it (GDPR)

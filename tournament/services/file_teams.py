@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 from .. import privacy
 from ..models import Entry, Player, Team
 from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
-from ..models.tournaments import own_categories
+from ..models.tournaments import checked_prizes, own_categories
 from ..names import clean, folded
 from ..validators import SMALL
 from .file_reading import Checker, Plan, PlannedPlayer, PlannedTeam, is_int, shown
@@ -37,6 +37,11 @@ def check_tournament(c: Checker, data: dict, plan: Plan) -> None:
                 tournament.categories = own_categories(parts)
             except ValidationError as error:
                 c.add("", "categories: " + " ".join(error.messages))
+    if data.get("prizes"):
+        try:
+            tournament.prizes = checked_prizes(data["prizes"], tournament.category_names())
+        except ValidationError as error:
+            c.add("", "prizes: " + " ".join(error.messages))
     tournament.team_count = c.number("", data, "team_count", low=1, high=MAX_MEMBERS)
     tournament.club_count = c.number("", data, "club_count", low=0, high=SMALL)
     tournament.cup_advance = c.number("", data, "cup_advance", low=1, high=MOST_CUP_ADVANCE)

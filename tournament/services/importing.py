@@ -80,7 +80,7 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         counts_for_rangliste=bool(checked.counts_for_rangliste),
         round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
         public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories,
-        organisation=organisation, by=by)
+        prizes=checked.prizes, organisation=organisation, by=by)
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,

@@ -62,7 +62,8 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                       tie_breakers: list | None = None, public: dict[str, bool] | None = None,
                       round_minutes: int = 100, pflichtsoli: str = "", ranking: str = Tournament.Ranking.POINTS,
                       categories: list[str] | None = None, organisation: Organisation | None = None,
-                      counts_for_rangliste: bool = False, by: Actor | None = None) -> Tournament:
+                      counts_for_rangliste: bool = False, by: Actor | None = None,
+                      prizes: dict[str, list[str]] | None = None) -> Tournament:
     """A new tournament of `organisation` (none given: the director's first, `organisations.home_organisation`)."""
     try:
         checked = scoring.parse_rules(rules)
@@ -82,7 +83,7 @@ def create_tournament(*, name: str, date, director=None, place: str = "", slug: 
                 rounds_planned=rounds_planned, games_at_table_of_4=games_at_table_of_4,
                 games_at_table_of_5=games_at_table_of_5, tie_breakers=tie_breakers or [], round_minutes=round_minutes,
                 pflichtsoli=pflichtsoli, ranking=ranking, categories=list(categories or []),
-                counts_for_rangliste=counts_for_rangliste, **(public or {}))
+                counts_for_rangliste=counts_for_rangliste, prizes=dict(prizes or {}), **(public or {}))
             _save_new(tournament, chosen=bool(slug), name=name)
             if director is not None:
                 tournament.directors.add(director)

@@ -3,7 +3,7 @@
 import re
 
 from django import template
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 
 from .. import ranking, vocabulary
@@ -56,8 +56,15 @@ def signed(value) -> str:
 
 @register.filter
 def total(value) -> str:
-    """A total or running total with a real minus sign (`ranking.total_text`); "" for none."""
-    return "" if value is None else ranking.total_text(value)
+    """A total, a running total or any other number that may be below zero (Spielpunkte, a team's value,
+    table points, a series' average) with a real minus sign (`ranking.total_text`), the one way every
+    page and PDF writes a signed number; a decimal in the reader's format ("−2,5"); "" for none."""
+    if value is None or value == "":
+        return ""
+    if isinstance(value, int):
+        return ranking.total_text(value)
+    text = formats.number_format(abs(value), use_l10n=True)
+    return f"−{text}" if value < 0 else text
 
 
 TABLE_ACTOR = re.compile(r"^Tisch (\d+)(?: \((.*)\))?$")

@@ -14,6 +14,7 @@ from ..errors import Conflict, UserError, language
 from ..forms.players import PlayerEditForm, PlayerForm, PlayerListForm
 from ..log.audit import Actor
 from ..models import Entry, Registration
+from ..selectors.teams import last_match_day
 from ..services import player_details, tournaments, waiting_list
 from .access import director_required
 from .checkin import moved_up
@@ -76,6 +77,8 @@ def player_list(request, tournament):
         "tournament": tournament, "is_director": True, "entries": entries, "next_round": next_round,
         "playing": playing, "seatable": seatable, "seating": seating,
         "player_form": player_form, "list_form": list_form,
+        # a new match day of a league: its players and teams from the last one (two queries, while empty)
+        "last_day": None if entries else last_match_day(tournament, request.user),
     })
 
 

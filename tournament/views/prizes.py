@@ -14,11 +14,14 @@ from .printing import _file_response
 
 
 def _prize_list(request, tournament) -> selectors.PrizeList:
-    """?plaetze=N (overall, default 3), ?je_kategorie=K (default 1), ?mehrfach=1 (a player may get more than one)."""
-    return selectors.prize_list(tournament, include_hidden=request.is_director,
-                                overall=query_string.clamped(request, "plaetze", default=3, least=0, most=100),
-                                per_category=query_string.clamped(request, "je_kategorie", default=1, least=0, most=20),
-                                once=not request.GET.get("mehrfach"))
+    """?plaetze=N (overall, default: as many as have a prize written, else 3), ?je_kategorie=K (default: as
+    many as the category with the most prizes, else 1), ?mehrfach=1 (a player may get more than one)."""
+    overall, per_category = selectors.prize_counts(tournament)
+    return selectors.prize_list(
+        tournament, include_hidden=request.is_director,
+        overall=query_string.clamped(request, "plaetze", default=overall, least=0, most=100),
+        per_category=query_string.clamped(request, "je_kategorie", default=per_category, least=0, most=20),
+        once=not request.GET.get("mehrfach"))
 
 
 @public_or_director("standings")

@@ -135,6 +135,17 @@ def league_csv(request, series):
 
 
 @series_public_or_director
+def league_pdf(request, series):
+    """The league table as a PDF (`documents.league_html`), linked under the table on the series page."""
+    if series.mode != Series.Mode.LEAGUE:
+        raise Http404
+    html = documents.league_html(series, league_standings(series, user=request.user))
+    response = HttpResponse(pdf_render.pdf_bytes(html), content_type="application/pdf")
+    response["Content-Disposition"] = f'inline; filename="{series.slug}-ligatabelle.pdf"'
+    return response
+
+
+@series_public_or_director
 def series_pdf(request, series):
     standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
     html = documents.series_html(standings, mode_text=mode_text(series), value_label=value_label(series),

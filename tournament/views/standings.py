@@ -87,8 +87,10 @@ def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
     withdrawn = ' class="withdrawn"' if row.withdrawn else ""
     return (f'<tr data-entry="{row.entry_id}" data-name="{name}"{withdrawn}>'
             f'<td class="num">{row.place_text}</td><td class="movement">{movement}</td>'
-            f'<td>{shown} <button type="button" class="me-toggle" aria-pressed="false" title="{texts.me_title}">'
-            f'<span aria-hidden="true">☆</span><span class="visually-hidden">{texts.me_text}</span></button>{club}</td>'
+            f'<td class="who"><div class="who-line"><span class="who-names">{shown} {club}</span> '
+            f'<button type="button" class="me-toggle" aria-pressed="false" aria-label="{texts.me_text}" '
+            f'title="{texts.me_title}">'
+            f'<span aria-hidden="true">☆</span></button></div></td>'
             f'{mode_cells(row, texts)}<td class="num">{ranking.total_text(row.points)}</td>'
             f'<td class="num secondary">{row.games}</td>'
             f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
@@ -99,7 +101,7 @@ def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
     title: the placements at the tables, or the points and rounds an average is made of."""
     if texts.mode == Ranking.TABLE_POINTS:
         title = escape(ranking.placements_text(row, tables=texts.tables))
-        return f'<td class="num ranking" title="{title}">{row.table_points}</td>'
+        return f'<td class="num ranking" title="{title}">{ranking.total_text(row.table_points)}</td>'
     if texts.mode == Ranking.AVERAGE:
         title = escape(ranking.average_explained(row.points, row.rounds_played))
         return (f'<td class="num ranking" title="{title}">{row.average_text}</td>'

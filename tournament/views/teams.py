@@ -7,6 +7,7 @@ from django.contrib import messages
 from django.http import JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 from django.views.decorators.http import require_POST
 
 from ..errors import Conflict, UserError
@@ -14,6 +15,7 @@ from ..forms.teams import TeamForm, TeamOptionsForm
 from ..log.audit import Actor
 from ..models import Team
 from ..selectors import teams as selectors
+from ..services import match_days
 from ..services import teams as services
 from .access import director_required, public_or_director
 from .spreadsheet import csv_response
@@ -48,6 +50,7 @@ def _page(request, tournament, *, new_form=None, failed: tuple[int, TeamForm] | 
     bound = [f for f in (new_form, failed[1] if failed else None, options_form) if f is not None]
     return render(request, "tournament/teams.html", {
         "tournament": tournament, "edit_forms": edit_forms, "free": free,
+        "last_day": selectors.last_match_day(tournament, request.user) if not teams else None,
         "form": bound[0] if bound else None,  # the form sent, with what was wrong
         "new_form": new_form or TeamForm(tournament=tournament, prefix="new"),
         "options_form": options_form or TeamOptionsForm(tournament=tournament),
@@ -107,6 +110,28 @@ def team_delete(request, tournament, team_id):
             messages.error(request, error.message)
         else:
             messages.success(request, _("Team „%(name)s“ gelöscht.") % {"name": team.name})
+    return redirect("tournament:teams", slug=tournament.slug)
+
+
+@require_POST
+@director_required
+def teams_take(request, tournament):
+    """Takes the teams of the league's last match day (`services.match_days.take_teams`); the day is the
+    one the page offered, read again (`selectors.teams.last_match_day`)."""
+    last = selectors.last_match_day(tournament, request.user)
+    if last is None or str(last.tournament.pk) != request.POST.get("source", ""):
+        messages.error(request, _("Es gibt keinen früheren Spieltag dieser Serie mit Teams, die sich übernehmen "
+                                  "lassen, oder die Seite war veraltet. Bitte noch einmal ansehen."))
+        return redirect("tournament:teams", slug=tournament.slug)
+    try:
+        created = match_days.take_teams(tournament=tournament, source=last.tournament, by=Actor.of(request))
+    except UserError as error:
+        messages.error(request, error.message)
+    else:
+        messages.success(request, ngettext(
+            "%(n)s Team von „%(day)s“ übernommen, mit seinen Spielern.",
+            "%(n)s Teams von „%(day)s“ übernommen, mit ihren Spielern.", len(created)) % {
+            "n": len(created), "day": last.tournament.name})
     return redirect("tournament:teams", slug=tournament.slug)
 
 

@@ -15,6 +15,7 @@ from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, Tourn
 from ..log.audit import Actor
 from ..services import tournaments
 from ..web import caching, histories
+from . import seat_notice
 from .access import director_required, organiser_required, public_or_director
 
 
@@ -51,7 +52,7 @@ def tournament_overview(request, tournament):
     return render(request, "tournament/overview.html", {
         "tournament": tournament, "is_director": request.is_director, "can_enter": request.can_enter,
         "overview": overview, "winners": winners, "ranking": tournament.ranking,
-        "rules": tournament.scoring_rules(),
+        "rules": tournament.scoring_rules(), "refresh": seat_notice.REFRESH,
     })
 
 
