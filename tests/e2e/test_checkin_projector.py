@@ -96,7 +96,7 @@ def test_projector_pages_by_itself(live_server, page):
     shoot(page, "projector-seating")
     expect(page.locator("#beamer-page")).to_have_text(re.compile(r"Seite 2 / "), timeout=5000)
     assert page.locator("#beamer-seating li:visible").first.inner_text() != first
-    expect(page.locator("#beamer-title")).to_have_text("Rangliste", timeout=15000)
+    expect(page.locator("#beamer-title")).to_have_text("Tabelle", timeout=15000)
     expect(page.locator("#beamer-standings li:visible").first).to_contain_text("1.")
     shoot(page, "projector-standings")
 

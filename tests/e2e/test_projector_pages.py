@@ -61,7 +61,7 @@ def test_the_seating_shows_every_name_on_some_page(live_server, browser, size):
     page = context.new_page()
     page.add_init_script(RECORD)
     page.goto(f"{live_server.url}/t/beamer/beamer/?seconds=2")
-    page.wait_for_function("document.getElementById('beamer-title').textContent === 'Rangliste'", timeout=30_000)
+    page.wait_for_function("document.getElementById('beamer-title').textContent === 'Tabelle'", timeout=30_000)
     pages = page.evaluate("window.shownPages")
     context.close()
     shown = {name for shown_page in pages for name in shown_page["names"]}

@@ -168,7 +168,7 @@ def test_small_rounds_in_the_request_and_a_backend_that_runs_at_once(client, dir
 def test_large_standings_go_to_the_background(client, director, tournament):
     client.force_login(director)
     page = client.get(reverse("tournament:standings_pdf", args=[tournament.slug]))
-    assert page.status_code == 202 and "Rangliste" in page.content.decode()
+    assert page.status_code == 202 and "Tabelle" in page.content.decode()
     job_id = re.search(r"\?job=(\w+)", page.content.decode()).group(1)
     jobs.build_pdf.call(job_id, DBTaskResult.objects.get().args_kwargs["args"][1])
     text = "\n".join(pdf_pages(client.get(reverse("tournament:standings_pdf", args=[tournament.slug]))))

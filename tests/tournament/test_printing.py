@@ -207,7 +207,7 @@ def test_tournament_name_and_footer_on_every_page(client, director, tournament, 
     assert seating[0].endswith(footer + "Sitzplan Runde 1 Seite 1 von 2")
     assert seating[1].endswith(footer + "Sitzplan Runde 1 Seite 2 von 2")
     for number, text in enumerate(standings, start=1):
-        assert text.endswith(footer + f"Rangliste Seite {number} von {len(standings)}")
+        assert text.endswith(footer + f"Tabelle Seite {number} von {len(standings)}")
 
 
 # ---- seating plan and standings ------------------------------------------------------------------
@@ -231,7 +231,7 @@ def test_standings_say_they_are_provisional_and_what_is_missing(client, director
     play(four, 8)
     play(five, 7)
     text = get_pdf(client, director, "standings_pdf", "herbst")[0]
-    assert "Rangliste – vorläufig" in text and "Vorläufige Rangliste: noch nicht alle Ergebnisse sind da." in text
+    assert "Tabelle – vorläufig" in text and "Vorläufige Tabelle: noch nicht alle Ergebnisse sind da." in text
     assert f"Runde 1: es fehlen noch 3 Spiele (Tisch {five.number})." in text
     for number in (8, 9, 10):
         results.save_game(table=five, data=normal_game(five, number))
@@ -248,8 +248,8 @@ def test_standings_overall_and_after_a_round(client, director, tournament, round
     play(table_of(second, 4), 2)
     overall = "\n".join(get_pdf(client, director, "standings_pdf", "herbst"))
     after_one = "\n".join(get_pdf(client, director, "standings_pdf", "herbst", query="?round=1"))
-    assert "Rangliste – vorläufig\n" in overall and "R1 R2" in overall  # games are missing
-    assert "Rangliste nach Runde 1" in after_one and "R2" not in after_one
+    assert "Tabelle – vorläufig\n" in overall and "R1 R2" in overall  # games are missing
+    assert "Tabelle nach Runde 1" in after_one and "R2" not in after_one
     assert "Summe aller Punkte: 0" in overall
     for name in NAMES:
         assert name in overall and name in after_one
@@ -259,7 +259,7 @@ def test_standings_overall_and_after_a_round(client, director, tournament, round
 
 def test_standings_ignore_an_unknown_round(client, director, round):
     text = get_pdf(client, director, "standings_pdf", "herbst", query="?round=7")[0]
-    assert "Rangliste\n" in text and "nach Runde" not in text
+    assert "Tabelle\n" in text and "nach Runde" not in text
 
 
 # ---- who may print -------------------------------------------------------------------------------

@@ -340,7 +340,7 @@ def test_changing_the_mode_in_the_settings_refreshes_the_cached_standings_and_is
     client.force_login(nine.directors.get())
     settings_url = reverse("tournament:settings", args=[nine.slug])
     page = client.get(settings_url).content.decode()
-    assert "Rangliste nach" in page and 'value="table_points" id="id_ranking_1" checked>' in page
+    assert "Wertung nach" in page and 'value="table_points" id="id_ranking_1" checked>' in page
     assert client.post(settings_url, settings_data(nine, ranking="average")).status_code == 302
     nine.refresh_from_db()
     assert nine.ranking == Ranking.AVERAGE

@@ -276,7 +276,7 @@ def test_hidden_results_count_for_the_director_only(client, director, series):
 
 def test_an_evening_whose_standings_are_not_public_is_not_shown_to_the_public(client, director, series):
     Tournament.objects.filter(slug="januar").update(public_standings=False)
-    assert ("Die Rangliste von Januarabend ist nicht öffentlich; ihre Ergebnisse zählen hier nicht."
+    assert ("Die Tabelle von Januarabend ist nicht öffentlich; ihre Ergebnisse zählen hier nicht."
             in client.get(reverse("tournament:series", args=["monat"])).content.decode())
     anna = selectors.series_standings(series).rows
     assert [c.points for c in next(r for r in anna if r.name == "Anna" and r.club == NORD).cells] == [None, 5, -10]

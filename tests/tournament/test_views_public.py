@@ -39,7 +39,7 @@ def test_public_standings_without_login(client, tournament):
     response = client.get(standings_url(tournament))
     assert response.status_code == 200
     content = response.content.decode()
-    assert "Rangliste" in content and "Anna" in content and "aktualisiert sich selbst" in content
+    assert "Tabelle" in content and "Anna" in content and "aktualisiert sich selbst" in content
 
 
 def test_each_public_page_can_be_switched_off(client, tournament):
@@ -106,7 +106,7 @@ def test_standings_after_a_round_and_movement(client, tournament):
 
     new = ("", "", "")  # after round 1 there is nothing to compare with: no movement, not "unchanged"
     content = client.get(standings_url(tournament, round=1)).content.decode()
-    assert "Rangliste nach Runde 1" in content
+    assert "Tabelle nach Runde 1" in content
     assert {name: (rank, *movement) for name, rank, *movement in standings_rows(content)} == {
         "Anna": (1, *new), "Carla": (1, *new), "Frieda": (1, *new), "Hanna": (1, *new),
         "Bernd": (5, *new), "Dieter": (5, *new), "Emil": (5, *new), "Gustav": (5, *new)}
@@ -448,7 +448,7 @@ def test_standings_and_player_pages_say_what_is_still_missing(client, tournament
     # a player's page says which round is not final, not how much is missing (that changes with every
     # game at every table, and the page would have to be sent again to every phone each time)
     content = client.get(player_url).content.decode()
-    assert "Vorläufig:" in content and "Runde 1 ist noch nicht fertig: was fehlt, steht in der Rangliste." in content
+    assert "Vorläufig:" in content and "Runde 1 ist noch nicht fertig: was fehlt, steht in der Tabelle." in content
     assert "fehlen noch" not in content
     english = client.get(standings_url(tournament), HTTP_ACCEPT_LANGUAGE="en").content.decode()
     assert "Provisional:" in english and "Round 1: 12 games are still missing (tables 1, 2)." in english

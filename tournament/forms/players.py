@@ -24,7 +24,7 @@ class PlayerEditForm(forms.Form):
                     "auch spielt. Gilt für alle Turniere dieser Organisation (im Protokoll jedes Turniers vermerkt); "
                     "öffentlich nur, wenn die Organisation Mitgliedsnummern veröffentlicht."))
     categories = forms.MultipleChoiceField(label=_("Kategorien"), required=False, widget=forms.CheckboxSelectMultiple,
-                                           help_text=_("Für die Preisliste und die Rangliste je Kategorie."))
+                                           help_text=_("Für die Preisliste und die Tabelle je Kategorie."))
     publication = forms.ChoiceField(
         label=_("Veröffentlichung"), choices=privacy.CHOICES, required=False,
         help_text=_("Was die Öffentlichkeit von diesem Spieler sieht, in jedem Turnier des Vereins: den vollen Namen, "

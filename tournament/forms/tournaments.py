@@ -66,7 +66,7 @@ class TournamentForm(forms.Form):
                     "unveränderten Spielzahlen werden es diese."))
 
     ranking = forms.ChoiceField(
-        label=_("Rangliste nach"), required=False, initial=Tournament.Ranking.POINTS, widget=forms.RadioSelect,
+        label=_("Wertung nach"), required=False, initial=Tournament.Ranking.POINTS, widget=forms.RadioSelect,
         choices=Tournament.Ranking.choices,
         help_text=_("Tischpunkte: in jeder Runde nach dem Platz am Tisch +3/+1/−1/−3, am Fünfertisch "
                     "+4/+2/0/−2/−4; wer gleich viele Punkte hat, teilt sich die Plätze und bekommt ihren "
@@ -144,7 +144,7 @@ class SettingsForm(TournamentForm):
 
     public_overview = forms.BooleanField(label=_("Übersicht"), required=False)
     public_seating = forms.BooleanField(label=_("Tischeinteilung der veröffentlichten Runden"), required=False)
-    public_standings = forms.BooleanField(label=_("Rangliste (mit CSV und JSON)"), required=False)
+    public_standings = forms.BooleanField(label=_("Tabelle (mit CSV und JSON)"), required=False)
     public_players = forms.BooleanField(label=_("Spielerseiten mit allen Spielen"), required=False)
     counts_for_rangliste = forms.BooleanField(
         label=_("zählt für die Rangliste"), required=False,

@@ -371,7 +371,7 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "games_at_table_of_5": _l("Spiele am 5er-Tisch"), "tie_breakers": _l("Gleichstand-Regeln"),
                    "round_minutes": _l("Spielzeit je Runde (Minuten)"), "pflichtsoli": _l("Pflichtsoli"),
                    "ranking": _l("Wertung"), "categories": _l("Eigene Kategorien"),
-                   "public_overview": _l("Übersicht öffentlich"), "public_standings": _l("Rangliste öffentlich"),
+                   "public_overview": _l("Übersicht öffentlich"), "public_standings": _l("Tabelle öffentlich"),
                    "public_seating": _l("Tischeinteilung öffentlich"), "public_players": _l("Spielerseiten öffentlich"),
                    "directors": _l("Turnierleitung"), "helpers": _l("Turnierhelfer"),
                    "series": _l("Serie"), "team_count": _l("In einem Team zählen"),

@@ -230,7 +230,7 @@ class Tournament(models.Model):
                                     default=Confirmation.SECOND_PLAYER)
     # which pages the public (players on their phones) may see without logging in
     public_overview = models.BooleanField(_("Übersicht öffentlich"), default=True)
-    public_standings = models.BooleanField(_("Rangliste öffentlich"), default=True)
+    public_standings = models.BooleanField(_("Tabelle öffentlich"), default=True)
     public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
     # the public registration page (models/registration.py); 0 places: no limit

@@ -409,8 +409,8 @@ def standings_html(tournament: Tournament, *, up_to_round: int | None = None) ->
     mode = tournament.ranking
     table_points = mode == Tournament.Ranking.TABLE_POINTS
     per_round = history.per_round(rounds, mode)
-    title = (_("Rangliste nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
-             else _("Rangliste"))
+    title = (_("Tabelle nach Runde %(round)s") % {"round": up_to_round} if up_to_round is not None
+             else _("Tabelle"))
     # what is still missing in the rounds it counts: it says so at the top, and how much
     missing = selectors.missing_results(tournament, rounds=rounds)
     # the teams and clubs after the players, from the same rows (as the team standings page); one query

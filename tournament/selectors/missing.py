@@ -110,7 +110,7 @@ class MissingResults:
 def brief_sentences(state: tuple[tuple[int, bool], ...]) -> list[str]:
     """What a player's page says of the rounds that are not final (`MissingResults.brief_state`):
     which ones, not how much is missing (the standings say that)."""
-    return [(_("Runde %(round)s ist noch nicht fertig: was fehlt, steht in der Rangliste.") if incomplete else
+    return [(_("Runde %(round)s ist noch nicht fertig: was fehlt, steht in der Tabelle.") if incomplete else
              _("Runde %(round)s: alle Spiele sind eingetragen, die Runde ist noch nicht abgeschlossen."))
             % {"round": number} for number, incomplete in state]
 

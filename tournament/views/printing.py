@@ -126,11 +126,11 @@ def standings_pdf(request, tournament):
     after_round = query_string.integer(request, "round")
     if after_round not in numbers:
         after_round = None
-    name = f"{tournament.slug}-rangliste" + (f"-runde-{after_round}" if after_round else "") + ".pdf"
+    name = f"{tournament.slug}-tabelle" + (f"-runde-{after_round}" if after_round else "") + ".pdf"
     if tournament.entries.count() > settings.PDF_INLINE_PLAYERS:
         job = jobs.PdfJob(kind="standings", tournament_id=tournament.pk, language=get_language(),
                            counter=caching.change_counter(tournament), params={"round": after_round})
-        what = _("Rangliste nach Runde %(n)s") % {"n": after_round} if after_round else _("Rangliste")
+        what = _("Tabelle nach Runde %(n)s") % {"n": after_round} if after_round else _("Tabelle")
         return _background(request, tournament, job, name, what)
     html = documents.standings_html(tournament, up_to_round=after_round)
     return _file_response(render.pdf_file(html), name)

@@ -79,7 +79,7 @@ def visibility_notes(standings) -> list[str]:
         notes.append(_("Noch nicht alle Ergebnisse sind bekanntgegeben (%(names)s); sie zählen hier, sobald sie es "
                        "sind.") % {"names": ", ".join(pending)})
     if private:
-        notes.append(_("Die Rangliste von %(names)s ist nicht öffentlich; ihre Ergebnisse zählen hier nicht.")
+        notes.append(_("Die Tabelle von %(names)s ist nicht öffentlich; ihre Ergebnisse zählen hier nicht.")
                      % {"names": ", ".join(private)})
     return notes
 
