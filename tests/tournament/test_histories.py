@@ -143,7 +143,7 @@ def test_the_kept_history_follows_every_kind_of_change(ranking, monkeypatch):
     table, other = round3.tables.order_by("number")[:2]
     results.save_game(table=table, data=normal_game(table, re_augen=150))
     assert_as_anew(tournament)
-    table_links.ensure_links(round3)  # an entry from the table's phone waits for confirmation
+    table_links.renew_links(round=round3)  # the links; an entry from the table's phone waits for confirmation
     table_links.enter_game(token=Table.objects.get(pk=other.pk).link_token, number=2, data=normal_game(other, 2),
                            key="k1", device="d" * 16, version=0, player_id=seat_ids(other)[0])
     assert_as_anew(tournament)
