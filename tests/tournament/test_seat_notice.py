@@ -68,9 +68,9 @@ def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, djan
     assert "data-seat-notice" in text
 
 
-def test_the_seat_written_as_sql_is_the_one_django_finds(tournament):
-    """`selectors.current_seat` is SQL written out: the seat Django's own query finds, in the newest
-    published round (not a draft), with the same end of the round clock."""
+def test_the_current_seat_is_the_one_django_finds(tournament):
+    """`selectors.current_seat` (read as values, one query): the seat Django's own query finds, in the
+    newest published round (not a draft), with the same end of the round clock."""
     play_round(tournament)
     second = seated_round(tournament, seed="zwei")
     round_clock.start_clock(round=second)

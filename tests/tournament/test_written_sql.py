@@ -1,16 +1,18 @@
 """The reads written out as SQL (tournament/selectors/written_sql.py) read what Django's own queries
-read, converted alike: a player's record here (the standings' sums: test_score_sums.py; the seat
-notice: test_seat_notice.py)."""
+read, converted alike: a player's record here (the seat notice: test_seat_notice.py); and how far each
+table is, read from the counts stored on the tables, is what Django counts (the standings' stored
+sums: test_stored_numbers.py)."""
 
 from __future__ import annotations
 
 import pytest
 
 from tournament import selectors
+from tournament.log.audit import SYSTEM
 from tournament.models import DraftGame, Entry, Game, Round, Score, Seat, Table
 from tournament.selectors import missing
 from tournament.selectors.players import GAME_FIELDS, SAT_OUT
-from tournament.services import penalties, results, seating, sheet_state
+from tournament.services import penalties, results, seating, sheet_state, table_links
 
 from .factories import make_tournament, normal_game, seat_ids, seated_round
 
@@ -94,10 +96,11 @@ def test_a_players_record_written_as_sql_reads_what_django_reads():
         selectors.player_record(make_tournament(players=4, slug="andere"), entry.id, include_hidden=True)
 
 
-def test_how_far_each_table_is_written_as_sql_reads_what_django_reads():
-    """`selectors.missing_results` reads each table's seats, games and waiting entries with SQL written
-    out: the same as Django's own counts, for all tables, for changed ones, and for chosen rounds (a
-    signed table, one ended early, one with totals only, an entry waiting, a closed round, a draft)."""
+def test_how_far_each_table_is_reads_the_stored_counts_as_django_counts():
+    """`selectors.missing_results` reads each table's games and waiting entries as stored on the table
+    (`Table.games_entered`, `Table.drafts_waiting`): the same as Django counts the games and drafts,
+    for all tables, for changed ones, and for chosen rounds (a signed table, one ended early, one with
+    totals only, an entry waiting and one rejected, a closed round, a round not published)."""
     tournament = make_tournament(players=13, slug="stand")
     first = seated_round(tournament, seed="eins")
     one, two, three = first.tables.order_by("number")
@@ -110,9 +113,11 @@ def test_how_far_each_table_is_written_as_sql_reads_what_django_reads():
     seating.close_round(round=first)
     second = seated_round(tournament, seed="zwei")
     table = second.tables.order_by("number").first()
-    DraftGame.objects.create(table=table, number=1, data=normal_game(table, 1), key="k1", device="d1")
-    DraftGame.objects.create(table=table, number=2, data=normal_game(table, 2), key="k2", device="d1",
-                             status=DraftGame.Status.REJECTED)
+    table_links.renew_links(round=second)
+    token = Table.objects.get(pk=table.pk).link_token
+    table_links.enter_game(token=token, number=1, data=normal_game(table, 1), key="k1", device="d" * 16)
+    rejected = table_links.enter_game(token=token, number=2, data=normal_game(table, 2), key="k2", device="e" * 16)
+    table_links.decide_as_director(table=table, draft_id=rejected.pk, confirm=False, by=SYSTEM)
     seated_round(tournament, seed="drei", publish=False)
 
     def django_reads(tables, statuses=(Round.Status.PUBLISHED, Round.Status.CLOSED), rounds=None):

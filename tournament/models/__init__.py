@@ -16,12 +16,13 @@ One module per family; import from the package (`from tournament.models import G
 - `players`: a person as an organisation knows them, and their entry in a tournament (`Player`, `Entry`)
 - `registration`: a registration on the tournament's public page (`Registration`)
 - `rounds`: rounds, their tables and the seats at them (`Round`, `Table`, `Seat`)
-- `games`: games, the phones' entries waiting (`DraftGame`), penalties and the stored scores (`Score`)
+- `games`: games, the phones' entries waiting (`DraftGame`), penalties, the stored scores (`Score`)
+  and each player's sums at a table (`Tally`)
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
 - `rangliste`: a Rangliste across tournaments (`Rangliste`)"""
 
 from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
-from .games import DraftGame, Game, Penalty, Score
+from .games import DraftGame, Game, Penalty, Score, Tally
 from .organisations import Organisation
 from .players import Entry, Player
 from .rangliste import Rangliste
@@ -47,6 +48,7 @@ __all__ = [
     "RequestKey",
     "Round",
     "Score",
+    "Tally",
     "Seat",
     "Series",
     "SeriesMerge",

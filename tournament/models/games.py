@@ -1,7 +1,10 @@
-"""What was played at a table: games, entries from the phones waiting, penalties, and the stored scores."""
+"""What was played at a table: games, entries from the phones waiting, penalties, the stored scores and
+each player's tally at a table."""
 
 
 from django.db import models
+from django.db.models import Count, OuterRef, Subquery
+from django.db.models.functions import Coalesce
 from django.utils.translation import gettext_lazy as _
 
 from ..vocabulary import GAME_TYPES
@@ -82,6 +85,14 @@ class DraftGame(models.Model):
         return _("Eingabe für Spiel %(number)s") % {"number": self.number}
 
 
+def drafts_waiting():
+    """A table's entries waiting for confirmation, counted, as an expression of the table (for
+    `Table.objects….update(drafts_waiting=drafts_waiting())`: the stored count, written again)."""
+    waiting = (DraftGame.objects.filter(table_id=OuterRef("pk"), status=DraftGame.Status.WAITING).order_by()
+               .values("table_id").annotate(n=Count("pk")).values("n"))
+    return Coalesce(Subquery(waiting), 0)
+
+
 class Penalty(models.Model):
     """A penalty (rule 20): the offender pays, the other three players of that game get points."""
 
@@ -128,3 +139,25 @@ class Score(models.Model):
     def __str__(self):
         return f"{self.kind} {self.points:+d}"
 
+
+
+class Tally(models.Model):
+    """One player's scores at one table, summed: what the standings read (`selectors.score_sums`).
+    Written with the table's `Score` rows by `services.scores.write_scores`, in the same transaction
+    (a number stored where it is read, kept by the write that changes it); `manage.py
+    recompute_scores` writes them again."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="tallies")
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="tallies")
+    points = models.IntegerField(default=0)
+    games = models.PositiveSmallIntegerField(default=0)  # the games played, or the totals' games
+    won = models.PositiveSmallIntegerField(default=0)  # games on the winning side
+    solos = models.PositiveSmallIntegerField(default=0)  # games played as the soloist of a solo
+    totals_only = models.BooleanField(default=False)  # entered as final totals (marked * in the standings)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["table", "entry"], name="tally_unique_entry")]
+
+    def __str__(self):
+        return f"{self.points:+d}"

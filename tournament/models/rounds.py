@@ -84,7 +84,12 @@ class Table(models.Model):
     # count, no more are expected (docs/tournament.md, "Wenn jemand gehen muss"); null: plays on
     ended_after = models.PositiveSmallIntegerField(_("beendet nach Spiel"), null=True, blank=True)
     ended_note = models.CharField(_("Grund"), max_length=300, blank=True)
-    history = kept_history("link_token")
+    # numbers the pages read, kept by the writes that change them (in the same transaction): the games
+    # entered (`services.scores.write_scores`, with the table's scores) and the phones' entries waiting
+    # for confirmation (`services.table_links.count_drafts`); not in the history (they follow from it)
+    games_entered = models.PositiveSmallIntegerField(default=0, editable=False)
+    drafts_waiting = models.PositiveSmallIntegerField(default=0, editable=False)
+    history = kept_history("link_token", "games_entered", "drafts_waiting")
 
     class Meta:
         ordering = ["round", "number"]

@@ -12,7 +12,6 @@ from .. import privacy
 from ..collation import name_key
 from ..models import Entry, Game, Round, Score, Seat, Table
 from ..models.rounds import clock_end
-from . import written_sql as sql
 
 
 @dataclass
@@ -94,14 +93,9 @@ class CurrentSeat:
 
 def current_seat(tournament_id: int, entry_id: int) -> CurrentSeat | None:
     """Where a player sits in the newest published round (not closed, not a draft): one query. None
-    when they sit nowhere now. Written out as SQL (`written_sql`): every poll that names its player
-    (`me`) asks this."""
-    seats, rounds, tables = map(sql.table, (Seat, Round, Table))
-    found = sql.rows(
-        f"SELECT r.number, t.number, s.position, r.started_at FROM {seats} s "
-        f"JOIN {rounds} r ON r.id = s.round_id JOIN {tables} t ON t.id = s.table_id "
-        f"WHERE s.entry_id = %s AND r.tournament_id = %s AND r.status = %s ORDER BY r.number DESC LIMIT 1",
-        [entry_id, tournament_id, Round.Status.PUBLISHED.value],
-        [*sql.fields(Round, "number"), *sql.fields(Table, "number"), *sql.fields(Seat, "position"),
-         *sql.fields(Round, "started_at")])
-    return CurrentSeat(*found[0]) if found else None
+    when they sit nowhere now. Every poll that names its player (`me`) asks this."""
+    found = (Seat.objects.filter(entry_id=entry_id, round__tournament_id=tournament_id,
+                                 round__status=Round.Status.PUBLISHED)
+             .order_by("-round__number").values_list("round__number", "table__number", "position",
+                                                     "round__started_at").first())
+    return CurrentSeat(*found) if found else None

@@ -1,7 +1,8 @@
-"""SQL written out, for the reads that every poll or page open runs, where Django took longer to build
-the query than the database took to answer it (`rounds.current_seat`, `players.player_record`, how far
-each table is in `missing`, `standings.score_sums`). Each such query has a test that compares it with
-Django's own.
+"""SQL written out, for the one read that every player's page opened after a change runs, where
+Django took longer to build the query than the database took to answer it: `players.player_record`
+(4.9 -> 2.2 ms, docs/performance.md). Its test compares it with Django's own queries
+(tests/tournament/test_written_sql.py). The other reads that were written out here now read numbers
+stored by the writes (`Table.games_entered`, `Table.drafts_waiting`, `Tally`) or a plain ORM query.
 
 `rows` hands back the values as Django would: each column converted by the model field it was read
 from (SQLite gives a JSON field or a date as text, a boolean as 0 or 1)."""

@@ -21,7 +21,7 @@ from ..log.audit import Actor
 from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Organisation, Round, Series, Table, Tournament
 from ..selectors.access import is_series_director
-from . import bulk, results, seating, sheet_state, teams, tournaments
+from . import bulk, results, seating, sheet_state, table_links, teams, tournaments
 from . import series as series_services
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
@@ -168,6 +168,8 @@ def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> N
                 if draft["corrects"] else 0)
             if draft["at"] is not None:  # when the phone sent it, not when it was imported
                 DraftGame.objects.filter(pk=made.pk).update(created_at=draft["at"])
+        if t.drafts:
+            table_links.count_drafts(table.pk)
         if t.approved:
             table.approvals = {str(entry[name]): table.version for name in t.approved}
             changed.append("approvals")

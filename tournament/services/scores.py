@@ -2,6 +2,12 @@
 games or penalties changes, and for every table when the ruleset changes (`rebuild_scores`:
 `manage.py recompute_scores`). Only what changed is written.
 
+With a table's `Score` rows, `write_scores` writes the numbers the pages read, in the same
+transaction: each player's `Tally` at the table (points, games, won, solos, totals only: what the
+standings sum) and the table's `games_entered` (what `selectors.missing` compares with the games
+expected). Both follow from the rows written (`tallies`, `games_of`), so they cannot drift from them;
+every recomputation compares them with the rows and writes again those that differ.
+
 What the engine says comes through the bridge (`tournament/engine.py: score_table`): a table's
 games and penalties become an engine sheet with players named by entry id, and its rows become the
 games' results and the `Score` rows, in the caller's transaction.
@@ -20,7 +26,8 @@ from .. import engine
 from ..errors import EntryProblems, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import Game, Penalty, Score, Table, Tournament
+from ..models import Game, Penalty, Score, Table, Tally, Tournament
+from ..models.games import drafts_waiting
 from . import bulk
 from .locking import lock_tables, lock_tournament
 
@@ -61,12 +68,15 @@ def recompute_tournament(tournament: Tournament) -> int:
 def rebuild_scores(*, tournament: Tournament, by: Actor = SYSTEM) -> int:
     """`recompute_tournament` as a change of its own (`manage.py recompute_scores`): in a transaction,
     with the tournament's tables locked, and recorded, so that the change counter moves and no page or
-    cached standings from before the rebuild is served (caching.py). Returns the table count."""
+    cached standings from before the rebuild is served (caching.py). The stored numbers are written
+    again where they are not what the scores, games and drafts say: the tallies and games entered
+    (`recompute_tables`), and every table's entries waiting. Returns the table count."""
     with transaction.atomic():
         lock_tournament(tournament)
         for round in tournament.rounds.all():
             lock_tables(round)
         with audit.recording("scores_recomputed", by=by, tournament=tournament):
+            Table.objects.filter(round__tournament=tournament).update(drafts_waiting=drafts_waiting())
             return recompute_tournament(tournament)
 
 
@@ -81,15 +91,19 @@ def chunks(items: list, size: int = CHUNK):
 def recompute_tables(tables: list[Table], rules: scoring.Rules, known: dict[int, engine.Known] | None = None
                      ) -> dict[int, scoring.SheetResult | None]:
     """Rewrites the cached results of several tables at once, exactly as `recompute_table` would for
-    each: their games, penalties and stored scores are read in three queries (per 500 tables), each
-    table is scored by the engine, and only what changed is written: the games whose result differs
-    (one UPDATE statement for all), and the Score rows of the tables whose rows differ (deleted and
-    inserted in one statement each). A full recomputation under unchanged rules writes nothing.
-    Must run in a transaction (the callers' or recompute_table's). Returns each table's result."""
+    each: their games, penalties, stored scores and tallies are read in four queries (per 500
+    tables), each table is scored by the engine, and only what changed is written: the games whose
+    result differs (one UPDATE statement for all), the Score rows of the tables whose rows differ
+    (deleted and inserted in one statement each), and the tallies and games entered of the tables
+    whose tallies or count differ from what the rows say (also when the rows are as stored: deleting
+    a game or a penalty deletes its Score rows with it). A full recomputation under unchanged rules
+    writes nothing. Must run in a transaction (the callers' or recompute_table's). Returns each
+    table's result."""
     ids = [table.pk for table in tables]
     games: dict[int, list[Game]] = {i: [] for i in ids}
     penalties: dict[int, list[Penalty]] = {i: [] for i in ids}
     stored: dict[int, list[tuple]] = {i: [] for i in ids}
+    stored_tallies: dict[int, list[tuple]] = {i: [] for i in ids}
     for chunk in chunks(ids):
         for game in Game.objects.filter(table_id__in=chunk).order_by("table_id", "number"):
             games[game.table_id].append(game)
@@ -97,9 +111,12 @@ def recompute_tables(tables: list[Table], rules: scoring.Rules, known: dict[int,
             penalties[penalty.table_id].append(penalty)
         for row in Score.objects.filter(table_id__in=chunk).values_list(*SCORE_COLUMNS):
             stored[row[0]].append(row)
+        for row in Tally.objects.filter(table_id__in=chunk).values_list(*TALLY_COLUMNS):
+            stored_tallies[row[0]].append(row)
     results: dict[int, scoring.SheetResult | None] = {}
     changed_games: list[Game] = []
     new_scores: dict[int, list[tuple]] = {}
+    recount: dict[int, list[tuple]] = {}
     for table in tables:
         rows, results[table.pk], changed = score_rows(table, games[table.pk], penalties[table.pk], rules,
                                                       known=(known or {}).get(table.pk))
@@ -107,7 +124,13 @@ def recompute_tables(tables: list[Table], rules: scoring.Rules, known: dict[int,
         rows = with_ids(rows)
         if sorted(rows, key=_row_order) != sorted(stored[table.pk], key=_row_order):
             new_scores[table.pk] = rows
-    write_scores(changed_games, new_scores)
+        elif sorted(tallies(rows)) != sorted(stored_tallies[table.pk]) or games_of(rows) != table.games_entered:
+            recount[table.pk] = rows
+    write_scores(changed_games, new_scores, recount=recount)
+    for table in tables:
+        written = new_scores.get(table.pk, recount.get(table.pk))
+        if written is not None:
+            table.games_entered = games_of(written)
     return results
 
 
@@ -118,6 +141,29 @@ def with_ids(rows: list[tuple]) -> list[tuple]:
 
 # the columns of Score rows as they are compared and written (table first)
 SCORE_COLUMNS = ("table_id", "round_id", "entry_id", "kind", "game_id", "penalty_id", "points", "won", "solo", "games")
+# the columns of Tally rows as they are compared and written (table first)
+TALLY_COLUMNS = ("table_id", "round_id", "entry_id", "points", "games", "won", "solos", "totals_only")
+
+
+def tallies(rows: list[tuple]) -> list[tuple]:
+    """Each player's tally (TALLY_COLUMNS) from a table's Score rows (SCORE_COLUMNS, with ids):
+    the points and games summed, the games won and played as the soloist counted, and whether the
+    points are entered totals."""
+    summed: dict[tuple[int, int], list] = {}
+    for table_id, round_id, entry_id, kind, _game, _penalty, points, won, solo, played in rows:
+        line = summed.setdefault((table_id, entry_id), [table_id, round_id, entry_id, 0, 0, 0, 0, False])
+        line[3] += points
+        line[4] += played
+        line[5] += bool(won)
+        line[6] += bool(solo)
+        line[7] = line[7] or kind == Score.Kind.TOTAL
+    return [tuple(line) for line in summed.values()]
+
+
+def games_of(rows: list[tuple]) -> int:
+    """The games a table's Score rows stand for: every game entered scores its players, so the
+    distinct games of the rows are the games entered (a totals-only table has none)."""
+    return len({row[4] for row in rows if row[4] is not None})
 
 
 def _row_order(row: tuple) -> tuple:
@@ -159,11 +205,16 @@ def score_rows(table: Table, games: list[Game], penalties: list[Penalty], rules:
     return rows, result, changed
 
 
-def write_scores(changed_games: list[Game], new_scores: dict[int, list[tuple]]) -> None:
+def write_scores(changed_games: list[Game], new_scores: dict[int, list[tuple]], *,
+                 recount: dict[int, list[tuple]] | None = None) -> None:
     """The changed games' results (one `executemany`: the ORM's bulk_update builds a CASE per row
     and field, which took most of a recomputation's time), and the tables' Score rows replaced (a
-    DELETE and multi-row INSERTs, `bulk.insert_rows`). Inside the caller's recording."""
+    DELETE and multi-row INSERTs, `bulk.insert_rows`), with the numbers the pages read from them:
+    each player's `Tally` and the table's `games_entered` (`_write_tallies`). `recount`: tables
+    whose Score rows stay as they are, but whose tallies and games entered are written again from
+    them. Inside the caller's recording."""
     audit.require("scores.write_scores")
+    _write_tallies({**(recount or {}), **new_scores})
     if changed_games:
         game_table = connection.ops.quote_name(Game._meta.db_table)
         breakdown = Game._meta.get_field("breakdown")
@@ -211,3 +262,23 @@ def change_rules(*, tournament: Tournament, rules) -> None:
         lock_tables(round)
     tournament.rules = scoring.rules_spec(checked)
     recompute_tournament(tournament)
+
+
+def _write_tallies(rows_of: dict[int, list[tuple]]) -> None:
+    """The tables' tallies replaced (a DELETE and an insert) and their `games_entered` set (one UPDATE
+    per number of games), from each table's Score rows (`rows_of`: table id -> its rows, with ids)."""
+    audit.require("scores.write_scores")
+    if not rows_of:
+        return
+    ids = list(rows_of)
+    for chunk in chunks(ids):
+        Tally.objects.filter(table_id__in=chunk).delete()
+    column_of = {field.attname: str(field.column) for field in Tally._meta.concrete_fields}
+    bulk.insert_rows(Tally._meta.db_table, [column_of[name] for name in TALLY_COLUMNS],
+                     [line for table_rows in rows_of.values() for line in tallies(table_rows)])
+    by_count: dict[int, list[int]] = {}
+    for table_id, table_rows in rows_of.items():
+        by_count.setdefault(games_of(table_rows), []).append(table_id)
+    for count, tables in by_count.items():
+        for chunk in chunks(tables):
+            Table.objects.filter(pk__in=chunk).update(games_entered=count)

@@ -14,6 +14,9 @@ Nothing from a phone replaces a stored game silently: an entry made against an o
 game (the director or another phone stored it meanwhile) waits as a conflict, which the director
 resolves on the board (keep the stored game, or take the table's). The waiting entries are bounded
 per game and per device (`MOST_WAITING_PER_GAME`, one per device and game) and per table.
+
+Every write that adds an entry or decides one counts the table's waiting entries again in the same
+transaction (`count_drafts`: `Table.drafts_waiting`, which the pages read).
 """
 
 from __future__ import annotations
@@ -32,6 +35,7 @@ from ..errors import Conflict, EntryProblems, UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import DraftGame, Entry, Game, Round, Table, Tournament
+from ..models.games import drafts_waiting
 from . import editing, penalties, results, sheet_state
 from .locking import lock_round, lock_table, lock_tables
 
@@ -173,13 +177,13 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
             if existing is not None and penalty is None and all(getattr(existing, name) == value
                                             for name, value in engine.model_fields(checked).items()):
                 # the game is stored just so already (entered twice, or by the director): nothing to decide
-                draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
-                                                 entered_by=player, base_version=existing.version)
+                draft = _new_draft(table=table, number=number, data=checked, key=key, device=device,
+                                   entered_by=player, base_version=existing.version)
                 _decide(draft, DraftGame.Status.CONFIRMED, by=by, reason=_("schon so eingetragen"), game=existing)
                 return draft
             current = existing.version if existing is not None else 0
-            draft = DraftGame.objects.create(table=table, number=number, data=checked, key=key, device=device,
-                                             entered_by=player, base_version=version)
+            draft = _new_draft(table=table, number=number, data=checked, key=key, device=device,
+                               entered_by=player, base_version=version)
             if version != current:
                 return draft  # stored meanwhile in another version: a conflict the director resolves on the board
             mode = table.round.tournament.confirmation
@@ -193,6 +197,20 @@ def enter_game(*, token: str, number: int, data: dict, key: str, device: str, pl
             elif mode == Tournament.Confirmation.IMMEDIATE:
                 _confirm(table, draft, by=by)
             return draft
+
+
+def _new_draft(*, table: Table, **fields) -> DraftGame:
+    """A waiting entry at the table, counted (inside the caller's recording)."""
+    draft = DraftGame.objects.create(table=table, **fields)
+    count_drafts(table.pk)
+    return draft
+
+
+def count_drafts(table_id: int) -> None:
+    """The table's entries waiting for confirmation counted again into `Table.drafts_waiting` (one
+    UPDATE): a step of every write that adds an entry or decides one, inside its recording."""
+    audit.require("table_links.count_drafts")
+    Table.objects.filter(pk=table_id).update(drafts_waiting=drafts_waiting())
 
 
 def _check_bounds(table: Table, number: int, device: str) -> None:
@@ -255,6 +273,7 @@ def _decide(draft: DraftGame, status: str, *, by: Actor, reason: str = "", game:
         draft.reason = reason[:200]
         draft.game = game
         draft.save()
+        count_drafts(draft.table_id)
 
 
 def pending_games(table: Table, sent: dict[int, dict]) -> dict[int, dict]:

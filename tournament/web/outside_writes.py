@@ -37,6 +37,7 @@ from ..models import (
     Series,
     SeriesMerge,
     Table,
+    Tally,
     Team,
     TeamMember,
     Tournament,
@@ -56,7 +57,7 @@ def _tournaments_of(instance) -> list[int]:
         return list(Tournament.objects.filter(series_id=instance.pk).values_list("pk", flat=True))
     if isinstance(instance, TeamMember):
         return list(Team.objects.filter(pk=instance.team_id).values_list("tournament_id", flat=True))
-    if isinstance(instance, (Seat, Table, Score)):
+    if isinstance(instance, (Seat, Table, Score, Tally)):
         return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
     if isinstance(instance, (Game, Penalty, DraftGame)):
         return list(Table.objects.filter(pk=instance.table_id).values_list("round__tournament_id", flat=True))
@@ -64,7 +65,7 @@ def _tournaments_of(instance) -> list[int]:
 
 
 # what a tournament's pages show: the tournament, its players (and the organisation's records of them),
-# rounds, tables, seats, games, penalties, the phones' entries, the scores, its teams, the registrations
+# rounds, tables, seats, games, penalties, the phones' entries, the scores and tallies, its teams, the registrations
 # (the public registration page, the places left) and its series (name and link on the overview)
 COUNTED = (
     Tournament,
@@ -77,6 +78,7 @@ COUNTED = (
     Penalty,
     DraftGame,
     Score,
+    Tally,
     Team,
     TeamMember,
     Registration,

@@ -1,6 +1,7 @@
-"""The tournament's scores summed per round, table and player (`selectors.score_sums`), kept in the
-shared cache from one change to the next and brought up to date table by table (a game saved at
-one table should not make the standings add up all 25,000 scores again; docs/performance.md).
+"""The tournament's scores summed per round, table and player (`selectors.score_sums`: the stored
+tallies, 3,000 rows at 1,000 players), kept in the shared cache from one change to the next and
+brought up to date table by table (a game saved at one table reads that table's tallies again, not
+all of them; docs/performance.md).
 
 The cache holds one entry per tournament: the change counter the sums are valid for and the sums by
 table. For a newer counter, the changes since then are read (one query): when each of them touched
