@@ -408,11 +408,12 @@ def test_table_points_pages_run_a_fixed_number_of_queries(client):
     assert counts == {"klein": expected, "gross": expected}
 
 
-def test_the_standings_read_table_points_in_one_aggregate_query(nine):
+def test_the_standings_read_table_points_from_the_stored_tallies_in_one_query(nine):
     with CaptureQueriesContext(connection) as captured:
         standings_history(nine)
-    assert len(captured) == 4  # rounds, scores per round, table and player, players, seats
-    assert sum("GROUP BY" in q["sql"] for q in captured.captured_queries) == 1
+    assert len(captured) == 4  # rounds, the tallies per table and player, players, seats
+    assert sum("_tally" in q["sql"] for q in captured.captured_queries) == 1  # (models.Tally: stored sums)
+    assert sum("GROUP BY" in q["sql"] for q in captured.captured_queries) == 0  # nothing summed again
 
 
 def test_the_standings_pdf_prints_a_dash_for_a_missed_round_and_table_points_for_one_who_sat_out(

@@ -171,7 +171,7 @@ class SettingsForm(TournamentForm):
             "round_minutes": tournament.round_minutes, "pflichtsoli": tournament.pflichtsoli,
             "confirmation": tournament.confirmation, "ranking": tournament.ranking,
             "counts_for_rangliste": tournament.counts_for_rangliste, "categories": ", ".join(tournament.categories),
-            "prizes": prizes_text(tournament.prizes),
+            "prizes": prizes_text(tournament.prizes, tournament.category_names()),
             **{name: getattr(tournament, name) for name in PUBLIC_SWITCHES},
         })
         super().__init__(*args, tournament=tournament, **kwargs)

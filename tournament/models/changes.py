@@ -3,7 +3,7 @@ one-time keys."""
 
 from __future__ import annotations
 
-from django.db import connection, models
+from django.db import connection, models, transaction
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
 
@@ -57,7 +57,11 @@ class CounterTurn(models.Model):
 class DataChangeManager(models.Manager["DataChange"]):
     def append(self, tournament_id: int, table_id: int | None = None) -> DataChange:
         """The one way to count a tournament up: waits for the tournament's turn (`CounterTurn`), then
-        appends the change. Inside the transaction of the write."""
+        appends the change. Inside the transaction of the write (a save outside any, in the admin or a
+        shell: in a transaction of its own, so that the turn is held until the change is committed)."""
+        if not connection.in_atomic_block:
+            with transaction.atomic():
+                return self.append(tournament_id, table_id)
         turn = (CounterTurn.objects.filter(pk=tournament_id).values_list("pk", flat=True)
                 .select_for_update(no_key=connection.features.has_select_for_no_key_update))
         if not list(turn):

@@ -110,10 +110,13 @@ def checked_prizes(data, categories: list[str]) -> dict[str, list[str]]:
     return {key: found[key] for key in [OVERALL, *categories] if key in found}
 
 
-def prizes_text(prizes: dict[str, list[str]]) -> str:
-    """The settings page's lines of `prize_texts`, from what is stored."""
-    return "\n".join(f"{_('Gesamt') if key == OVERALL else CATEGORIES.get(key, key)}: " + "; ".join(texts)
-                     for key, texts in prizes.items())
+def prizes_text(prizes: dict[str, list[str]], categories: list[str]) -> str:
+    """The settings page's lines of `prize_texts`, from what is stored: the overall prizes first, then
+    the categories in the tournament's order (PostgreSQL's jsonb keeps a dict's keys in an order of its
+    own, so the stored order is not the one to show)."""
+    order = [OVERALL, *categories, *sorted(key for key in prizes if key != OVERALL and key not in categories)]
+    return "\n".join(f"{_('Gesamt') if key == OVERALL else CATEGORIES.get(key, key)}: " + "; ".join(prizes[key])
+                     for key in order if key in prizes)
 
 
 def default_rules():
