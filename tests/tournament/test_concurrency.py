@@ -107,8 +107,8 @@ class TestStaleForms:
         client.force_login(director)
         response = client.post(url("game_edit", table, 5), form_data(table, 5, version=0))
         assert response.status_code == 200 and "erst Spiel 2, dann Spiel 5" in response.content.decode()
-        response = client.get(url("game_edit", table, 5), follow=True)
-        assert "als Nächstes Spiel 2" in response.content.decode()
+        response = client.get(url("game_edit", table, 5), follow=True)  # the form: the same rule
+        assert "erst Spiel 2, dann Spiel 5" in response.content.decode()
         assert table.games.count() == 1
 
     def test_a_deleted_game_leaves_a_gap_that_is_filled_next(self, table):

@@ -243,6 +243,21 @@ def test_a_waiting_entry_holds_its_number_on_every_path(client, table, path):
     assert list(Game.objects.values_list("number", flat=True)) == [2]
 
 
+def test_the_directors_form_opens_for_the_number_a_waiting_entry_holds(client, director, table):
+    """The director's form for a new game asks the same rule as saving it (`editing.check_in_order`):
+    with game 1's entry rejected and game 2's waiting, game 2's form opens (saving it is allowed), game 3's
+    is refused with the rule's own sentence."""
+    enter(client, table, 1, key="a")
+    enter(client, table, 2, key="b")
+    post(client, table, "decide", {"confirm": False, "device": "phone-b"}, draft=DraftGame.objects.get(number=1).pk)
+    client.force_login(director)
+    t = table.round.tournament
+    address = reverse("tournament:game_edit", args=[t.slug, table.round.number, table.number, 2])
+    assert client.get(address).status_code == 200
+    refused = client.get(address.replace("/games/2/", "/games/3/"), follow=True).content.decode()
+    assert "Spiele werden der Reihe nach eingetragen: erst Spiel 1, dann Spiel 3." in refused
+
+
 def test_bad_input_gets_messages_by_field(client, table):
     answer = post(client, table, "enter", {"number": 1, "data": {**game(table, 1), "re_augen": 250}, "key": "k",
                                            "device": "d"})

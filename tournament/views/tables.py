@@ -120,10 +120,14 @@ def _game_form(request, tournament, table: Table, number: int, *, next_number: i
     existing = table.games.filter(number=number).first()
     if next_number is None:
         next_number = editing.next_game_number(table)
-    if existing is None and request.method == "GET" and number != next_number:
-        messages.error(request, _("Spiele werden der Reihe nach eingetragen: als Nächstes Spiel %(next)s.")
-                       % {"next": next_number})
-        return table_url(table)
+    # a new game's form other than the next number: the rule saving applies (`editing.check_in_order`: a
+    # waiting entry's number is in order too); the next number is in order by definition
+    if request.method == "GET" and existing is None and number != next_number:
+        try:
+            editing.check_in_order(table, number, existing)
+        except UserError as error:
+            messages.error(request, error.message)
+            return table_url(table)
     deal = engine.game_deal(table, [e.id for e in entries], number)
     dealer_id, out_id, player_ids = deal.as_tuple()
     players = [e for e in entries if e.id in player_ids]
