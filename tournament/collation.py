@@ -17,8 +17,7 @@ from functools import lru_cache
 @lru_cache(maxsize=16384)  # the standings sort 1,000 names after every round, on every change
 def name_key(name: str) -> tuple[str, str]:
     """The sort key of a name (or a club): `sorted(names, key=name_key)`."""
-    folded = unicodedata.normalize("NFKD", name.strip().casefold())  # casefold: ß -> ss; NFKD: ä -> a + ¨
-    return "".join(char for char in folded if not unicodedata.combining(char)), name
+    return _strip_marks(name.strip().casefold()), name  # casefold: ß -> ss; then ä -> a (`_strip_marks`)
 
 
 def surname_key(name: str) -> tuple[str, str, tuple[str, str]]:
@@ -39,10 +38,10 @@ def surname_key(name: str) -> tuple[str, str, tuple[str, str]]:
 
 # letters NFKD does not take apart into a plain letter and its marks: the German way for the umlauts
 # and ß (ä -> ae, as a German writes a name without them), the usual Latin letter for the others
-_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", "ß": "ss", "ẞ": "ss", "ı": "i", "æ": "ae",
-                              "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d", "þ": "th", "ŀ": "l"})
-_PLAIN = str.maketrans({"ß": "ss", "ẞ": "ss", "ı": "i", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d",
-                        "ð": "d", "þ": "th", "ŀ": "l"})
+_LETTERS = {"ß": "ss", "ẞ": "ss", "ı": "i", "æ": "ae", "œ": "oe", "ø": "o", "ł": "l", "đ": "d", "ð": "d",
+            "þ": "th", "ŀ": "l"}
+_PLAIN = str.maketrans(_LETTERS)
+_SPELLED_OUT = str.maketrans({"ä": "ae", "ö": "oe", "ü": "ue", **_LETTERS})
 
 
 def _strip_marks(text: str) -> str:
