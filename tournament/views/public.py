@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from .. import ranking, selectors
 from ..models import Entry, Table
-from ..web import cache_keys, caching, frames, histories
+from ..web import cache_keys, caching, frames, front, histories
 from ..web.charts import Series, progression_svg
 from . import player_rows
 from .access import public_or_director
@@ -55,15 +55,15 @@ class PlayerVersion:
     text: str
 
 
-def player_version(request, tournament, entry_id: int) -> tuple[int, PlayerVersion]:
-    """The tournament's change counter, and the version of the player's page (three counters in one
-    query, the ranks from the shared cache)."""
-    counter, setup, tables = caching.player_counters(tournament.pk, entry_id)
+def player_version(request, tournament, entry_id: int) -> tuple[tuple[int, int, int], PlayerVersion]:
+    """The three counters of `caching.player_counters` (the tournament's change counter first), and
+    the version of the player's page (the counters in one query, the ranks from the shared cache)."""
+    counters = counter, setup, tables = caching.player_counters(tournament.pk, entry_id)
     history = histories.ranks(tournament, include_hidden=request.is_director, counter=counter)
     own = f"{setup}-{tables}"
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
     text = cache_keys.digest(own, ranks, *history.brief_provisional_sentences())
-    return counter, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
+    return counters, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
 
 
 def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) -> dict:
@@ -112,7 +112,8 @@ def describe_player_page(request, entry_id):
 def player_page(request, tournament, entry_id):
     page, variant, personal = describe_player_page(request, entry_id)
     partial = not personal
-    counter, version = player_version(request, tournament, entry_id)
+    counters, version = player_version(request, tournament, entry_id)
+    counter = counters[0]
     poll = caching.Poll(request, tournament, page=page, variant=variant, personal=personal, counter=counter,
                         version=version.text)
     not_modified = poll.not_modified()
@@ -121,7 +122,8 @@ def player_page(request, tournament, entry_id):
     if partial:
         fragment = player_fragment(request, tournament, entry_id, version)
         notice = seat_notice(request, tournament, entry_param(request))
-        return caching.compressed(request, poll.finish(HttpResponse(notice + fragment["html"])))
+        response = caching.compressed(request, poll.finish(HttpResponse(notice + fragment["html"])))
+        return kept_by_front_door(request, response, tournament, entry_id, counters)
 
     # (not stored whole: a player's page is opened by that player's phone, not by everyone at once;
     # a visitor's frame is rendered once per change and filled in: web/frames.py)
@@ -137,7 +139,16 @@ def player_page(request, tournament, entry_id):
         response = poll.finish(render(request, "tournament/player.html", {
             **context, "name": fragment["name"], "live": mark_safe(fragment["html"]), "poll_etag": poll_etag}))
     # a visitor's page holds no CSRF token (no secret beside text others choose): it may be compressed
-    return caching.compressed(request, response) if caching.for_everyone(request) else response
+    if not caching.for_everyone(request):
+        return response
+    return kept_by_front_door(request, caching.compressed(request, response), tournament, entry_id, counters)
+
+
+def kept_by_front_door(request, response, tournament, entry_id: int, counters: tuple[int, int, int]):
+    """A visitor's answer, kept by the front door while the player's three counters stay."""
+    if not caching.for_everyone(request):
+        return response
+    return front.keep(response, "player", tournament.pk, entry_id, value=counters)
 
 
 @public_or_director("players")

@@ -23,7 +23,7 @@ from ..log.audit import Actor
 from ..models import Round, Tournament
 from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
 from ..services import seating
-from ..web import cache_keys, caching
+from ..web import cache_keys, caching, front
 from .access import director_required, public_or_director
 
 
@@ -73,7 +73,8 @@ def round_detail(request, tournament, round_number):
     if not_modified is not None:
         return not_modified
     key = cache_keys.round_page(tournament.pk, counter, round_number=round_number, path=request.get_full_path())
-    return poll.finish(caching.whole_page(request, key, lambda: round_page(request, _round(tournament, round_number))))
+    response = caching.whole_page(request, key, lambda: round_page(request, _round(tournament, round_number)))
+    return front.keep(poll.finish(response), "setup", tournament.pk, value=counter)
 
 
 def round_page(request, round: Round, *, conflict: dict | None = None):

@@ -13,7 +13,7 @@ from django.http import HttpResponse
 from django.template.loader import render_to_string
 
 from .. import selectors
-from ..web import caching
+from ..web import caching, front
 from . import query_string
 from .access import public_or_director
 
@@ -45,5 +45,8 @@ def seat_notice_poll(request, tournament):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
-    response = HttpResponse(seat_notice(request, tournament, query_string.integer(request, "me")))
-    return caching.compressed(request, poll.finish(response))
+    response = caching.compressed(request, poll.finish(HttpResponse(
+        seat_notice(request, tournament, query_string.integer(request, "me")))))
+    if not caching.for_everyone(request):
+        return response
+    return front.keep(response, "change", tournament.pk, value=poll.counter)

@@ -34,7 +34,7 @@ from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
 from ..selectors.teams import has_teams
-from ..web import cache_keys, caching, histories
+from ..web import cache_keys, caching, front, histories
 from ..web.charts import Series, progression_html
 from . import query_string
 from .access import public_or_director
@@ -314,10 +314,12 @@ def standings_page(request, tournament):
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
+    everyone = caching.for_everyone(request)  # (its answer is kept by the front door)
     if partial:
         response = HttpResponse(seat_notice(request, tournament, me)
                                 + compose(live_fragment(request, tournament, poll.counter, query), tournament, me))
-        return caching.compressed(request, poll.finish(response))
+        response = caching.compressed(request, poll.finish(response))
+        return front.keep(response, "change", tournament.pk, value=poll.counter, timed=True) if everyone else response
 
     def build():
         fragment = live_fragment(request, tournament, poll.counter, query)
@@ -336,7 +338,8 @@ def standings_page(request, tournament):
         })
 
     key = cache_keys.standings_page(tournament.pk, poll.counter, variant=variant, path=request.get_full_path())
-    return poll.finish(caching.whole_page(request, key, build, now_mark=NOW_MARK))
+    response = poll.finish(caching.whole_page(request, key, build, now_mark=NOW_MARK))
+    return front.keep(response, "change", tournament.pk, value=poll.counter, timed=True) if everyone else response
 
 
 def export_rows(request, tournament, counter: int):

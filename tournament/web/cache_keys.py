@@ -18,9 +18,11 @@ where words are in it, the language. Where they live:
 
 - the **shared cache** (`django.core.cache`: the database table `doko_cache` or Redis), shared by every
   worker and machine: every family below;
-- **one in-process layer**, `caching.Recent` (two instances: `caching.recent` and `histories.kept`),
-  which repeats what the shared cache said under keys that hold a counter; the rule that keeps it
-  right: it only keeps values under keys whose value never changes.
+- **one in-process layer**, `caching.Recent` (three instances: `caching.recent`, `histories.kept` and
+  the front door's `front.kept`), which keeps values under keys that hold a counter; the rule that
+  keeps it right: it only keeps values under keys whose value never changes. The front door
+  (`front.py`, in front of Django) keeps a visitor's whole answers there, each under the value of the
+  counter its view named.
 
 `FAMILIES` lists them for the docs and for `tests/tournament/test_cache_keys.py`, which walks each
 family through a write of every kind and checks that it moves exactly when it must.
@@ -44,7 +46,8 @@ TIMEOUT = 6 * 3600
 class Family:
     holds: str
     # what gives it new keys: "change", "setup", "own tables", "version" (a digest of narrower counters),
-    # "job" (the job's id holds the change counter); "in place": one key, its value holds the counter
+    # "job" (the job's id holds the change counter); "in place": one key, its value holds the counter;
+    # "release": only a new version of the code (a new process)
     moved_by: str
     made_in: str  # the module that reads and writes it
 
@@ -66,6 +69,15 @@ FAMILIES: dict[str, Family] = {
     "score-sums": Family("the scores summed per table and player, with the counter they are valid for",
                          "in place", "web/score_sums.py"),
     "pdf-job": Family("a background PDF's state and result", "job", "printing/jobs.py"),
+    # the front door's whole answers (in-process only, a `caching.Recent`): the key holds the address, the
+    # headers the answer varies by and the value of the check its view named (web/front.py)
+    "front-change": Family("a visitor's whole standings page, standings poll or seat notice, as sent",
+                           "change", "web/front.py"),
+    "front-setup": Family("a visitor's whole seating page of a round, as sent", "setup", "web/front.py"),
+    "front-player": Family("a visitor's whole player page or its poll, as sent (the change counter, the setup "
+                           "and the own tables)", "change", "web/front.py"),
+    "front-static": Family("a static file whose name holds its content's hash, as sent", "release",
+                           "web/front.py"),
 }
 
 
