@@ -42,8 +42,8 @@ class Command(BaseCommand):
         tables = [table for round in plan.rounds for table in round.tables]
         said = (_("Austauschformat Version %(version)s") % {"version": version} if version
                 else _("ohne Versionsangabe, gelesen als Version 1"))
-        self.stdout.write(_("%(file)s ist in Ordnung (%(version)s): %(players)s Spieler, %(rounds)s Runden, "
-                            "%(tables)s Tische, %(games)s Spiele, %(penalties)s Strafen.")
+        self.stdout.write(_("%(file)s ist in Ordnung (%(version)s). Spieler: %(players)s, Runden: %(rounds)s, "
+                            "Tische: %(tables)s, Spiele: %(games)s, Strafen: %(penalties)s.")
                           % {"file": file, "version": said, "players": len(plan.players), "rounds": len(plan.rounds),
                              "tables": len(tables), "games": sum(len(t.games) for t in tables),
                              "penalties": sum(len(t.penalties) for t in tables)})
