@@ -10,6 +10,9 @@
   on a developer's machine keeps drawing new ones.
 - Every test starts in the default language: a request in English does not leave English active for
   the next test.
+- Every tournament file the suite exports is checked against the exchange format's JSON Schema
+  (`pytest_sessionstart` wraps `exporting.export_tournament`): an export that is not a valid file
+  fails the test that made it, wherever that is.
 - Passwords are hashed with MD5 in the tests (Django's advice for test suites): PBKDF2, which the site
   keeps, costs 0.3-0.6 s a hash on this machine, and most tests make a director with a password.
 """
@@ -40,6 +43,36 @@ def pytest_collection_modifyitems(config, items):
                 item.add_marker(pytest.mark.skip(reason=f"only on {wanted}, this run uses {vendor}"))
     # Fast tests first; the browser tests (which keep Playwright's event loop alive) last.
     items.sort(key=lambda item: item.get_closest_marker("e2e") is not None)
+
+
+def pytest_sessionstart(session):
+    """Before any test module is imported (they import `export_tournament` by name): every export is
+    checked against the schema (schemas/tournament-file.v1.schema.json), as JSON written and read back.
+    The validator is compiled once (`file_schema.validator`)."""
+    import functools
+    import json
+    import sys
+
+    from tournament.fileformat import FORMAT_VERSION
+    from tournament.services import exporting, file_schema
+
+    original = exporting.export_tournament
+    if getattr(original, "checked_against_schema", False):
+        return
+
+    @functools.wraps(original)
+    def export_tournament(tournament, *, backup=True):
+        data = original(tournament, backup=backup)
+        problems = file_schema.form_problems(json.loads(json.dumps(data)))
+        assert data.get("format_version") == FORMAT_VERSION and not problems, (
+            "the export is not a valid tournament file:\n" + "\n".join(problems))
+        return data
+
+    export_tournament.checked_against_schema = True  # type: ignore[attr-defined]
+    exporting.export_tournament = export_tournament
+    for module in list(sys.modules.values()):  # the app's modules that took it by name already
+        if getattr(module, "export_tournament", None) is original:
+            module.export_tournament = export_tournament
 
 
 @pytest.fixture(autouse=True, scope="session")

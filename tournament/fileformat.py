@@ -19,6 +19,11 @@ from .models import DraftGame, Entry, Game, Penalty, Round, Series, Table, Team,
 
 Names = Callable[[int], str]  # entry id -> player name
 
+# The version of the exchange format the export writes (`format_version`, docs/tournament-file.md,
+# "Versions"): a whole number, raised whenever a file of the new version could be refused or misread by
+# a reader of the old one; its schema is schemas/tournament-file.v<version>.schema.json
+FORMAT_VERSION = 1
+
 TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 8, "games_at_table_of_5": 10,
                        "round_minutes": 100, "tie_breakers": [], "public_overview": True, "public_standings": True,
                        "public_seating": True, "public_players": True, "pflichtsoli": "", "ranking": "points",

@@ -583,6 +583,8 @@ READS: dict[str, str] = {
         "file_reading.shown",
         "file_reading.table_where",
         "file_references.check_tables",
+        "file_schema.file_version",
+        "file_schema.form_problems",
         "file_teams.check_player",
         "file_teams.check_teams",
         "file_teams.check_tournament",

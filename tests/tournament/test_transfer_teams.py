@@ -114,7 +114,8 @@ def with_teams(*teams_, **changes):
     (with_teams(("Nord", [1, 2]), ("NORD", [3, 4])), "Team 2: name: Ein Team „Nord“ gibt es schon; „NORD“ "
      "unterscheidet sich davon nur in Groß- und Kleinschreibung oder Leerzeichen, und die Liga zählt beide als "
      "ein Team."),
-    (with_teams(("Nord", ["Anna", 2])), "Team 1: members: \"Anna\" ist keine Startnummer der Spielerliste"),
+    # (a member given by name is a problem of form: the schema's line, which says which entry)
+    (with_teams(("Nord", ["Anna", 2])), "Team 1: members[1]: muss eine ganze Zahl sein, nicht „Anna“"),
     (with_teams(team_count=7), "team_count: muss eine ganze Zahl von 1 bis 6 sein, nicht 7"),
     (with_teams(team_count=0), "team_count: muss eine ganze Zahl von 1 bis 6 sein, nicht 0"),
     (with_teams(cup_advance=100), "cup_advance: muss eine ganze Zahl von 1 bis 99 sein, nicht 100"),

@@ -4,6 +4,7 @@
 - `create_organisation`: an organisation (a club or an association) and its organiser
 - `generate_tournament`: a tournament full of random valid games, for demos and benchmarks
 - `import_tournament`, `export_tournament`: a tournament from a file, and as a file
+- `check_file`: checks a tournament file against the exchange format without importing it
 - `recompute_scores`: rebuilds the score cache of one tournament or all
 - `standings`: a tournament's standings as JSON, CSV or text
 - `seating_plan`: a seating schedule without a tournament

@@ -28,6 +28,8 @@ One module per family of writes:
 - `rangliste`: a Rangliste across tournaments: creating one, its settings, member numbers
 - `exporting`: a whole tournament as one JSON document (the tournament file, also the backup)
 - `file_checks`: checking a tournament file before anything is written
+- `file_schema`: a file's version of the exchange format and its form against the JSON Schema, as
+  problem lines
 - `file_reading`: how a file is read: the plan to write, the problem lines, each value's form
 - `file_references`: the references between a file's parts, table by table
 - `file_teams`: what a file says about teams and categories

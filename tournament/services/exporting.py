@@ -9,7 +9,7 @@ and exporting it again gives the same JSON.
 from __future__ import annotations
 
 from .. import names
-from ..fileformat import player_item, round_item, table_item, teams_item, tournament_settings
+from ..fileformat import FORMAT_VERSION, player_item, round_item, table_item, teams_item, tournament_settings
 from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Game, Penalty, Seat, Table, Tournament
 
@@ -19,10 +19,11 @@ FILE_KINDS = tuple(KINDS)
 
 
 def export_tournament(tournament: Tournament, *, backup: bool = True) -> dict:
-    """The tournament in the file format, canonical form. As a backup (the default) also with what
-    only a restore needs: the change log and the tables' entry links. Eleven queries, and one more per
-    kind of log record."""
-    data = tournament_settings(tournament)
+    """The tournament in the file format, canonical form, with the format's version first. As a backup
+    (the default) also with what only a restore needs: the change log and the tables' entry links.
+    Eleven queries, and one more per kind of log record."""
+    # the format's version first: what a reader checks before anything else
+    data = {"format_version": FORMAT_VERSION, **tournament_settings(tournament)}
     entries = list(tournament.entries.select_related("player").order_by("start_number"))
     # who is who in the rounds: the name, or "Name (Verein)" where two players share a name
     refs = names.references((entry.id, entry.player.name, entry.player.club) for entry in entries)

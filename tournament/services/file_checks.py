@@ -10,6 +10,8 @@ Each rule has one home, and the check asks it:
 - games and penalties: the scoring engine (`scoring.parse_sheet`, the game form's messages), who
   plays which game (`dealing`), the largest total (`scores.most_total`), the ruleset
   (`scoring.parse_rules`);
+- the file's form first, and alone: its version and its JSON Schema (`file_schema`: types, required and
+  unknown keys, the fixed vocabularies);
 - only what a file alone can get wrong is checked here: its JSON form (`file_reading`) and the
   references between its parts: players once each in the list, start numbers once each, rounds
   numbered 1, 2, 3 … without gaps and only the last a draft (here), the tables (`file_references`).
@@ -41,22 +43,26 @@ from .file_reading import (
     shown,
 )
 from .file_references import check_tables
+from .file_schema import file_version, form_problems
 from .file_teams import check_player, check_teams, check_tournament
 
 __all__ = ["PUBLIC_KEYS", "ImportProblems", "Plan", "check_file"]
 
 PUBLIC_KEYS = ("public_overview", "public_standings", "public_seating", "public_players")
 NUMBER_KEYS = ("rounds_planned", "games_at_table_of_4", "games_at_table_of_5", "round_minutes")
-TOURNAMENT_KEYS = ("name", "slug", "date", "rules", "players", "teams", "rounds", "log", "series", *TOURNAMENT_DEFAULTS)
+TOURNAMENT_KEYS = ("format_version", "name", "slug", "date", "rules", "players", "teams", "rounds", "log", "series",
+                   *TOURNAMENT_DEFAULTS)
 PLAYER_KEYS = ("name", "club", "start_number", "joined_round", "withdrawn_from_round", "present", "member_number",
                "categories", "publication")
 ROUND_KEYS = ("number", "tables", *ROUND_DEFAULTS)
 LOG_KEYS = ("at", "kind", "type", "action", "user", "device", "round", "table", "number", "id", "detail")
 
 
-def check_file(data, *, slug: str | None = None) -> Plan:
-    """Checks a tournament file completely; returns what to write or raises ImportProblems."""
-    c = Checker()
+def check_file(data, *, slug: str | None = None, unique: bool = True) -> Plan:
+    """Checks a tournament file completely; returns what to write or raises ImportProblems.
+    `unique=False`: the file alone, not whether its short name is free in this database
+    (`manage.py check_file`)."""
+    c = Checker(unique=unique)
     if not isinstance(data, dict):
         raise ImportProblems([_("Die Datei muss ein JSON-Objekt mit dem Turnier sein.")])
     deepest, nul = depth(data)
@@ -66,6 +72,10 @@ def check_file(data, *, slug: str | None = None) -> Plan:
     if nul:
         raise ImportProblems([_("Die Datei enthält ein Nullzeichen (\\u0000) in einem Text, bei %(where)s; so ein "
                                 "Zeichen kann nicht gespeichert werden.") % {"where": nul_place(data)}])
+    file_version(data)  # a version this software does not know: refused whole
+    form = form_problems(data)  # the JSON Schema: the form first, and alone (each problem once)
+    if form:
+        raise ImportProblems(form)
     c.unknown("", data, TOURNAMENT_KEYS)
     plan = Plan(tournament=Tournament())
     try:

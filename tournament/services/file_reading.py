@@ -104,9 +104,10 @@ def shown(value) -> str:
 class Checker:
     """Collects problem lines: "<where>: <field>: <text>", in the active language."""
 
-    def __init__(self):
+    def __init__(self, *, unique: bool = True):
         self.lines: list[str] = []
         self.lang = language()
+        self.unique = unique  # whether unique fields (the short name) must be free in this database
 
     def add(self, where: str, text: str):
         self.lines.append(f"{where}: {text}" if where else text)
@@ -135,7 +136,8 @@ class Checker:
         for name, value in given.items():
             setattr(instance, name, value)
         try:
-            instance.full_clean(exclude=[f.name for f in instance._meta.fields if f.name not in given])
+            instance.full_clean(exclude=[f.name for f in instance._meta.fields if f.name not in given],
+                                validate_unique=self.unique)
         except ValidationError as error:
             for name, errors in error.error_dict.items():
                 key = (keys or {}).get(name, name)

@@ -25,17 +25,7 @@ class Command(BaseCommand):
                                                    "(sonst die des Vereins, docs/security.md)")
 
     def handle(self, *args, file, slug=None, organisation=None, **options):
-        try:
-            with open(file, encoding="utf-8") as handle:
-                data = json.load(handle)
-        except OSError as error:
-            raise CommandError(_("%(file)s lässt sich nicht lesen: %(error)s")
-                               % {"file": file, "error": error.strerror}, returncode=2) from None
-        except (json.JSONDecodeError, UnicodeDecodeError) as error:
-            raise CommandError(_("%(file)s ist kein gültiges JSON: %(error)s") % {"file": file, "error": error},
-                               returncode=2) from None
-        except RecursionError:
-            raise self.too_deep(file) from None
+        data = load_file(file)
         try:
             owner = organisation_named(organisation)
         except UserError as error:
@@ -46,7 +36,7 @@ class Command(BaseCommand):
         except RecursionError:
             # nested just shallow enough for json.load, but not for the checks a few calls deeper
             # (file_checks quotes a wrong value with json.dumps); import writes in one transaction
-            raise self.too_deep(file) from None
+            raise too_deep(file) from None
         except ImportProblems as error:
             for line in error.lines:
                 self.stderr.write(line)
@@ -58,7 +48,24 @@ class Command(BaseCommand):
             self.stderr.write(note)
         self.stdout.write(tournament.slug)
 
-    @staticmethod
-    def too_deep(file) -> CommandError:
-        return CommandError(_("%(file)s ist zu tief verschachtelt, um es als JSON zu lesen.") % {"file": file},
-                            returncode=2)
+
+
+def load_file(file: str):
+    """The JSON of a tournament file; a file that cannot be read, is not JSON or is nested too deeply
+    for Python's reader: a CommandError with one line and exit status 2 (also for `check_file`)."""
+    try:
+        with open(file, encoding="utf-8") as handle:
+            return json.load(handle)
+    except OSError as error:
+        raise CommandError(_("%(file)s lässt sich nicht lesen: %(error)s")
+                           % {"file": file, "error": error.strerror}, returncode=2) from None
+    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+        raise CommandError(_("%(file)s ist kein gültiges JSON: %(error)s") % {"file": file, "error": error},
+                           returncode=2) from None
+    except RecursionError:
+        raise too_deep(file) from None
+
+
+def too_deep(file) -> CommandError:
+    return CommandError(_("%(file)s ist zu tief verschachtelt, um es als JSON zu lesen.") % {"file": file},
+                        returncode=2)
