@@ -7,6 +7,7 @@ import json
 import pytest
 from django.db import transaction
 from django.test import Client
+from django.urls import reverse
 
 from tournament.models import HubCorrection, OutboxEntry, Publication, PublishedTournament, Tournament
 from tournament.services import hub_idempotency, outbox, results, seating
@@ -176,6 +177,8 @@ def test_round_trip_plays_corrects_and_the_hub_equals_the_venue(tournament, secr
     assert comparable(hub_tournament) == comparable(tournament)
     listed = {(c.round, c.table, c.game, c.change) for c in HubCorrection.objects.all()}
     assert listed == {(1, table.number, 1, "changed"), (1, table.number, 2, "deleted")}
+    page = Client().get(reverse("tournament:overview", kwargs={"slug": hub_tournament.slug})).content.decode()
+    assert f"Runde 1, Tisch {table.number}, Spiel 1" in page and f"Runde 1, Tisch {table.number}, Spiel 2" in page
 
 
 def test_the_sender_resumes_after_a_lost_answer_without_doubling(tournament, secret, monkeypatch):
