@@ -53,6 +53,7 @@ from tournament.services import (
     editing,
     exporting,
     generate,
+    hub_tables,
     importing,
     match_days,
     outbox,
@@ -291,6 +292,10 @@ WRITES: dict[str, Write] = {
     "importing.replace_contents": Write(
         now(lambda w: importing.replace_contents(tournament=w.fresh(), data=export_tournament(w.fresh(), backup=False),
                                                  by=SYSTEM))
+    ),
+    "hub_tables.replace_table": Write(
+        now(lambda w: hub_tables.replace_table(tournament=w.fresh(), data=export_tournament(w.fresh(), backup=False),
+                                               round_number=1, table_number=1, by=SYSTEM)), one_table=True
     ),
     "outbox.start_publication": Write(
         now(lambda w: outbox.start_publication(tournament=w.fresh(), hub_url="https://hub.example", key="k"))

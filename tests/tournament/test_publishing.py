@@ -10,12 +10,12 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import HubCorrection, OutboxEntry, Publication, PublishedTournament, Tournament
-from tournament.services import hub_idempotency, outbox, results, seating
+from tournament.services import hub_idempotency, importing, outbox, penalties, results, seating, sheet_state
 from tournament.services.exporting import export_tournament
 from tournament.services.publishing_keys import find_key, issue_key, revoke_key
 from tournament.web import caching, publish_sender
 
-from .factories import make_organisation, normal_game, play_round, seated_round
+from .factories import make_organisation, normal_game, play_round, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 HUB = "https://hub.example"
@@ -153,7 +153,8 @@ def comparable(tournament):
     data.pop("slug")
     for round_item in data["rounds"]:
         for table in round_item["tables"]:
-            table.pop("drafts", None)
+            for key in outbox.VENUE_ONLY:
+                table.pop(key, None)
     return data
 
 
@@ -188,6 +189,8 @@ def test_the_sender_resumes_after_a_lost_answer_without_doubling(tournament, sec
     for number in range(2, 6):
         results.save_game(table=table, data=normal_game(table, number))
     monkeypatch.setattr(publish_sender, "MOST_ENTRIES", 2)
+    rebuilt = []
+    monkeypatch.setattr(importing, "replace_contents", lambda **kwargs: rebuilt.append(kwargs))
     through = client_transport()
     calls = []
 
@@ -210,8 +213,37 @@ def test_the_sender_resumes_after_a_lost_answer_without_doubling(tournament, sec
     assert comparable(hub_tournament) == comparable(tournament)
     assert PublishedTournament.objects.get().applied_seq == 5
     assert calls[1] == f"{publication.venue_tournament}:3-4"
+    assert rebuilt == []  # games only: written table by table, the rest of the hub's tournament untouched
 
 
 def test_back_off_doubles_with_jitter_up_to_a_minute():
     for failures, (low, high) in {1: (1, 1), 2: (1, 2), 3: (2, 4), 7: (30, 60), 20: (30, 60)}.items():
         assert all(low <= publish_sender.wait(failures) <= high for _ in range(20))
+
+
+def test_signed_tables_totals_penalties_and_an_ended_table_go_table_by_table(tournament, secret, monkeypatch):
+    round = seated_round(tournament)
+    publish(tournament, secret)
+    transport = client_transport()
+    publish_sender.send_due(transport)
+    rebuilt = []
+    monkeypatch.setattr(importing, "replace_contents", lambda **kwargs: rebuilt.append(kwargs))
+    one, two = round.tables.order_by("number")
+    for number in (1, 2, 3):
+        results.save_game(table=one, data=normal_game(one, number, re_augen=120 + number))
+    penalties.add_penalty(table=one, offender_id=seat_ids(one)[0], game_number=2, note="Karte gezeigt")
+    sheet_state.end_table(table=one, note="Anna musste gehen")
+    sheet_state.sign_table(table=one, note="alle")
+    sheet_state.enter_totals(table=two, totals={entry: points for entry, points in zip(seat_ids(two), (9, -3, -3, -3), strict=True)})
+    publish_sender.send_due(transport)
+    hub_tournament = PublishedTournament.objects.get().tournament
+    assert comparable(hub_tournament) == comparable(tournament)
+    sheet_state.unlock_table(table=one)
+    sheet_state.resume_table(table=one)
+    results.delete_game(table=one, number=3)
+    sheet_state.clear_totals(table=two)
+    results.save_game(table=two, data=normal_game(two, 1))
+    publish_sender.send_due(transport)
+    assert comparable(hub_tournament) == comparable(tournament)
+    assert rebuilt == []
+    assert {(c.table, c.game, c.change) for c in HubCorrection.objects.all()} == {(one.number, 3, "deleted")}

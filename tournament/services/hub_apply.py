@@ -1,7 +1,8 @@
 """The hub's side of publishing (docs/publishing.md): taking a batch of a venue's outbox. In one
 transaction, with the `PublishedTournament` row locked: the entries not yet applied, in their order,
 each replacing the venue's file (a `file` entry) or one table of it (a `table` entry); then the hub's
-tournament is written from the file through the services (`importing.replace_contents`), and the games
+tournament is written through the services: table by table where only tables changed
+(`hub_tables.replace_table`), else the whole file (`importing.replace_contents`); and the games
 and penalties an entry corrected are kept (`HubCorrection`). Anything not allowed is refused with a
 machine-readable reason (`Refusal`) and nothing is written."""
 
@@ -19,7 +20,7 @@ from django.utils.translation import gettext as _
 from ..log import audit
 from ..log.audit import Actor
 from ..models import HubCorrection, PublishedTournament, PublishingKey
-from . import importing, locking, tournaments
+from . import hub_tables, importing, locking, tournaments
 from .file_reading import ImportProblems
 from .hub_corrections import corrections
 
@@ -111,10 +112,13 @@ def _apply(key: PublishingKey, venue: str, entries: list[BatchEntry]) -> dict:
                           expected_seq=applied + 1)
         data: dict | None = copy.deepcopy(published.file) if published else None
         found_corrections = []
+        tables: dict[tuple[int, int], None] = {}  # the tables the entries changed, in order
         for entry in new:
             data, before_after = _patched(data, entry)
             if before_after is not None:
                 found_corrections += [(entry, c) for c in corrections(*before_after)]
+                if entry.kind == "table" and before_after[0] != before_after[1]:
+                    tables[(entry.payload["round"], entry.payload["table"]["number"])] = None
         assert data is not None  # (the first entry of a new tournament is a file: `_patched`)
         try:
             if published is None:
@@ -123,7 +127,10 @@ def _apply(key: PublishingKey, venue: str, entries: list[BatchEntry]) -> dict:
                     organisation=key.organisation, by=by)
                 published = PublishedTournament.objects.create(key=key, organisation_id=key.organisation_id,
                                                                venue_tournament=venue, tournament=tournament)
-            else:
+            elif any(entry.kind == "file" for entry in new) or not all(
+                    hub_tables.replace_table(tournament=published.tournament, data=data, round_number=round_number,
+                                             table_number=table_number, by=by)
+                    for round_number, table_number in tables):
                 importing.replace_contents(tournament=published.tournament, data=data, by=by)
         except ImportProblems as problems:
             raise invalid(_("Die Turnierdatei ließ sich nicht übernehmen: %(problems)s")

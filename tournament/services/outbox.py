@@ -24,13 +24,17 @@ from ..models.changes import PUBLISHED_CHANGE
 from . import locking
 from .exporting import export_tournament
 
+# what only the hall's phones need: the entries waiting and who tapped "stimmt" (the links: `backup=False`)
+VENUE_ONLY = ("drafts", "approved")
+
 
 def file_payload(tournament: Tournament) -> dict:
-    """The whole tournament file as the hub takes it: no entry links, no entries waiting on the phones."""
+    """The whole tournament file as the hub takes it: nothing of the tables' phones (`VENUE_ONLY`, links)."""
     data = export_tournament(tournament, backup=False)
     for round_item in data.get("rounds", []):
         for table in round_item.get("tables", []):
-            table.pop("drafts", None)
+            for key in VENUE_ONLY:
+                table.pop(key, None)
     return data
 
 
@@ -42,6 +46,7 @@ def table_payload(table: Table) -> dict:
     seated = list(Seat.objects.filter(table=table).order_by("position").values_list("entry_id", flat=True))
     piece = table_item(table, seated, list(table.games.order_by("number")), list(table.penalties.order_by("id")),
                        refs.__getitem__, (), link=False, rule=tournament.list_rule(len(seated)))
+    piece.pop("approved", None)
     return {"round": table.round.number, "table": piece}
 
 
