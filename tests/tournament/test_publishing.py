@@ -234,7 +234,7 @@ def test_signed_tables_totals_penalties_and_an_ended_table_go_table_by_table(tou
     penalties.add_penalty(table=one, offender_id=seat_ids(one)[0], game_number=2, note="Karte gezeigt")
     sheet_state.end_table(table=one, note="Anna musste gehen")
     sheet_state.sign_table(table=one, note="alle")
-    sheet_state.enter_totals(table=two, totals={entry: points for entry, points in zip(seat_ids(two), (9, -3, -3, -3), strict=True)})
+    sheet_state.enter_totals(table=two, totals=dict(zip(seat_ids(two), (9, -3, -3, -3), strict=True)))
     publish_sender.send_due(transport)
     hub_tournament = PublishedTournament.objects.get().tournament
     assert comparable(hub_tournament) == comparable(tournament)
@@ -247,3 +247,14 @@ def test_signed_tables_totals_penalties_and_an_ended_table_go_table_by_table(tou
     assert comparable(hub_tournament) == comparable(tournament)
     assert rebuilt == []
     assert {(c.table, c.game, c.change) for c in HubCorrection.objects.all()} == {(one.number, 3, "deleted")}
+
+
+def test_after_a_revocation_a_new_key_of_the_organisation_takes_the_tournament_over(tournament, hub, secret):
+    assert post(batch(file_entries(tournament)), secret).status_code == 200
+    revoke_key(key=find_key(secret))
+    elsewhere = issue_key(organisation=make_organisation("DK Dritter", "dritter"), label="fremd")[1]
+    foreign = post(batch(file_entries(tournament, first=2)), elsewhere, key="k2")
+    assert (foreign.status_code, foreign.json()["reason"]) == (403, "foreign_tournament")
+    renewed = issue_key(organisation=hub, label="Vereinsheim, neuer Schlüssel")[1]
+    assert post(batch(file_entries(tournament, first=2)), renewed, key="k3").json() == {"applied_seq": 2}
+    assert PublishedTournament.objects.get().key == find_key(renewed)

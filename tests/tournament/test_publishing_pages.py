@@ -33,6 +33,9 @@ def test_the_director_starts_sees_the_state_and_stops(tournament, director):
     publication.last_error, publication.last_message = "revoked_key", "Der Schlüssel wurde auf dem Hub widerrufen."
     publication.save()
     assert "Der Schlüssel wurde auf dem Hub widerrufen." in client.get(url).content.decode()
+    assert client.post(url, {"action": "start", "hub_url": "https://hub.example", "key": "doko_neu"}).status_code == 302
+    publication.refresh_from_db()  # the new key, the same tournament on the hub
+    assert (publication.key, publication.last_error, publication.active) == ("doko_neu", "", True)
     assert client.post(url, {"action": "stop"}).status_code == 302
     assert not Publication.objects.get().active
     actions = set(tournament.history.values_list("log_action", flat=True))

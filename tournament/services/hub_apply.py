@@ -100,8 +100,12 @@ def _apply(key: PublishingKey, venue: str, entries: list[BatchEntry]) -> dict:
         found = locking.lock(PublishedTournament.objects.filter(venue_tournament=venue))
         published = found[0] if found else None
         if published is not None and published.key_id != key.pk:
-            raise Refusal("foreign_tournament", 403, _("Dieses Turnier wurde mit einem anderen Schlüssel "
-                                                       "veröffentlicht; nur dieser darf es ändern."))
+            if published.key.revoked_at is not None and published.organisation_id == key.organisation_id:
+                published.key = key  # the venue's new key after the old one was revoked takes the tournament over
+                published.save(update_fields=["key"])
+            else:
+                raise Refusal("foreign_tournament", 403, _("Dieses Turnier wurde mit einem anderen Schlüssel "
+                                                           "veröffentlicht; nur dieser darf es ändern."))
         applied = published.applied_seq if published else 0
         new = [entry for entry in entries if entry.seq > applied]
         if not new:

@@ -31,7 +31,9 @@ class PublishForm(forms.Form):
 
 @director_required
 def publishing_page(request, tournament):
-    form = PublishForm(request.POST if request.POST.get("action") == "start" else None)
+    state = publication_state(tournament)
+    initial = {"hub_url": state.publication.hub_url} if state.publication else None
+    form = PublishForm(request.POST if request.POST.get("action") == "start" else None, initial=initial)
     if request.method == "POST":
         if request.POST.get("action") == "stop":
             outbox.stop_publication(tournament=tournament, by=Actor.of(request))
@@ -47,7 +49,7 @@ def publishing_page(request, tournament):
                 messages.success(request, _("Das Turnier wird jetzt online veröffentlicht."))
                 return redirect("tournament:publishing", tournament.slug)
     return render(request, "tournament/publishing.html", {
-        "tournament": tournament, "form": form, "state": publication_state(tournament)})
+        "tournament": tournament, "form": form, "state": state})
 
 
 class KeyForm(forms.Form):
