@@ -56,6 +56,7 @@ def test_an_organiser_issues_a_key_shown_once_and_revokes_it(settings):
     organiser = make_director("hubleitung", organisation=club)
     client = director_client(organiser)
     url = reverse("tournament:publishing_keys", kwargs={"organisation_slug": "dk-hub"})
+    assert url in client.get(reverse("tournament:home")).content.decode()  # linked from the start page
     page = client.post(url, {"action": "issue", "label": "Vereinsheim"}).content.decode()
     key = PublishingKey.objects.get()
     secret = page.split('<code class="secret">')[1].split("</code>")[0]
