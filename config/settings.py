@@ -340,5 +340,10 @@ if os.environ.get("DJANGO_PDF_CACHE_DIR"):  # default var/pdf-cache (docs/printi
 # background job with a progress page; smaller ones right in the request, as before
 PDF_INLINE_TABLES = int(os.environ.get("DJANGO_PDF_INLINE_TABLES", "10"))
 PDF_INLINE_PLAYERS = int(os.environ.get("DJANGO_PDF_INLINE_PLAYERS", "120"))
+# a hub: takes the batches venues publish (POST /api/publish/v1/batch) and issues publishing keys to its
+# organisations (docs/publishing.md); off on a venue
+DOKO_HUB = env_bool("DJANGO_HUB", False)
+# the hub's rate for one publishing key's batches (django-ratelimit's form)
+RATE_LIMIT_PUBLISH = os.environ.get("DJANGO_PUBLISH_RATE", "120/m").strip()
 # the public standings show this many places (plus the reader's own row); the rest on demand
 STANDINGS_TOP = 50

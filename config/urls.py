@@ -3,7 +3,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
-from tournament.views import table_link
+from tournament.views import publishing_api, table_link
 
 urlpatterns = [
     path("admin/", admin.site.urls),
@@ -21,6 +21,8 @@ urlpatterns = [
     path("e/<str:token>/drafts/<int:draft_id>/decide.json", table_link.decide, name="table_link_decide"),
     path("e/<str:token>/approve.json", table_link.approve, name="table_link_approve"),
     path("e/<str:token>/sw.js", table_link.service_worker, name="table_link_sw"),
+    # a venue's batch of changes to a hub (docs/publishing.md; only with DJANGO_HUB=1)
+    path("api/publish/v1/batch", publishing_api.publish_batch, name="publish_batch"),
     path("", include("tournament.urls")),
 ]
 

@@ -42,14 +42,15 @@ fi
 "$PY" manage.py erase_contacts -v 0
 
 worker=""
+sender=""
 server=""
 stop() {
-  for pid in $server $worker; do
+  for pid in $server $worker $sender; do
     if kill -0 "$pid" 2>/dev/null; then
       kill -TERM "$pid" 2>/dev/null || true
     fi
   done
-  for pid in $server $worker; do
+  for pid in $server $worker $sender; do
     wait "$pid" 2>/dev/null || true
   done
 }
@@ -62,6 +63,10 @@ trap 'exit 143' TERM
 # PDF jobs do not wait forever; stopped with the server (the trap above).
 bash scripts/supervise.sh "$PY" manage.py db_worker --interval 0.5 >>var/log/worker.log 2>&1 &
 worker=$!
+# the sender of published tournaments to their hub (docs/publishing.md): looks into the outbox every
+# second and sends only when a tournament is published; kept alive and stopped like the worker
+bash scripts/supervise.sh "$PY" manage.py publish >>var/log/publish.log 2>&1 &
+sender=$!
 
 if [ -z "${SERVE_QUIET:-}" ]; then
   "$PY" scripts/serve_info.py "$PORT"

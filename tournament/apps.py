@@ -9,6 +9,8 @@ class TournamentConfig(AppConfig):
 
     def ready(self):
         # audit: connects audit.fill_record to django-simple-history's signal; outside_writes: counts
-        # up the change counter for writes outside the services
+        # up the change counter for writes outside the services; outbox: queues the changes of a
+        # published tournament (DataChange.objects.append calls it)
         from .log import audit  # noqa: F401
+        from .services import outbox  # noqa: F401
         from .web import outside_writes  # noqa: F401

@@ -516,6 +516,13 @@ CASES = [
     Case("roles", T, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"username": "gast", "role": "helper", "change": "add"}),
     Case("backup", T, get=DIRECTOR_PAGE, post=DIRECTOR_PAGE),
+    # publishing to a hub (docs/publishing.md): the director's page; the organisation's keys only on a hub
+    Case("publishing", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
+         data=lambda w: {"action": "start", "hub_url": "https://hub.example", "key": "doko_walk"}),
+    Case("publishing", T, get=DIRECTOR_PAGE, post="login 403 403 200", label="no key",
+         data=lambda w: {"action": "start", "hub_url": "https://hub.example", "key": ""}),
+    Case("publishing_keys", lambda w: {"organisation_slug": "verein"}, get="login 404 403 404",
+         post="login 404 403 404", data=lambda w: {"action": "issue", "label": "Vereinsheim"}, label="not a hub"),
     # an organiser restores a file as a new tournament of their own (views/backups.py)
     Case("restore_backup", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=backup_file),
     Case("standings", T, get=PUBLIC, post=PUBLIC),

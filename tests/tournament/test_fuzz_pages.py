@@ -815,6 +815,36 @@ def test_roles(world, clients, data):
             post(clients["director"], url, sent, what="roles")
 
 
+@fuzz(30)
+@given(data=st.data())
+def test_publishing(world, clients, data):
+    url = reverse("tournament:publishing", kwargs={"slug": world.slug})
+    with rolled_back():
+        for _ in range(data.draw(st.integers(1, 2), label="requests")):
+            valid = data.draw(st.sampled_from([{"action": "start", "hub_url": "https://hub.example", "key": "doko_x"},
+                                               {"action": "stop"}]), label="valid")
+            sent = body(data, valid, {
+                "action": value("start", "stop", ""),
+                "hub_url": value("https://hub.example", "hub.example", "javascript:alert(1)", "http://" + "x" * 300,
+                                 ""),
+                "key": value("doko_x", "", " ", "x" * 201)})
+            post(clients["director"], url, sent, what="publishing")
+
+
+@fuzz(20)
+@given(data=st.data())
+def test_publishing_keys(world, clients, data):
+    url = reverse("tournament:publishing_keys", kwargs={"organisation_slug": "verein"})
+    with rolled_back(), override_settings(DOKO_HUB=True):
+        for _ in range(data.draw(st.integers(1, 2), label="requests")):
+            valid = data.draw(st.sampled_from([{"action": "issue", "label": "Vereinsheim"},
+                                               {"action": "revoke", "key": "1"}]), label="valid")
+            sent = body(data, valid, {"action": value("issue", "revoke", ""),
+                                      "label": value("Vereinsheim", "", "x" * 201),
+                                      "key": value("1", "x", "99999999999999999999", "")})
+            post(clients["director"], url, sent, what="publishing keys")
+
+
 @fuzz(40)
 @given(data=st.data())
 def test_teams(world, clients, data):

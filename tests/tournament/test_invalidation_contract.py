@@ -53,8 +53,10 @@ from tournament.services import (
     editing,
     exporting,
     generate,
+    hub_tables,
     importing,
     match_days,
+    outbox,
     penalties,
     personal_data,
     player_details,
@@ -72,6 +74,7 @@ from tournament.services import (
     tournaments,
     waiting_list,
 )
+from tournament.services.exporting import export_tournament
 from tournament.web import caching, outside_writes
 
 from .factories import make_director, make_tournament, normal_game, seat_ids, seated_round
@@ -286,6 +289,21 @@ def now(write: Callable[[World], Any]) -> Callable[[World], Callable[[], Any]]:
 
 
 WRITES: dict[str, Write] = {
+    "importing.replace_contents": Write(
+        now(lambda w: importing.replace_contents(tournament=w.fresh(), data=export_tournament(w.fresh(), backup=False),
+                                                 by=SYSTEM))
+    ),
+    "hub_tables.replace_table": Write(
+        now(lambda w: hub_tables.replace_table(tournament=w.fresh(), data=export_tournament(w.fresh(), backup=False),
+                                               round_number=1, table_number=1, by=SYSTEM)), one_table=True
+    ),
+    "outbox.start_publication": Write(
+        now(lambda w: outbox.start_publication(tournament=w.fresh(), hub_url="https://hub.example", key="k"))
+    ),
+    "outbox.stop_publication": Write(
+        lambda w: (outbox.start_publication(tournament=w.fresh(), hub_url="https://hub.example", key="k"),
+                   lambda: outbox.stop_publication(tournament=w.fresh()))[1]
+    ),
     "checkin.add_walk_in": Write(now(lambda w: checkin.add_walk_in(tournament=w.tournament, name="Walter Tür"))),
     "checkin.edit_registration": Write(
         now(
@@ -546,6 +564,15 @@ NO_TOURNAMENT: dict[str, str] = {
     "backups.backup_after_commit": "writes a backup file after the commit, not the database",
     "backups.write_backup": "writes a backup file, not the database",
     "backups.write_private": "writes a file, not the database",
+    "hub_apply.apply_batch": "writes the hub's own tournament through importing.import_tournament and "
+    "importing.replace_contents (both moving its counter); checked in test_publishing",
+    "hub_idempotency.begin": "the hub's idempotency records, shown on no page (outside_writes.NOT_COUNTED)",
+    "hub_idempotency.finish": "the hub's idempotency records, shown on no page (outside_writes.NOT_COUNTED)",
+    "hub_idempotency.forget": "the hub's idempotency records, shown on no page (outside_writes.NOT_COUNTED)",
+    "publishing_keys.issue_key": "an organisation's publishing keys, on no tournament's page",
+    "publishing_keys.revoke_key": "an organisation's publishing keys, on no tournament's page",
+    "outbox.queue_change": "the venue's outbox, read by the sender only; called by DataChange.objects.append "
+    "inside the change's transaction, after the counter moved",
 }
 
 # reads: they write nothing (checks, lookups, computations, locks)
@@ -553,6 +580,15 @@ READS: dict[str, str] = {
     name: "reads only"
     for name in (
         "backups.backup_name",
+        "hub_apply.checked_batch",
+        "hub_apply.invalid",
+        "hub_corrections.corrections",
+        "hub_corrections.sheet_of",
+        "hub_corrections.tables_of",
+        "outbox.file_payload",
+        "outbox.table_payload",
+        "publishing_keys.digest",
+        "publishing_keys.find_key",
         "backups.backup_text",
         "checkin.checkin_in_use",
         "checkin.deadline_passed",

@@ -197,6 +197,9 @@ VARIANTS = {
     "table_totals": TB, "table_sign": TB, "table_end": TB,
     "restore": draft,  # the director's, POST only, a log record
     "log": T, "roles": T, "backup": T, "restore_backup": none,
+    "publishing": T,  # director only (anonymous: the login page)
+    # an organisation's keys: organisers only and only on a hub; names no player
+    "publishing_keys": lambda w: [({"organisation_slug": "verein"}, "")],
     "seat_notice": lambda w: [({"slug": w.slug}, f"?me={w.entries[HIDDEN_NAME].pk}"), ({"slug": w.slug}, "?me=x")],
     "standings": standings_variants, "projector": T, "standings_csv": lambda w: [({"slug": w.slug}, ""),
                                                                                ({"slug": w.slug}, "?round=1")],

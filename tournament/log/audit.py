@@ -110,6 +110,9 @@ ACTIONS = {
     "player_erased": _("Daten eines Spielers auf Wunsch gelöscht (Pseudonym)"),
     "publication_changed": _("Veröffentlichung geändert"),
     "categories_changed": _("Kategorien geändert"),
+    "publication_started": _("Online-Veröffentlichung gestartet"),
+    "publication_stopped": _("Online-Veröffentlichung beendet"),
+    "published_from_venue": _("vom Turnierort übernommen (Hub)"),
 }
 
 

@@ -9,5 +9,6 @@
 - `standings`: a tournament's standings as JSON, CSV or text
 - `seating_plan`: a seating schedule without a tournament
 - `player_data`: a person's data on request (printed or erased)
+- `publish`: the venue's sender of published tournaments to their hub (docs/publishing.md)
 - `erase_contacts`: erases the registrations' contact data after the retention period
 """

@@ -19,12 +19,23 @@ One module per family; import from the package (`from tournament.models import G
 - `games`: games, the phones' entries waiting (`DraftGame`), penalties, the stored scores (`Score`)
   and each player's sums at a table (`Tally`)
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
-- `rangliste`: a Rangliste across tournaments (`Rangliste`)"""
+- `rangliste`: a Rangliste across tournaments (`Rangliste`)
+- `publishing`: publishing from a venue to a hub: keys, published tournaments, corrections, the
+  venue's outbox (`PublishingKey`, `PublishedTournament`, `HubCorrection`, `IdempotencyRecord`,
+  `Publication`, `OutboxEntry`)"""
 
 from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score, Tally
 from .organisations import Organisation
 from .players import Entry, Player
+from .publishing import (
+    HubCorrection,
+    IdempotencyRecord,
+    OutboxEntry,
+    Publication,
+    PublishedTournament,
+    PublishingKey,
+)
 from .rangliste import Rangliste
 from .registration import Registration
 from .rounds import Round, Seat, Table
@@ -32,6 +43,12 @@ from .teams import Team, TeamMember
 from .tournaments import Series, SeriesMerge, Tournament, default_rules
 
 __all__ = [
+    "HubCorrection",
+    "IdempotencyRecord",
+    "OutboxEntry",
+    "Publication",
+    "PublishedTournament",
+    "PublishingKey",
     "Rangliste",
     "Registration",
     "Team",

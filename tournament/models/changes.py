@@ -3,6 +3,8 @@ one-time keys."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from django.db import connection, models, transaction
 from django.db.models import Q
 from simple_history.models import HistoricalRecords
@@ -49,9 +51,17 @@ class CounterTurn(models.Model):
 
     tournament = models.OneToOneField("tournament.Tournament", on_delete=models.CASCADE, primary_key=True,
                                       related_name="+")
+    # the tournament is published to a hub (an active `Publication`): read with the lock, so that a write
+    # knows whether to queue its change in the outbox without a query of its own (docs/publishing.md)
+    publishing = models.BooleanField(default=False)
 
     def __str__(self):
         return f"turn of {self.tournament_id}"
+
+
+# called with (tournament id, table id) after a change of a published tournament is appended, in the
+# change's transaction: `services.outbox.queue_change` (set when the app is ready; models import no services)
+PUBLISHED_CHANGE: list[Callable[[int, int | None], object]] = []
 
 
 class DataChangeManager(models.Manager["DataChange"]):
@@ -62,12 +72,17 @@ class DataChangeManager(models.Manager["DataChange"]):
         if not connection.in_atomic_block:
             with transaction.atomic():
                 return self.append(tournament_id, table_id)
-        turn = (CounterTurn.objects.filter(pk=tournament_id).values_list("pk", flat=True)
+        turn = (CounterTurn.objects.filter(pk=tournament_id).values_list("publishing", flat=True)
                 .select_for_update(no_key=connection.features.has_select_for_no_key_update))
-        if not list(turn):
+        publishing = list(turn)
+        if not publishing:
             CounterTurn.objects.bulk_create([CounterTurn(pk=tournament_id)], ignore_conflicts=True)
-            list(turn.all())
-        return self.create(tournament_id=tournament_id, table_id=table_id)
+            publishing = list(turn.all())
+        change = self.create(tournament_id=tournament_id, table_id=table_id)
+        if publishing and publishing[0]:  # queued in the outbox in this same transaction
+            for queue in PUBLISHED_CHANGE:
+                queue(tournament_id, table_id)
+        return change
 
 
 class DataChange(models.Model):

@@ -37,5 +37,11 @@ One module per family of writes:
 - `backups`: the tournament file on disk, by hand or whenever a round is closed
 - `generate`: a tournament full of random valid games (demo, benchmarks)
 - `bulk`: inserting many rows from tuples (COPY on PostgreSQL, multi-row INSERTs elsewhere)
+- `outbox`: publishing to a hub, the venue's side: starting and stopping, each change queued with it
+- `publishing_keys`: the hub's publishing keys: issuing (shown once, kept hashed), revoking
+- `hub_apply`: the hub taking a venue's batch: in order, in one transaction, refusing with a reason
+- `hub_tables`: the hub writing one table of a published tournament through the services
+- `hub_corrections`: what a published entry corrected (games and penalties that were public)
+- `hub_idempotency`: a batch's Idempotency-Key: the stored answer, 409 and 422
 - `locking`: the one locking helper: row locks in a fixed order
 """

@@ -19,9 +19,9 @@ from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
 from ..log import audit
 from ..log.audit import Actor
 from ..log.changelog import KINDS, history_model
-from ..models import DraftGame, Game, Organisation, Round, Series, Table, Tournament
+from ..models import DraftGame, Entry, Game, Organisation, Round, Series, Table, Team, Tournament
 from ..selectors.access import is_series_director
-from . import bulk, results, seating, sheet_state, table_links, teams, tournaments
+from . import bulk, locking, results, seating, sheet_state, table_links, teams, tournaments
 from . import series as series_services
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
@@ -81,6 +81,34 @@ def _write(plan: Plan, director, by: Actor, organisation: Organisation | None) -
         round_minutes=checked.round_minutes, pflichtsoli=checked.pflichtsoli, ranking=checked.ranking,
         public={key: getattr(checked, key) for key in PUBLIC_KEYS}, categories=checked.categories,
         prizes=checked.prizes, organisation=organisation, by=by)
+    return _write_contents(plan, tournament, by)
+
+
+def replace_contents(*, tournament: Tournament, data: Any, by: Actor) -> Tournament:
+    """Replaces the tournament's settings, players, teams and rounds with the file's; the tournament keeps
+    its row, short name, organisation and series. The hub's way of taking a venue's published file
+    (`hub_apply`, docs/publishing.md). Checks the file first (ImportProblems); the change log of the
+    tournament is emptied (the venue keeps it)."""
+    plan = check_file({k: v for k, v in data.items() if k != "slug"} if isinstance(data, dict) else data,
+                      slug=tournaments.unique_slug(str(data.get("name", "")) if isinstance(data, dict) else ""))
+    with transaction.atomic():
+        with audit.recording("published_from_venue", by=by, tournament=tournament):
+            tournament = locking.lock_tournament(tournament)
+            Round.objects.filter(tournament=tournament).delete()  # its tables, seats, games, penalties, scores
+            Team.objects.filter(tournament=tournament).delete()
+            Entry.objects.filter(tournament=tournament).delete()
+            for field in ("name", "date", "place", "rules", *TOURNAMENT_DEFAULTS):
+                setattr(tournament, field, getattr(plan.tournament, field))
+            tournament.version += 1
+            tournament.save()
+        tournament = _write_contents(plan, tournament, by)
+        with audit.recording("published_from_venue", by=by, tournament=tournament):
+            replace_log(tournament, [])
+    return tournament
+
+
+def _write_contents(plan: Plan, tournament: Tournament, by: Actor) -> Tournament:
+    """Writes the file's players, teams and rounds into `tournament` (which has none)."""
     entries = tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,

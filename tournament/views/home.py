@@ -1,8 +1,9 @@
+from django.conf import settings
 from django.db.models import Q
 from django.shortcuts import render
 
 from ..models import Rangliste, Series, Tournament
-from ..selectors import is_organiser
+from ..selectors import is_organiser, organisations_of
 
 
 def home(request):
@@ -22,5 +23,9 @@ def home(request):
         tournaments = tournaments.filter(Q(public_overview=True) | Q(directors=user) | Q(helpers=user)).distinct()
         series = series.filter(Q(public=True) | Q(directors=user)).distinct()
         ranglisten = ranglisten.filter(Q(public=True) | Q(directors=user)).distinct()
+    organiser = is_organiser(user)
+    # on a hub: the organisations whose publishing keys the organiser issues (docs/publishing.md)
+    key_organisations = organisations_of(user) if organiser and settings.DOKO_HUB else []
     return render(request, "tournament/home.html", {"tournaments": tournaments, "series_list": series,
-                                                    "ranglisten": ranglisten, "is_organiser": is_organiser(user)})
+                                                    "ranglisten": ranglisten, "is_organiser": organiser,
+                                                    "key_organisations": key_organisations})

@@ -13,6 +13,7 @@ from ..errors import Conflict, EntryProblems, UserError
 from ..forms.common import add_organisation_field, chosen_organisation
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
 from ..log.audit import Actor
+from ..selectors.publishing import corrections_of
 from ..services import tournaments
 from ..web import caching, histories
 from . import seat_notice
@@ -53,6 +54,7 @@ def tournament_overview(request, tournament):
         "tournament": tournament, "is_director": request.is_director, "can_enter": request.can_enter,
         "overview": overview, "winners": winners, "ranking": tournament.ranking,
         "rules": tournament.scoring_rules(), "refresh": seat_notice.REFRESH,
+        "corrections": corrections_of(tournament),  # on a hub: what the venue corrected (docs/publishing.md)
     })
 
 

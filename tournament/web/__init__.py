@@ -14,6 +14,7 @@
 - `login_lockout`: django-axes' handler (a stranger cannot lock the director out)
 - `qrcodes`: the entry links' QR codes as SVG (segno)
 - `charts`: the standings chart as SVG
+- `publish_sender`: the venue's sender of published tournaments' outboxes to their hub (`manage.py publish`)
 
 The background jobs that build PDFs live with the printing (`tournament/printing/jobs.py`).
 """

@@ -84,3 +84,9 @@ def table_link_answer(seconds: int, **extra) -> JsonResponse:
                                                    "versucht es gleich noch einmal.")}, status=429)
     response["Retry-After"] = str(seconds)
     return response
+
+
+def publish_over(request, key_id: int) -> int | None:
+    """A venue's batch to the hub, counted per publishing key (`RATE_LIMIT_PUBLISH`, 120 a minute: a
+    sender sends one batch at a time, waiting for each answer)."""
+    return _over(request, group="publish", key=lambda _group, _request: str(key_id), rate=settings.RATE_LIMIT_PUBLISH)
