@@ -10,7 +10,8 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import HubCorrection, OutboxEntry, Publication, PublishedTournament, Tournament
-from tournament.services import hub_idempotency, importing, outbox, penalties, results, seating, sheet_state
+from tournament.services import (hub_idempotency, importing, outbox, penalties, results, seating, sheet_state,
+                                 tournaments)
 from tournament.services.exporting import export_tournament
 from tournament.services.publishing_keys import find_key, issue_key, revoke_key
 from tournament.web import caching, publish_sender
@@ -258,3 +259,26 @@ def test_after_a_revocation_a_new_key_of_the_organisation_takes_the_tournament_o
     renewed = issue_key(organisation=hub, label="Vereinsheim, neuer Schlüssel")[1]
     assert post(batch(file_entries(tournament, first=2)), renewed, key="k3").json() == {"applied_seq": 2}
     assert PublishedTournament.objects.get().key == find_key(renewed)
+
+
+def test_a_players_page_on_the_hub_keeps_its_address_when_the_venue_publishes_a_round(tournament, secret):
+    """Followed from home: a player's page on the hub (its address holds the entry's id) stays where it
+    is when the venue's setup changes (a round drawn and published, a player renamed or withdrawn)."""
+    play_round(tournament, games=1)
+    publish(tournament, secret)
+    transport = client_transport()
+    publish_sender.send_due(transport)
+    hub_tournament = PublishedTournament.objects.get().tournament
+    before = dict(hub_tournament.entries.values_list("start_number", "id"))
+    renamed = tournament.entries.get(start_number=2)
+    tournaments.edit_player(entry=renamed, name="Bernadette", club="DK Nord")
+    tournaments.withdraw_player(entry=tournament.entries.get(start_number=3))
+    tournaments.register_player(tournament=tournament, name="Neu Dazu", club="")
+    seated_round(tournament)
+    publish_sender.send_due(transport)
+    assert comparable(hub_tournament) == comparable(tournament)
+    after = dict(hub_tournament.entries.values_list("start_number", "id"))
+    assert {number: after[number] for number in before} == before  # the renamed and the withdrawn too
+    assert set(after) == set(before) | {9}
+    page = Client().get(reverse("tournament:player", kwargs={"slug": hub_tournament.slug, "entry_id": before[1]}))
+    assert page.status_code == 200

@@ -14,14 +14,15 @@ from typing import Any
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
-from .. import engine
+from .. import engine, names, privacy
 from ..fileformat import TEAM_KEYS, TOURNAMENT_DEFAULTS
 from ..log import audit
 from ..log.audit import Actor
 from ..log.changelog import KINDS, history_model
 from ..models import DraftGame, Entry, Game, Organisation, Round, Series, Table, Team, Tournament
 from ..selectors.access import is_series_director
-from . import bulk, locking, results, seating, sheet_state, table_links, teams, tournaments
+from . import bulk, locking, rangliste, results, seating, sheet_state, table_links, teams, tournaments
+from . import privacy as privacy_services
 from . import series as series_services
 from .file_checks import PUBLIC_KEYS, Plan, check_file
 
@@ -96,26 +97,70 @@ def replace_contents(*, tournament: Tournament, data: Any, by: Actor) -> Tournam
             tournament = locking.lock_tournament(tournament)
             Round.objects.filter(tournament=tournament).delete()  # its tables, seats, games, penalties, scores
             Team.objects.filter(tournament=tournament).delete()
-            Entry.objects.filter(tournament=tournament).delete()
+            kept = _kept_entries(tournament, plan)
+            Entry.objects.filter(tournament=tournament).exclude(pk__in=[e.pk for e in kept.values()]).delete()
             for field in ("name", "date", "place", "rules", *TOURNAMENT_DEFAULTS):
                 setattr(tournament, field, getattr(plan.tournament, field))
             tournament.version += 1
             tournament.save()
-        tournament = _write_contents(plan, tournament, by)
+        _update_kept(plan, kept, by)
+        tournament = _write_contents(plan, tournament, by, kept=kept)
         with audit.recording("published_from_venue", by=by, tournament=tournament):
             replace_log(tournament, [])
     return tournament
 
 
-def _write_contents(plan: Plan, tournament: Tournament, by: Actor) -> Tournament:
-    """Writes the file's players, teams and rounds into `tournament` (which has none)."""
-    entries = tournaments.register_players_checked(
+def _kept_entries(tournament: Tournament, plan: Plan) -> dict[int, Entry]:
+    """The tournament's entries that stay when its contents are replaced, by start number: a player
+    with the same start number is the same entry (so that a player's page, whose address holds the
+    entry's id, stays where it is when a venue publishes its next round)."""
+    existing = {e.start_number: e for e in Entry.objects.filter(tournament=tournament).select_related("player")}
+    identities = {names.identity(e.player.name, e.player.club): e.start_number for e in existing.values()}
+    kept = {}
+    for planned in plan.players:
+        entry = existing.get(planned.entry.start_number)
+        holder = identities.get(names.identity(planned.entry.player.name, planned.entry.player.club))
+        if entry is not None and holder in (None, entry.start_number):  # (a name another entry holds: made anew)
+            kept[entry.start_number] = entry
+    return kept
+
+
+def _update_kept(plan: Plan, kept: dict[int, Entry], by: Actor) -> None:
+    """The kept entries as the file has them: the person (a changed name or club through the players'
+    page's own service), the rounds played, checked in, categories and member number, publication."""
+    for planned in plan.players:
+        entry = kept.get(planned.entry.start_number)
+        if entry is None:
+            continue
+        file_player = planned.entry.player
+        if names.identity(entry.player.name, entry.player.club) != names.identity(file_player.name, file_player.club):
+            entry = kept[entry.start_number] = tournaments.edit_player(
+                entry=entry, name=file_player.name, club=file_player.club, by=by)
+        if planned.member_number and planned.member_number != entry.player.member_number:
+            entry = rangliste.set_member_number(entry=entry, member_number=planned.member_number, by=by)
+        with audit.recording("published_from_venue", by=by, tournament=entry.tournament):
+            for field in ("joined_round", "withdrawn_from_round", "present"):
+                setattr(entry, field, getattr(planned.entry, field))
+            entry.categories = list(planned.categories)
+            entry.save()
+        if privacy.strictest([entry.player.publication, file_player.publication]) != entry.player.publication:
+            privacy_services.at_least(entry=entry, level=file_player.publication, by=by)
+
+
+def _write_contents(plan: Plan, tournament: Tournament, by: Actor, *, kept: dict[int, Entry] | None = None
+                    ) -> Tournament:
+    """Writes the file's players, teams and rounds into `tournament` (which has none but the `kept`
+    entries, by start number, already as the file has them)."""
+    kept = kept or {}
+    new = [p for p in plan.players if p.entry.start_number not in kept]
+    created = iter(tournaments.register_players_checked(
         tournament=tournament, by=by,
         players=[tournaments.NewPlayer(p.entry.player.name, p.entry.player.club, p.entry.start_number,
                                        p.entry.joined_round, p.entry.withdrawn_from_round, present=p.entry.present,
                                        member_number=p.member_number, categories=p.categories,
                                        publication=p.entry.player.publication)
-                 for p in plan.players])
+                 for p in new]) if new else [])
+    entries = [kept.get(p.entry.start_number) or next(created) for p in plan.players]
     # the file names players by their reference, as written there (the stored names are cleaned)
     entry = {planned.ref: e.id for planned, e in zip(plan.players, entries, strict=True)}
     tournament = _write_teams(plan, tournament, entries, by)
