@@ -17,7 +17,6 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `league`: a match day's Siegpunkte, a team cup group and a league over a series' match days
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
-- `written_sql`: the one hot read written out as SQL (a player's record), converted as Django converts
 """
 
 from .access import is_director, is_organiser, is_series_director, organisations_of, role_of, tournaments_to_add

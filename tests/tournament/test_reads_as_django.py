@@ -1,7 +1,7 @@
-"""The reads written out as SQL (tournament/selectors/written_sql.py) read what Django's own queries
-read, converted alike: a player's record here (the seat notice: test_seat_notice.py); and how far each
-table is, read from the counts stored on the tables, is what Django counts (the standings' stored
-sums: test_stored_numbers.py)."""
+"""Reads that were once written out as SQL, now with the ORM, read what Django's plainest queries read,
+converted alike: a player's record (`selectors.player_record`; the seat notice: test_seat_notice.py), and
+how far each table is, from the counts stored on the tables (the standings' stored sums:
+test_stored_numbers.py)."""
 
 from __future__ import annotations
 
@@ -80,7 +80,7 @@ def read(record: selectors.PlayerRecord) -> dict:
                               if line.kind == SAT_OUT)}
 
 
-def test_a_players_record_written_as_sql_reads_what_django_reads():
+def test_a_players_record_reads_what_django_reads():
     """Every player, with the hidden round and without: the same tables, mates, scores (a JSON list and
     dict, a boolean that may be None, a penalty in a game and one outside) and games sat out, of the
     same types (`repr`: a won game is True, not 1)."""
