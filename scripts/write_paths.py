@@ -31,7 +31,7 @@ ALLOWED = {
     "tournament/log/audit.py": "record_bulk: the historical records of a bulk write, inside its recording",
     "tournament/models/changes.py": "DataChange.objects.append: the counter's own turn row (CounterTurn)",
     "tournament/web/database_cache.py": "the shared cache's own table, not a tournament's data",
-    "tournament/web/counter_sql.py": "the two reads every poll runs, written out as SQL (SELECT only)",
+    "tournament/selectors/written_sql.py": "the reads written out as SQL, each with its reason (SELECT only)",
 }
 
 # what a queryset chain is made of (a call of one of these, or a manager `objects`)

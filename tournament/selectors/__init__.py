@@ -17,6 +17,8 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `league`: a match day's Siegpunkte, a team cup group and a league over a series' match days
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
+- `written_sql`: the only reads written out as SQL (the change counters every poll reads, a player's
+  record), each with the bound the ORM missed
 """
 
 from .access import is_director, is_organiser, is_series_director, organisations_of, role_of, tournaments_to_add

@@ -11,8 +11,10 @@ from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from .. import privacy, ranking
-from ..models import Entry, Game, Round, Score, Seat, Tally, Tournament
+from ..models import Entry, Round, Score, Tally, Tournament
+from . import written_sql as sql
 from .standings import StandingsHistory, standings_history
+from .written_sql import GAME_FIELDS as GAME_FIELDS
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,6 @@ class PlayerRecord:
         return replace(self, rank=rank, ranks=[(n, r) for n, r in ranks if r], history=history)
 
 
-GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", "re_augen", "announce_re",
-               "announce_kontra", "extras", "multiplier", "breakdown")
-
-
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
                   history: StandingsHistory | None = None, ranked: bool = True, public: bool = False) -> PlayerRecord:
     """A player's tables, every game they played with points and breakdown (and those they sat out at a
@@ -142,8 +140,7 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed).
     `public`: every name (the player's, the table mates', the partners') and the club as the public
     sees them (`privacy.shown_name`, read in the same queries)."""
-    found = (Entry.objects.filter(tournament=tournament, pk=entry_id)
-             .values_list("id", "start_number", "player__name", "player__club", "player__publication").first())
+    found = sql.player_entry(tournament.pk, entry_id)
     if found is None:
         raise Entry.DoesNotExist
     own_id, own_number, own_name, own_club, own_level = found
@@ -152,10 +149,7 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
         own_club = privacy.shown_club(own_club, own_level)
     entry = PlayerEntry(own_id, own_number, own_name, own_club)
     # everyone seated at the player's tables, the player too: who sat where, and the rounds
-    seated = list(Seat.objects.filter(table__seats__entry_id=entry.id).order_by("round__number", "position")
-                  .values_list("table_id", "table__number", "round_id", "round__number", "round__status",
-                               "round__results_hidden", "position", "entry_id", "entry__player__name",
-                               "entry__player__publication", "entry__start_number"))
+    seated = sql.player_seats(entry.id)
     names = {seat[7]: privacy.shown_name(seat[8], seat[9], seat[10]) if public else seat[8] for seat in seated}
     mates: dict[int, list[int]] = {}
     for seat in seated:
@@ -169,7 +163,7 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
             mates=[names[e] for e in mates[table_id] if e != entry.id], hidden=results_hidden and not include_hidden)
     lines: list[SheetLine] = []
     for (score_id, round_id, table_id, kind, points, won, game_id, penalty_id, *game_values, penalty_number,
-         offender_id) in _scores(entry.id, include_hidden=include_hidden):
+         offender_id) in sql.player_scores(entry.id, include_hidden=include_hidden):
         if round_id not in rounds:
             continue
         game = GameFacts(*game_values) if game_id else None
@@ -177,10 +171,8 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
         at_number = game.number if game else penalty.game_number if penalty else None
         lines.append(SheetLine(round_id, table_id, kind, at_number, points, won, score_id, game, penalty))
     shown = {played.table_id: round_id for round_id, played in rounds.items() if not played.hidden}
-    if shown:
-        for table_id, number in (Game.objects.filter(sitting_out_id=entry.id, table_id__in=list(shown)).order_by()
-                                 .values_list("table_id", "number")):
-            lines.append(SheetLine(shown[table_id], table_id, SAT_OUT, number, points=0, won=False, score_id=0))
+    for table_id, number in sql.games_sat_out(entry.id, shown):
+        lines.append(SheetLine(shown[table_id], table_id, SAT_OUT, number, points=0, won=False, score_id=0))
 
     def sheet_order(line: SheetLine):  # as on the sheet: games by number, a penalty after the game it fell in
         return (rounds[line.round_id].number, line.number if line.number is not None else 10_000,
@@ -210,18 +202,6 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
         return unranked
     return unranked.with_ranks(history if history is not None else
                                standings_history(tournament, include_hidden=include_hidden))
-
-
-def _scores(entry_id: int, *, include_hidden: bool) -> list[tuple]:
-    """The player's `Score` rows with their game's `GAME_FIELDS` and their penalty's game number and
-    offender: (id, round id, table id, kind, points, won, game id, penalty id, *game fields, penalty's
-    game number, offender id). Without the rounds whose results are hidden unless `include_hidden`."""
-    scores = Score.objects.filter(entry_id=entry_id).order_by()
-    if not include_hidden:
-        scores = scores.filter(round__results_hidden=False)
-    return list(scores.values_list("id", "round_id", "table_id", "kind", "points", "won", "game_id", "penalty_id",
-                                   *(f"game__{name}" for name in GAME_FIELDS), "penalty__game_number",
-                                   "penalty__offender_id"))
 
 
 def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:

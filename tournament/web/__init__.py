@@ -2,7 +2,6 @@
 
 - `cache_keys`: every key of the cache, what it holds and what moves it (the one list)
 - `caching`: the tournament's change counters, cached pages and values, ETags and 304s for polls
-- `counter_sql`: the two counter reads every poll runs, written out as SQL (the only SQL that reads: why)
 - `score_sums`: the scores summed per table, kept across changes and summed again only where a change was
 - `histories`: the standings of every round, once per change, brought up to date table by table
 - `outside_writes`: writes outside the services (the admin, a shell) move the change counter too

@@ -45,12 +45,12 @@ from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
 from ..models import DataChange, Tournament
+
+# the two reads every poll runs, written out as SQL (the reason and the figures: selectors/written_sql.py)
+from ..selectors.written_sql import counter_by_slug as counter_by_slug
+from ..selectors.written_sql import player_counters as player_counters
 from . import cache_keys
 from .cache_keys import TIMEOUT, digest, release
-
-# the two reads every poll runs, written out as SQL (the reason and the figures: web/counter_sql.py)
-from .counter_sql import counter_by_slug as counter_by_slug
-from .counter_sql import player_counters as player_counters
 
 
 def change_counter(tournament: Tournament | int) -> int:
