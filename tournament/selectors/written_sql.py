@@ -30,8 +30,20 @@ from django.db.models import Field, Model
 from ..models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
 
 # the fields of `Game` a player's page shows (`players.GameFacts`, in this order)
-GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", "re_augen", "announce_re",
-               "announce_kontra", "extras", "multiplier", "breakdown")
+GAME_FIELDS = (
+    "number",
+    "type",
+    "solo",
+    "pflichtsolo",
+    "re",
+    "sitting_out_id",
+    "re_augen",
+    "announce_re",
+    "announce_kontra",
+    "extras",
+    "multiplier",
+    "breakdown",
+)
 
 
 def table(model: type[Model]) -> str:
@@ -77,12 +89,16 @@ def rows(sql: str, params: Sequence, fields: Sequence[Field | None]) -> list[tup
 
 # ---- the change counters (every poll) ------------------------------------------------------------
 
+
 def counter_by_slug(slug: str) -> tuple[int, int] | None:
     """(tournament id, change counter: the id of its newest change, 0 before the first) in one query,
     without loading the tournament. None: no tournament of that slug."""
     with connection.cursor() as cursor:
-        cursor.execute(f"SELECT t.id, (SELECT MAX(d.id) FROM {table(DataChange)} d WHERE d.tournament_id = t.id) "
-                       f"FROM {table(Tournament)} t WHERE t.slug = %s", [slug])
+        cursor.execute(
+            f"SELECT t.id, (SELECT MAX(d.id) FROM {table(DataChange)} d WHERE d.tournament_id = t.id) "
+            f"FROM {table(Tournament)} t WHERE t.slug = %s",
+            [slug],
+        )
         row = cursor.fetchone()
     return (row[0], row[1] or 0) if row else None
 
@@ -98,12 +114,14 @@ def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int]:
             f"(SELECT MAX(id) FROM {changes} WHERE tournament_id = %s AND table_id IS NULL), "
             f"(SELECT MAX(id) FROM {changes} WHERE table_id IN "
             f"(SELECT table_id FROM {table(Seat)} WHERE entry_id = %s))",
-            [tournament_id, tournament_id, entry_id])
+            [tournament_id, tournament_id, entry_id],
+        )
         row = cursor.fetchone()
     return row[0] or 0, row[1] or 0, row[2] or 0
 
 
 # ---- a player's record (`players.player_record`) -------------------------------------------------
+
 
 def player_entry(tournament_id: int, entry_id: int) -> tuple | None:
     """(entry id, start number, name, club, publication level) of the tournament's entry; None: none."""
@@ -111,7 +129,8 @@ def player_entry(tournament_id: int, entry_id: int) -> tuple | None:
         f"SELECT e.id, e.start_number, p.name, p.club, p.publication FROM {table(Entry)} e "
         f"JOIN {table(Player)} p ON p.id = e.player_id WHERE e.tournament_id = %s AND e.id = %s",
         [tournament_id, entry_id],
-        [*fields(Entry, "id", "start_number"), *fields(Player, "name", "club", "publication")])
+        [*fields(Entry, "id", "start_number"), *fields(Player, "name", "club", "publication")],
+    )
     return found[0] if found else None
 
 
@@ -127,9 +146,16 @@ def player_seats(entry_id: int) -> list[tuple]:
         f"JOIN {table(Round)} r ON r.id = s.round_id JOIN {entries} e ON e.id = s.entry_id "
         f"JOIN {table(Player)} p ON p.id = e.player_id WHERE mine.entry_id = %s ORDER BY r.number, s.position",
         [entry_id],
-        [*fields(Seat, "table"), *fields(Table, "number"), *fields(Seat, "round"),
-         *fields(Round, "number", "status", "results_hidden"), *fields(Seat, "position", "entry"),
-         *fields(Player, "name", "publication"), *fields(Entry, "start_number")])
+        [
+            *fields(Seat, "table"),
+            *fields(Table, "number"),
+            *fields(Seat, "round"),
+            *fields(Round, "number", "status", "results_hidden"),
+            *fields(Seat, "position", "entry"),
+            *fields(Player, "name", "publication"),
+            *fields(Entry, "start_number"),
+        ],
+    )
 
 
 def player_scores(entry_id: int, *, include_hidden: bool) -> list[tuple]:
@@ -145,8 +171,12 @@ def player_scores(entry_id: int, *, include_hidden: bool) -> list[tuple]:
         f"LEFT JOIN {table(Game)} g ON g.id = s.game_id "
         f"LEFT JOIN {table(Penalty)} pe ON pe.id = s.penalty_id WHERE s.entry_id = %s{hidden}",
         [entry_id] if include_hidden else [entry_id, False],
-        [*fields(Score, "id", "round", "table", "kind", "points", "won", "game", "penalty"),
-         *game_fields, *fields(Penalty, "game_number", "offender")])
+        [
+            *fields(Score, "id", "round", "table", "kind", "points", "won", "game", "penalty"),
+            *game_fields,
+            *fields(Penalty, "game_number", "offender"),
+        ],
+    )
 
 
 def games_sat_out(entry_id: int, table_ids: Iterable[int]) -> list[tuple[int, int]]:
@@ -154,6 +184,12 @@ def games_sat_out(entry_id: int, table_ids: Iterable[int]) -> list[tuple[int, in
     ids = list(table_ids)
     if not ids:
         return []
-    return cast(list[tuple[int, int]], rows(
-        f"SELECT table_id, number FROM {table(Game)} WHERE sitting_out_id = %s AND table_id IN ({placeholders(ids)})",
-        [entry_id, *ids], fields(Game, "table", "number")))
+    return cast(
+        list[tuple[int, int]],
+        rows(
+            f"SELECT table_id, number FROM {table(Game)} "
+            f"WHERE sitting_out_id = %s AND table_id IN ({placeholders(ids)})",
+            [entry_id, *ids],
+            fields(Game, "table", "number"),
+        ),
+    )
