@@ -14,7 +14,8 @@ middleware: what the page costs above Django itself.
 - poll after a change: the first phone after a change, and the other phones after it (each with its
   own row `me`);
 - a player's page, first render: right after a change (nothing cached), and once the standings of
-  the new counter are cached (what every other player's page finds);
+  the new counter are cached (what every other player's page finds), also after a change at the
+  player's own table (their games read again: `selectors.player_record`);
 - the round's seating (public), a table's sheet (director), saving a game through the game form
   (with the table's recomputation and the change log), recomputing the whole tournament, export
   (the backup download) and import (the restore page), the round's sheets as PDF: the background
@@ -169,10 +170,11 @@ def main():
 
     change_index = [0]
 
-    def change():
-        """A change of the tournament, as a director saving a game does (not timed)."""
+    def change(at: Table | None = None):
+        """A change of the tournament, as a director saving a game does (not timed): at the next table,
+        or at table `at`."""
         change_index[0] += 1
-        table = tables[change_index[0] % len(tables)]
+        table = at or tables[change_index[0] % len(tables)]
         game = Game.objects.filter(table=table).order_by("number").first()
         data = engine.data_of(game)
         data["re_augen"] = 121 + change_index[0] % 50 if game.re_augen <= 120 else 100 - change_index[0] % 50
@@ -230,6 +232,13 @@ def main():
             public.get(standings)
 
         measure("player page, first render (standings cached)", player, before=change_then_standings, target=15)
+
+        def own_change_then_standings():  # the player's own table: their games are read again
+            change(tables[-1])
+            public.get(standings)
+
+        measure("player page, own table changed (standings cached)", player, before=own_change_then_standings,
+                target=15)
         player_etag = public.get(f"{player}?partial=1")["ETag"]
         measure("player page, poll unchanged (304)", f"{player}?partial=1", HTTP_IF_NONE_MATCH=player_etag,
                 expect=304, target=lambda bare: 25 * bare)

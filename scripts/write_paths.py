@@ -31,9 +31,8 @@ ALLOWED = {
     "tournament/log/audit.py": "record_bulk: the historical records of a bulk write, inside its recording",
     "tournament/models/changes.py": "DataChange.objects.append: the counter's own turn row (CounterTurn)",
     "tournament/web/database_cache.py": "the shared cache's own table, not a tournament's data",
-    "tournament/web/caching.py": "reads the change counters in one statement (SELECT only)",
-    "tournament/selectors/written_sql.py": "the hot reads written out as SQL (SELECT only)",
     "tournament/web/publish_sender.py": "the outbox's bookkeeping (when an entry was sent), not a tournament's data",
+    "tournament/selectors/written_sql.py": "the reads written out as SQL, each with its reason (SELECT only)",
 }
 
 # what a queryset chain is made of (a call of one of these, or a manager `objects`)

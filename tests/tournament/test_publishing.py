@@ -10,8 +10,16 @@ from django.test import Client
 from django.urls import reverse
 
 from tournament.models import HubCorrection, OutboxEntry, Publication, PublishedTournament, Tournament
-from tournament.services import (hub_idempotency, importing, outbox, penalties, results, seating, sheet_state,
-                                 tournaments)
+from tournament.services import (
+    hub_idempotency,
+    importing,
+    outbox,
+    penalties,
+    results,
+    seating,
+    sheet_state,
+    tournaments,
+)
 from tournament.services.exporting import export_tournament
 from tournament.services.publishing_keys import find_key, issue_key, revoke_key
 from tournament.web import caching, publish_sender

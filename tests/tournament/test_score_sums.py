@@ -100,10 +100,9 @@ def test_a_change_sums_only_its_own_table(monkeypatch):
     assert sums == anew(tournament)
 
 
-def test_the_sums_written_as_sql_are_djangos_aggregation():
-    """`selectors.score_sums` is SQL written out (Django took twenty times longer to build the query
-    than the database to run it): the same lines as Django's own aggregation, by rounds, by tables,
-    with penalties, a solo, totals only and a player who won nothing."""
+def test_the_stored_sums_are_djangos_aggregation():
+    """`selectors.score_sums` reads the stored tallies: the same lines as Django's own aggregation of
+    the scores, by rounds, by tables, with penalties, a solo, totals only and a player who won nothing."""
     from django.db.models import Count, Q, Sum
 
     from tournament.models import Score

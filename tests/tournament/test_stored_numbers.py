@@ -9,9 +9,11 @@ from django.db import connection
 from django.db.migrations.executor import MigrationExecutor
 from django.db.models import Count, Q, Sum
 
+from tournament import selectors
 from tournament.log import audit
 from tournament.log.audit import SYSTEM
-from tournament.models import DraftGame, Game, Penalty, Score, Table, Tally, Tournament
+from tournament.models import DraftGame, Game, Penalty, Round, Score, Table, Tally, Tournament
+from tournament.selectors.table_state import board
 from tournament.services import (
     exporting,
     importing,
@@ -90,7 +92,20 @@ def stored(tournament: Tournament) -> dict:
 
 
 def assert_kept(tournament: Tournament, what: str) -> None:
-    assert stored(tournament) == fresh(tournament), what
+    """The stored numbers are the fresh ones, and so is what the pages read from them: the director's
+    board (games entered, entries waiting) and the standings (summed from the stored tallies)."""
+    counted = fresh(tournament)
+    assert stored(tournament) == counted, what
+    at_table = {table: (games, waiting) for table, games, waiting in counted["tables"]}
+    for round in Round.objects.filter(tournament=tournament).exclude(status=Round.Status.DRAFT):
+        on_board = {row.table.pk: (row.games, len(row.waiting)) for row in board(round)}
+        assert on_board == {table: at_table[table] for table in on_board}, what
+    sums = [
+        (round_id, entry_id, points, games, won, solos, int(totals), table_id)
+        for table_id, entry_id, round_id, points, games, won, solos, totals in counted["tallies"]
+    ]
+    recounted = selectors.standings_history(tournament, sums=sums)
+    assert selectors.standings_history(tournament).after == recounted.after, what
 
 
 def test_the_stored_numbers_follow_every_kind_of_write():
@@ -124,6 +139,10 @@ def test_the_stored_numbers_follow_every_kind_of_write():
     for number in (2, 1):
         results.delete_game(table=four, number=number)
     assert_kept(tournament, "every game of a table deleted")
+    sheet_state.end_table(table=five, note="Zug fährt")
+    assert Table.objects.get(pk=five.pk).ended_after == Game.objects.filter(table=five).count() == 2
+    sheet_state.resume_table(table=five)
+    assert_kept(tournament, "a table ended and resumed")
     sheet_state.enter_totals(table=four, totals=dict(zip(seat_ids(four), [12, -4, -8, 0], strict=True)))
     assert_kept(tournament, "totals only")
     sheet_state.clear_totals(table=four)

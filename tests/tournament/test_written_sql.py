@@ -1,18 +1,20 @@
-"""The reads written out as SQL (tournament/selectors/written_sql.py) read what Django's own queries
-read, converted alike: a player's record here (the seat notice: test_seat_notice.py); and how far each
-table is, read from the counts stored on the tables, is what Django counts (the standings' stored
-sums: test_stored_numbers.py)."""
+"""The reads written out as SQL (tournament/selectors/written_sql.py) read what the ORM reads,
+converted alike: a player's record (the seat notice: test_seat_notice.py) and the change counters every
+poll reads; and how far each table is, read from the counts stored on the tables, is what Django counts
+(the standings' stored sums: test_stored_numbers.py)."""
 
 from __future__ import annotations
 
 import pytest
+from django.db.models import Max
 
 from tournament import selectors
 from tournament.log.audit import SYSTEM
-from tournament.models import DraftGame, Entry, Game, Round, Score, Seat, Table
-from tournament.selectors import missing
+from tournament.models import DataChange, DraftGame, Entry, Game, Round, Score, Seat, Table, Tournament
+from tournament.selectors import missing, written_sql
 from tournament.selectors.players import GAME_FIELDS, SAT_OUT
-from tournament.services import penalties, results, seating, sheet_state, table_links
+from tournament.services import penalties, results, seating, sheet_state, table_links, tournaments
+from tournament.web import caching
 
 from .factories import make_tournament, normal_game, seat_ids, seated_round
 
@@ -139,3 +141,41 @@ def test_how_far_each_table_is_reads_the_stored_counts_as_django_counts():
         assert closed == ({1} if any(row[0] == 1 for row in expected) else set())
     assert [line.expected for line in missing._table_results(tournament, table_ids={two.id})[0]] == [1]  # ended
     assert [line.waiting for line in missing._table_results(tournament, table_ids={table.id})[0]] == [1]
+
+
+def by_the_orm(tournament: Tournament, entry_id: int) -> tuple[int, int, int]:
+    tables = Seat.objects.filter(entry_id=entry_id).values("table_id")
+    own = DataChange.objects.filter(table_id__in=tables).aggregate(newest=Max("id"))["newest"] or 0
+    return caching.change_counter(tournament), caching.setup_counter(tournament), own
+
+
+def assert_same(tournament: Tournament) -> None:
+    assert written_sql.counter_by_slug(tournament.slug) == (tournament.pk, caching.change_counter(tournament))
+    for entry_id in tournament.entries.values_list("id", flat=True):
+        assert written_sql.player_counters(tournament.pk, entry_id) == by_the_orm(tournament, entry_id)
+
+
+def test_the_counters_written_as_sql_read_what_the_orm_reads():
+    tournament = make_tournament(players=9, slug="zaehler")
+    other = make_tournament(players=4, slug="anderes")
+    assert_same(tournament)  # players, no seats yet: no own tables
+    assert {
+        written_sql.player_counters(tournament.pk, entry)[2]
+        for entry in tournament.entries.values_list("id", flat=True)
+    } == {0}
+    round = seated_round(tournament)
+    seated_round(other)
+    one, two = round.tables.order_by("number")
+    results.save_game(table=one, number=1, data=normal_game(one, 1))
+    assert_same(tournament)
+    results.save_game(table=two, number=1, data=normal_game(two, 1))
+    results.save_game(table=one, number=2, data=normal_game(one, 2))
+    assert_same(tournament)
+    tournaments.edit_player(entry=tournament.entries.order_by("start_number").first(), name="Neu", club="")
+    assert_same(tournament)
+    assert_same(other)
+    assert written_sql.counter_by_slug("gibt-es-nicht") is None
+    DataChange.objects.filter(tournament=other).delete()  # a tournament before its first change
+    assert written_sql.counter_by_slug(other.slug) == (other.pk, 0)
+    entry = other.entries.first()
+    assert written_sql.player_counters(other.pk, entry.pk) == (0, 0, 0) == by_the_orm(other, entry.pk)

@@ -18,7 +18,8 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
 - `publishing`: the venue's publishing state, the hub's keys of an organisation, the hub's corrections
-- `written_sql`: the one hot read written out as SQL (a player's record), converted as Django converts
+- `written_sql`: the only reads written out as SQL (the change counters every poll reads, a player's
+  record), each with the bound the ORM missed
 """
 
 from .access import is_director, is_organiser, is_series_director, organisations_of, role_of, tournaments_to_add

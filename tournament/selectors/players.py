@@ -7,16 +7,14 @@ from __future__ import annotations
 from dataclasses import dataclass, field, replace
 from typing import NamedTuple
 
-from django.db import connection
-from django.db.models import Sum
-
 from scoring import ranking as scoring_ranking
 from scoring.ranking import Placement
 
 from .. import privacy, ranking
-from ..models import Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from ..models import Entry, Round, Score, Tally, Tournament
 from . import written_sql as sql
 from .standings import StandingsHistory, standings_history
+from .written_sql import GAME_FIELDS as GAME_FIELDS
 
 
 @dataclass(frozen=True)
@@ -133,10 +131,6 @@ class PlayerRecord:
         return replace(self, rank=rank, ranks=[(n, r) for n, r in ranks if r], history=history)
 
 
-GAME_FIELDS = ("number", "type", "solo", "pflichtsolo", "re", "sitting_out_id", "re_augen", "announce_re",
-               "announce_kontra", "extras", "multiplier", "breakdown")
-
-
 def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool,
                   history: StandingsHistory | None = None, ranked: bool = True, public: bool = False) -> PlayerRecord:
     """A player's tables, every game they played with points and breakdown (and those they sat out at a
@@ -146,29 +140,16 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     (`histories.standings_history`); `ranked=False`: without the ranks (no standings needed).
     `public`: every name (the player's, the table mates', the partners') and the club as the public
     sees them (`privacy.shown_name`, read in the same queries)."""
-    seats, tables, rounds_, entries, players = map(sql.table, (Seat, Table, Round, Entry, Player))
-    found = sql.rows(
-        f"SELECT e.id, e.start_number, p.name, p.club, p.publication FROM {entries} e "
-        f"JOIN {players} p ON p.id = e.player_id WHERE e.tournament_id = %s AND e.id = %s",
-        [tournament.pk, entry_id], [*sql.fields(Entry, "id", "start_number"),
-                                    *sql.fields(Player, "name", "club", "publication")])
-    if not found:
+    found = sql.player_entry(tournament.pk, entry_id)
+    if found is None:
         raise Entry.DoesNotExist
-    own_id, own_number, own_name, own_club, own_level = found[0]
+    own_id, own_number, own_name, own_club, own_level = found
     if public:
         own_name = privacy.shown_name(own_name, own_level, own_number)
         own_club = privacy.shown_club(own_club, own_level)
     entry = PlayerEntry(own_id, own_number, own_name, own_club)
     # everyone seated at the player's tables, the player too: who sat where, and the rounds
-    seated = sql.rows(
-        f"SELECT s.table_id, t.number, s.round_id, r.number, r.status, r.results_hidden, s.position, s.entry_id, "
-        f"p.name, p.publication, e.start_number FROM {seats} mine JOIN {seats} s ON s.table_id = mine.table_id "
-        f"JOIN {tables} t ON t.id = s.table_id "
-        f"JOIN {rounds_} r ON r.id = s.round_id JOIN {entries} e ON e.id = s.entry_id "
-        f"JOIN {players} p ON p.id = e.player_id WHERE mine.entry_id = %s ORDER BY r.number, s.position", [entry.id],
-        [*sql.fields(Seat, "table"), *sql.fields(Table, "number"), *sql.fields(Seat, "round"),
-         *sql.fields(Round, "number", "status", "results_hidden"), *sql.fields(Seat, "position", "entry"),
-         *sql.fields(Player, "name", "publication"), *sql.fields(Entry, "start_number")])
+    seated = sql.player_seats(entry.id)
     names = {seat[7]: privacy.shown_name(seat[8], seat[9], seat[10]) if public else seat[8] for seat in seated}
     mates: dict[int, list[int]] = {}
     for seat in seated:
@@ -182,20 +163,16 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
             mates=[names[e] for e in mates[table_id] if e != entry.id], hidden=results_hidden and not include_hidden)
     lines: list[SheetLine] = []
     for (score_id, round_id, table_id, kind, points, won, game_id, penalty_id, *game_values, penalty_number,
-         offender_id) in _scores(entry.id, include_hidden=include_hidden):
+         offender_id) in sql.player_scores(entry.id, include_hidden=include_hidden):
         if round_id not in rounds:
             continue
         game = GameFacts(*game_values) if game_id else None
         penalty = PenaltyFacts(penalty_number, offender_id) if penalty_id else None
-        number = game.number if game else penalty.game_number if penalty else None
-        lines.append(SheetLine(round_id, table_id, kind, number, points, won, score_id, game, penalty))
+        at_number = game.number if game else penalty.game_number if penalty else None
+        lines.append(SheetLine(round_id, table_id, kind, at_number, points, won, score_id, game, penalty))
     shown = {played.table_id: round_id for round_id, played in rounds.items() if not played.hidden}
-    if shown:
-        for table_id, number in sql.rows(
-                f"SELECT table_id, number FROM {sql.table(Game)} WHERE sitting_out_id = %s "
-                f"AND table_id IN ({sql.placeholders(shown)})", [entry.id, *shown],
-                sql.fields(Game, "table", "number")):
-            lines.append(SheetLine(shown[table_id], table_id, SAT_OUT, number, points=0, won=False, score_id=0))
+    for table_id, number in sql.games_sat_out(entry.id, shown):
+        lines.append(SheetLine(shown[table_id], table_id, SAT_OUT, number, points=0, won=False, score_id=0))
 
     def sheet_order(line: SheetLine):  # as on the sheet: games by number, a penalty after the game it fell in
         return (rounds[line.round_id].number, line.number if line.number is not None else 10_000,
@@ -227,33 +204,15 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
                                standings_history(tournament, include_hidden=include_hidden))
 
 
-def _scores(entry_id: int, *, include_hidden: bool) -> list[tuple]:
-    """The player's `Score` rows with their game's `GAME_FIELDS` and their penalty's game number and
-    offender: (id, round id, table id, kind, points, won, game id, penalty id, *game fields, penalty's
-    game number, offender id). Without the rounds whose results are hidden unless `include_hidden`."""
-    game_fields = sql.fields(Game, *GAME_FIELDS)
-    game_columns = ", ".join(f"g.{connection.ops.quote_name(str(field.column))}" for field in game_fields)
-    hidden = "" if include_hidden else (f" AND s.round_id IN (SELECT id FROM {sql.table(Round)} "
-                                        f"WHERE results_hidden = %s)")
-    return sql.rows(
-        f"SELECT s.id, s.round_id, s.table_id, s.kind, s.points, s.won, s.game_id, s.penalty_id, {game_columns}, "
-        f"pe.game_number, pe.offender_id FROM {sql.table(Score)} s "
-        f"LEFT JOIN {sql.table(Game)} g ON g.id = s.game_id "
-        f"LEFT JOIN {sql.table(Penalty)} pe ON pe.id = s.penalty_id WHERE s.entry_id = %s{hidden}",
-        [entry_id] if include_hidden else [entry_id, False],
-        [*sql.fields(Score, "id", "round", "table", "kind", "points", "won", "game", "penalty"),
-         *game_fields, *sql.fields(Penalty, "game_number", "offender")])
-
-
 def _place_at_tables(entry_id: int, rounds: dict[int, PlayerRound], mates: dict[int, list[int]]) -> int:
     """Sets each round's placement at the player's table (rounds with a result the reader may see)
-    from everyone's points at those tables: one query. Returns the sum of the table points."""
+    from everyone's points at those tables, as stored (`Tally`): one query. Returns the sum of the
+    table points."""
     shown = {played.table_id: played for played in rounds.values() if played.lines and not played.hidden}
     points: dict[int, dict[int, int]] = {}
-    for table_id, seated, total in (Score.objects.filter(table_id__in=list(shown)).order_by()
-                                    .values("table_id", "entry_id").annotate(total=Sum("points"))
-                                    .values_list("table_id", "entry_id", "total")):
-        points.setdefault(table_id, {})[seated] = total or 0
+    for table_id, seated, total in (Tally.objects.filter(table_id__in=list(shown)).order_by()
+                                    .values_list("table_id", "entry_id", "points")):
+        points.setdefault(table_id, {})[seated] = total
     table_points = 0
     for table_id, played in shown.items():
         at_table = points.get(table_id, {})

@@ -12,7 +12,7 @@ from .. import engine
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..models import DraftGame, Round, Table
+from ..models import Round, Table
 from .editing import check_editable, check_table_version, sync_table
 from .locking import lock_table
 from .scores import most_total, recompute_table
@@ -28,7 +28,7 @@ def enter_totals(*, table: Table, totals: dict[int, int], version: int | None = 
         check_editable(table)
         check_table_version(table, version)
         entries = engine.seat_entries(table)
-        if table.games.exists() or table.penalties.exists():
+        if table.games_entered or table.penalties.exists():  # (the stored count, the table locked)
             raise UserError(_("Tisch %(table)s hat schon einzelne Spiele; Endstände gehen nur bei einem leeren "
                               "Spielzettel.") % {"table": table.number})
         if set(totals) != set(entries):
@@ -138,10 +138,10 @@ def end_table(*, table: Table, note: str, version: int | None = None, by: Actor 
                             field="note")
         if len(note) > 300:  # Table.ended_note
             raise UserError(_("Der Grund ist zu lang (höchstens 300 Zeichen)."), field="note")
-        if table.drafts.filter(status=DraftGame.Status.WAITING).exists():
+        if table.drafts_waiting:  # (the stored count, read with the table locked)
             raise UserError(_("Vom Tisch warten noch Eingaben auf Bestätigung; erst bestätigen oder ablehnen."))
         with audit.recording("table_ended", by=by, tournament=table.round.tournament_id, table=table):
-            table.ended_after = table.games.count()
+            table.ended_after = table.games_entered
             table.ended_note = note
             table.version += 1
             table.save(update_fields=["ended_after", "ended_note", "version"])

@@ -390,10 +390,12 @@ def approve_sheet(*, token: str, device: str, player_id: int | None, version: in
 
 
 def sheet_complete(table: Table) -> bool:
-    """Every game of the table entered (or its totals), and no entry still waiting."""
-    if table.drafts.filter(status=DraftGame.Status.WAITING).exists():
+    """Every game of the table entered (or its totals), and no entry still waiting: the counts stored on
+    the table (`Table.games_entered`, `Table.drafts_waiting`), read again in one query."""
+    entered, waiting = Table.objects.filter(pk=table.pk).values_list("games_entered", "drafts_waiting").get()
+    if waiting:
         return False
     if table.totals_only:
         return True
     expected = table.expected_games(table.round.tournament.games_at_table(len(engine.seat_entries(table))))
-    return table.games.count() >= expected
+    return entered >= expected

@@ -37,7 +37,6 @@ from typing import Any, cast
 from django.conf import settings
 from django.contrib import messages
 from django.core.cache import cache
-from django.db import connection
 from django.http import Http404, HttpResponse, HttpResponseNotModified
 from django.middleware.gzip import GZipMiddleware
 from django.utils import timezone
@@ -46,7 +45,12 @@ from django.utils.formats import time_format
 from django.utils.http import parse_etags
 from django.utils.translation import get_language
 
-from ..models import DataChange, Seat, Tournament
+from ..models import DataChange, Tournament
+
+# the two reads every poll runs, written out as SQL (the reason and the figures: selectors/written_sql.py)
+from ..selectors.written_sql import counter_by_slug as counter_by_slug
+from ..selectors.written_sql import counters as counters
+from ..selectors.written_sql import player_counters as player_counters
 from . import cache_keys
 from .cache_keys import TIMEOUT, digest, release
 
@@ -68,36 +72,6 @@ def setup_counter(tournament: Tournament | int) -> int:
     newest = (DataChange.objects.filter(tournament_id=tournament_id, table_id__isnull=True).order_by("-id")
               .values_list("id", flat=True).first())
     return newest or 0
-
-
-def counters(tournament_id: int) -> tuple[int, int]:
-    """`change_counter` and `setup_counter` at once, in one query written out (not built by the ORM:
-    the front door asks it for every answer it sends again, where building the query would cost half
-    of what the whole answer costs; `front.py`)."""
-    changes = DataChange._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'SELECT (SELECT MAX(id) FROM "{changes}" WHERE tournament_id = %s), '
-            f'(SELECT MAX(id) FROM "{changes}" WHERE tournament_id = %s AND table_id IS NULL)',
-            [tournament_id, tournament_id])
-        row = cursor.fetchone()
-    return row[0] or 0, row[1] or 0
-
-
-def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int]:
-    """`change_counter`, `setup_counter` and the newest change of a sheet at a table where the player
-    sits or sat (0: none), at once: what a player's page depends on, which it asks for on every poll.
-    One query, along the indexes of the change log."""
-    changes, seats = DataChange._meta.db_table, Seat._meta.db_table
-    with connection.cursor() as cursor:
-        cursor.execute(
-            f'SELECT (SELECT MAX(id) FROM "{changes}" WHERE tournament_id = %s), '
-            f'(SELECT MAX(id) FROM "{changes}" WHERE tournament_id = %s AND table_id IS NULL), '
-            f'(SELECT MAX(id) FROM "{changes}" WHERE table_id IN '
-            f'(SELECT table_id FROM "{seats}" WHERE entry_id = %s))',
-            [tournament_id, tournament_id, entry_id])
-        row = cursor.fetchone()
-    return row[0] or 0, row[1] or 0, row[2] or 0
 
 
 def etag(tournament: Tournament | int, counter: int, page: str, variant: tuple = (), mine: tuple = (),
@@ -173,20 +147,6 @@ class Poll:
 
 
 # ---- the fast answer to an unchanged poll ------------------------------------------------------------
-
-def _counter_sql() -> str:
-    tournaments, changes = Tournament._meta.db_table, DataChange._meta.db_table
-    return (f'SELECT t.id, (SELECT MAX(d.id) FROM "{changes}" d WHERE d.tournament_id = t.id) '
-            f'FROM "{tournaments}" t WHERE t.slug = %s')
-
-
-def counter_by_slug(slug: str) -> tuple[int, int] | None:
-    """(tournament id, change counter) in one query, without loading the tournament."""
-    with connection.cursor() as cursor:
-        cursor.execute(_counter_sql(), [slug])
-        row = cursor.fetchone()
-    return (row[0], row[1] or 0) if row else None
-
 
 def tournament_by_slug(request, slug: str) -> Tournament:
     """The tournament of a public page, and its change counter (`request.change_counter`, which
