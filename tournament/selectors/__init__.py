@@ -17,6 +17,7 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `league`: a match day's Siegpunkte, a team cup group and a league over a series' match days
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
+- `ratings`: the players' ratings now and one player's course (docs/rating.md)
 - `written_sql`: the one hot read written out as SQL (a player's record), converted as Django converts
 """
 
