@@ -102,3 +102,21 @@ def test_switching_the_rating_off_is_a_logged_setting():
     with translation.override("de"):
         assert entry.action == "settings_changed"
         assert entry.record.rating_shown is False  # (the tournament file does not carry it: docs/rating.md)
+
+
+def test_player_page_and_exports_show_the_rating_unless_switched_off(client):
+    from tournament.services import tournaments
+
+    tournament = make_tournament(players=4, slug="wertung")
+    play_round(tournament, games=2)
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    page = client.get(f"/t/wertung/players/{entry.pk}/").content.decode()
+    assert "Wertungszahl" in page and "Noch unsicher: noch 36 Spiele" in page and "<svg" in page
+    csv = client.get("/t/wertung/standings.csv").content.decode("utf-8-sig")
+    assert "Wertungszahl;Unsicherheit;Spiele gewertet" in csv.splitlines()[0]
+    rows = client.get("/t/wertung/standings.json").json()
+    assert all(row["rating"]["games"] == 4 and row["rating"]["settled"] is False for row in rows)
+    tournaments.update_tournament(tournament=tournament, fields={"rating_shown": False}, rules=tournament.rules)
+    assert "Wertungszahl" not in client.get(f"/t/wertung/players/{entry.pk}/").content.decode()
+    assert "rating" not in client.get("/t/wertung/standings.json").json()[0]
