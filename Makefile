@@ -101,6 +101,8 @@ serve: demo
 bench: setup
 	@echo "==== a round's score sheets as PDF, cold and warm (250 tables; docs/performance.md) ===="; \
 	env -u DATABASE_URL $(PY) scripts/bench_round_pdf.py
+	@echo "==== the rating against the Rundenschnitt, synthetic players (docs/rating.md) ===="; \
+	$(PY) -m scoring.rating_sim
 	@echo "==== benchmarks 1/2: SQLite ===="; env -u DATABASE_URL $(PY) scripts/bench.py $(ARGS)
 	@echo "==== benchmarks 2/2: PostgreSQL (throwaway server) ===="; \
 	bash scripts/with-postgres.sh $(PY) scripts/bench.py $(ARGS)

@@ -11,6 +11,8 @@
 - `prizes`: a prize list: places overall and the best of each category
 - `places`: places from a ranking key, shared where the keys are equal
 - `tie_break`: why a row level with the one above stands where it stands (one for teams, league, cup, Rangliste)
+- `rating`: a player's rating (Wertungszahl) from every game, with openskill (docs/rating.md)
+- `rating_sim`: `python -m scoring.rating_sim`, the rating against the Rundenschnitt on synthetic players
 - `vocabulary`: the game's words and the engine's messages, in English and German
 - `__main__`: `python -m scoring`, the command line of ../shared/scoring-contract.md
 """

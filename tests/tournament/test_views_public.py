@@ -123,7 +123,8 @@ def test_standings_after_a_round_and_movement(client, tournament):
 def test_csv_is_semicolon_separated_with_a_bom(client, tournament):
     response = client.get(standings_url(tournament, "standings_csv"))
     text = response.content.decode("utf-8")
-    assert text.startswith("\ufeffPlatz;Spieler;Verein;Punkte;Spiele;gewonnen;Soli;nur Endstand;R1\r\n")
+    assert text.startswith("\ufeffPlatz;Spieler;Verein;Punkte;Spiele;gewonnen;Soli;nur Endstand;R1;"
+                           "Wertungszahl;Unsicherheit;Spiele gewertet\r\n")
     assert len(text.strip().splitlines()) == 9
     assert "text/csv" in response["Content-Type"]
 
@@ -146,23 +147,23 @@ def test_csv_has_each_rounds_points_and_marks_totals_only(client):
     sheet_state.enter_totals(table=other_table, totals={ids[0]: 6, ids[1]: -6, **{e: 0 for e in ids[2:]}})
     text = client.get(standings_url(tournament, "standings_csv")).content.decode("utf-8-sig")
     lines = list(csv.reader(io.StringIO(text), delimiter=";"))
-    assert lines[0][-4:] == ["Soli", "nur Endstand", "R1", "R2"]
-    by_name = {line[1]: line for line in lines[1:]}
-    assert all(int(line[3]) == int(line[-2] or 0) + int(line[-1]) for line in by_name.values())  # Punkte = R1 + R2
+    assert lines[0][-7:] == ["Soli", "nur Endstand", "R1", "R2", "Wertungszahl", "Unsicherheit", "Spiele gewertet"]
+    by_name = {line[1]: line for line in lines[1:]}  # the last three columns: the rating
+    assert all(int(line[3]) == int(line[-5] or 0) + int(line[-4]) for line in by_name.values())  # Punkte = R1 + R2
     names = {e.pk: e.player.name for e in tournament.entries.select_related("player")}
-    assert by_name[names[ids[0]]][-3] == "*" and by_name[names[ids[1]]][-3] == "*"
-    assert {line[-3] for name, line in by_name.items() if name not in {names[e] for e in ids}} == {""}
-    assert by_name["Zoe"][-2] == ""  # no result in round 1
+    assert by_name[names[ids[0]]][-6] == "*" and by_name[names[ids[1]]][-6] == "*"
+    assert {line[-6] for name, line in by_name.items() if name not in {names[e] for e in ids}} == {""}
+    assert by_name["Zoe"][-5] == ""  # no result in round 1
     # after round 1 only: its column alone, nothing entered as totals yet
     text = client.get(standings_url(tournament, "standings_csv", round=1)).content.decode("utf-8-sig")
     lines = list(csv.reader(io.StringIO(text), delimiter=";"))
-    assert lines[0][-2:] == ["nur Endstand", "R1"] and {line[-2] for line in lines[1:]} == {""}
+    assert lines[0][-5:-3] == ["nur Endstand", "R1"] and {line[-5] for line in lines[1:]} == {""}
 
 
 def test_json_lists_rank_player_points(client, tournament):
     data = json.loads(client.get(standings_url(tournament, "standings_json")).content)
     assert len(data) == 8 and sum(row["points"] for row in data) == 0
-    assert set(data[0]) == {"rank", "player", "club", "points", "games", "won", "solos"}
+    assert set(data[0]) == {"rank", "player", "club", "points", "games", "won", "solos", "rating"}
 
 
 def test_partial_fragment_for_the_self_updating_page(client, tournament):
@@ -259,7 +260,7 @@ def queries(client, url):
 # (a look-up and a store: 4). Each store is one query in the tests' savepoint (3); the database cache
 # also counts its table on every 50th write of a process, which tests/conftest.py turns off so that
 # these counts do not depend on the order of the tests. Unchanged polls: tests/tournament/test_polling.py.
-PUBLIC_QUERIES = {"standings": 25, "standings after round 1": 11, "standings.csv": 1, "player": 19}
+PUBLIC_QUERIES = {"standings": 25, "standings after round 1": 11, "standings.csv": 2, "player": 20}  # +1: the ratings
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)

@@ -118,7 +118,7 @@ class TournamentForm(forms.Form):
         return data
 
 
-PUBLIC_SWITCHES = ("public_overview", "public_seating", "public_standings", "public_players")
+PUBLIC_SWITCHES = ("public_overview", "public_seating", "public_standings", "public_players", "rating_shown")
 
 
 class SettingsForm(TournamentForm):
@@ -146,6 +146,7 @@ class SettingsForm(TournamentForm):
     public_seating = forms.BooleanField(label=_("Tischeinteilung der veröffentlichten Runden"), required=False)
     public_standings = forms.BooleanField(label=_("Tabelle (mit CSV und JSON)"), required=False)
     public_players = forms.BooleanField(label=_("Spielerseiten mit allen Spielen"), required=False)
+    rating_shown = forms.BooleanField(label=_("Wertungszahl (Spielstärke aus allen Spielen)"), required=False)
     counts_for_rangliste = forms.BooleanField(
         label=_("zählt für die Rangliste"), required=False,
         help_text=_("Die Ergebnisse zählen in jeder Rangliste über alle Turniere, die dafür zählen."))

@@ -18,6 +18,7 @@ One module per family; import from the package (`from tournament.models import G
 - `rounds`: rounds, their tables and the seats at them (`Round`, `Table`, `Seat`)
 - `games`: games, the phones' entries waiting (`DraftGame`), penalties, the stored scores (`Score`)
   and each player's sums at a table (`Tally`)
+- `ratings`: each player's rating in a tournament and its course (`Rating`, `RatingStep`)
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
 - `rangliste`: a Rangliste across tournaments (`Rangliste`)
 - `publishing`: publishing from a venue to a hub: keys, published tournaments, corrections, the
@@ -37,6 +38,7 @@ from .publishing import (
     PublishingKey,
 )
 from .rangliste import Rangliste
+from .ratings import Rating, RatingStep
 from .registration import Registration
 from .rounds import Round, Seat, Table
 from .teams import Team, TeamMember
@@ -65,6 +67,8 @@ __all__ = [
     "RequestKey",
     "Round",
     "Score",
+    "Rating",
+    "RatingStep",
     "Tally",
     "Seat",
     "Series",

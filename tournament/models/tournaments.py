@@ -236,6 +236,8 @@ class Tournament(models.Model):
     public_standings = models.BooleanField(_("Tabelle öffentlich"), default=True)
     public_seating = models.BooleanField(_("Tischeinteilung öffentlich"), default=True)
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
+    # the rating (docs/rating.md): always computed, shown only when switched on
+    rating_shown = models.BooleanField(_("Wertungszahl zeigen"), default=True)
     # the public registration page (models/registration.py); 0 places: no limit
     registration_open = models.BooleanField(_("Anmeldung online offen"), default=False)
     registration_limit = models.PositiveSmallIntegerField(_("Plätze (0: unbegrenzt)"), default=0)

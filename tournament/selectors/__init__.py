@@ -18,6 +18,7 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
 - `publishing`: the venue's publishing state, the hub's keys of an organisation, the hub's corrections
+- `ratings`: the players' ratings now and one player's course (docs/rating.md)
 - `written_sql`: the only reads written out as SQL (the change counters every poll reads, a player's
   record), each with the bound the ORM missed
 """

@@ -16,6 +16,7 @@ One module per family of writes:
 - `sheet_state`: a sheet as a whole: totals only, signing and unlocking, ending a table early
 - `editing`: what may be changed at a table, and its version; the one check of an entered game
   (`check_entry`, `check_in_order`) for the director's form, the phones and penalties
+- `ratings`: the players' ratings, kept with the scores (docs/rating.md)
 - `scores`: the stored scores, a cache of the engine's output
 - `table_links`: the tables' entry links and what their phones send
 - `checkin`: the public registration, the director's changes to it, the evening's check-in

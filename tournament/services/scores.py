@@ -28,7 +28,7 @@ from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Game, Penalty, Score, Table, Tally, Tournament
 from ..models.games import drafts_waiting
-from . import bulk
+from . import bulk, ratings
 from .locking import lock_tables, lock_tournament
 
 
@@ -212,9 +212,17 @@ def write_scores(changed_games: list[Game], new_scores: dict[int, list[tuple]], 
     DELETE and multi-row INSERTs, `bulk.insert_rows`), with the numbers the pages read from them:
     each player's `Tally` and the table's `games_entered` (`_write_tallies`). `recount`: tables
     whose Score rows stay as they are, but whose tallies and games entered are written again from
-    them. Inside the caller's recording."""
+    them. The players' ratings follow the changed tables (`ratings.refresh`, docs/rating.md). Inside
+    the caller's recording."""
     audit.require("scores.write_scores")
     _write_tallies({**(recount or {}), **new_scores})
+    _write_games(changed_games)
+    _write_score_rows(new_scores)
+    ratings.refresh([*new_scores, *(recount or {})])
+
+
+def _write_games(changed_games: list[Game]) -> None:
+    audit.require("scores.write_scores")
     if changed_games:
         game_table = connection.ops.quote_name(Game._meta.db_table)
         breakdown = Game._meta.get_field("breakdown")
@@ -223,6 +231,9 @@ def write_scores(changed_games: list[Game], new_scores: dict[int, list[tuple]], 
                 f"UPDATE {game_table} SET winner = %s, value = %s, multiplier = %s, breakdown = %s WHERE id = %s",
                 [(g.winner, g.value, g.multiplier, breakdown.get_db_prep_save(g.breakdown, connection), g.pk)
                  for g in changed_games])
+
+
+def _write_score_rows(new_scores: dict[int, list[tuple]]) -> None:
     if not new_scores:
         return
     for chunk in chunks(list(new_scores)):

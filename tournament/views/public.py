@@ -14,8 +14,11 @@ from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
+from scoring.rating import MINIMUM_GAMES
+
 from .. import ranking, selectors
 from ..models import Entry, Table
+from ..selectors.ratings import rating_course, rating_text
 from ..web import cache_keys, caching, frames, front, histories
 from ..web.charts import Series, progression_svg
 from . import player_rows
@@ -86,6 +89,12 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
         chart = progression_svg([Series(record.entry.name, values, highlight=True)], labels,
                                 title=_("Punkteverlauf von %(name)s") % {"name": record.entry.name}
                                 ) if len(values) > 1 and show_standing else ""
+        course = rating_course(entry_id) if tournament.rating_shown and show_standing else None
+        rating_chart = progression_svg(
+            [Series(_("Wertungszahl"), [round(step.mu) for _n, step in course.rounds], highlight=True)],
+            [_("R%(n)s") % {"n": n} for n, _step in course.rounds],
+            title=_("Wertungszahl von %(name)s nach jeder Runde") % {"name": record.entry.name}, height=200,
+        ) if course is not None and len(course.rounds) > 1 else ""
         words = player_rows.Words()
         rounds = [(played, player_rows.rows_html(played, record.entry.id, show_seating=show_seating,
                                                  show_standing=show_standing, words=words))
@@ -95,6 +104,10 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
             "is_director": request.is_director, "show_seating": show_seating, "show_standing": show_standing,
             "provisional": history.brief_provisional_sentences() if show_standing else [],
             "ranking_sentence": ranking.sentence(tournament),
+            "course": course, "rating_chart": rating_chart,
+            "rating_text": rating_text(course.now) if course else "",
+            "rating_sigma": f"{course.now.sigma:.1f}".replace(".", ",") if course else "",
+            "minimum_games": MINIMUM_GAMES,
         })
         return {"html": html, "name": record.entry.name}
 

@@ -33,6 +33,7 @@ from django_tables2.data import TableListData
 from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
+from ..selectors.ratings import ratings_of
 from ..selectors.teams import has_teams
 from ..web import cache_keys, caching, front, histories
 from ..web.charts import Series, progression_html
@@ -362,21 +363,43 @@ def _export(request, tournament, page: str, build):
     return caching.compressed(request, poll.finish(response))
 
 
+def rating_cells(value) -> tuple:
+    """The rating's CSV cells: mu and sigma with one decimal (a comma, as German spreadsheets read it)
+    and the games rated; empty before the player's first game."""
+    if value is None:
+        return "", "", 0
+    return f"{value.mu:.1f}".replace(".", ","), f"{value.sigma:.1f}".replace(".", ","), value.games
+
+
+def rating_json(value) -> dict | None:
+    """The rating in the JSON export: mu, sigma, the conservative value it ranks by, the games rated and
+    whether that is enough to be ranked (docs/rating.md); null before the player's first game."""
+    if value is None:
+        return None
+    return {"mu": round(value.mu, 3), "sigma": round(value.sigma, 3), "conservative": round(value.conservative, 3),
+            "games": value.games, "settled": value.settled}
+
+
 @public_or_director("standings")
 def standings_csv(request, tournament):
     """Semicolon-separated with a UTF-8 BOM, as German spreadsheet programs expect. After the columns
     of the page: "nur Endstand" ("*" where some points were entered as a table's final totals only,
     as the page marks the name) and each round's points, R1, R2 … (the round's table points when they
-    rank, as the printed standings; empty for a round the player did not play). The new columns come
+    rank, as the printed standings; empty for a round the player did not play), then, when the rating is
+    shown, the rating now, its uncertainty and the games rated (docs/rating.md). The new columns come
     last, so that a spreadsheet that reads the others by position keeps working."""
+    rated = ratings_of(tournament) if tournament.rating_shown else None
+
     def build(rows, mode, rounds, per_round):
         header = [_("Platz"), pgettext("one player", "Spieler"), _("Verein"), *ranking.export_labels(mode).values(),
                   _("Punkte"), _("Spiele"), pgettext("games won, column", "gewonnen"), _("Soli"), _("nur Endstand"),
-                  *(_("R%(n)s") % {"n": n} for n in rounds)]
+                  *(_("R%(n)s") % {"n": n} for n in rounds),
+                  *((_("Wertungszahl"), _("Unsicherheit"), _("Spiele gewertet")) if rated is not None else ())]
         empty = [None] * len(rounds)
         lines = ([row.rank or "", row.name, row.club,
                   *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos,
-                  "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty))]
+                  "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty)),
+                  *(rating_cells(rated.get(row.entry_id)) if rated is not None else ())]
                  for row in rows)
         return csv_response(header, lines, f"{tournament.slug}-rangliste.csv")
 
@@ -386,11 +409,13 @@ def standings_csv(request, tournament):
 @public_or_director("standings")
 def standings_json(request, tournament):
     tables = tournament.public_seating or request.is_director
+    rated = ratings_of(tournament) if tournament.rating_shown else None
 
     def build(rows, mode, _rounds, _per_round):
         data = [{"rank": r.rank or None, "player": r.name, "club": r.club,
                  **ranking.export_values(r, mode, as_text=False, tables=tables), "points": r.points,
-                 "games": r.games, "won": r.won, "solos": r.solos} for r in rows]
+                 "games": r.games, "won": r.won, "solos": r.solos,
+                 **({"rating": rating_json(rated.get(r.entry_id))} if rated is not None else {})} for r in rows]
         return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
 
     return _export(request, tournament, "standings-json", build)

@@ -35,6 +35,8 @@ from ..models import (
     PublishedTournament,
     PublishingKey,
     Rangliste,
+    Rating,
+    RatingStep,
     Registration,
     RequestKey,
     Round,
@@ -55,7 +57,7 @@ _deleting: ContextVar[frozenset[int]] = ContextVar("doko_tournaments_being_delet
 def _tournaments_of(instance) -> list[int]:
     if isinstance(instance, Tournament):
         return [instance.pk]
-    if isinstance(instance, (Entry, Round, Team, Registration)):
+    if isinstance(instance, (Entry, Round, Team, Registration, Rating)):
         return [instance.tournament_id]
     if isinstance(instance, Player):
         return list(Entry.objects.filter(player_id=instance.pk).values_list("tournament_id", flat=True).distinct())
@@ -63,7 +65,7 @@ def _tournaments_of(instance) -> list[int]:
         return list(Tournament.objects.filter(series_id=instance.pk).values_list("pk", flat=True))
     if isinstance(instance, TeamMember):
         return list(Team.objects.filter(pk=instance.team_id).values_list("tournament_id", flat=True))
-    if isinstance(instance, (Seat, Table, Score, Tally)):
+    if isinstance(instance, (Seat, Table, Score, Tally, RatingStep)):
         return list(Round.objects.filter(pk=instance.round_id).values_list("tournament_id", flat=True))
     if isinstance(instance, (Game, Penalty, DraftGame)):
         return list(Table.objects.filter(pk=instance.table_id).values_list("round__tournament_id", flat=True))
@@ -85,6 +87,8 @@ COUNTED = (
     DraftGame,
     Score,
     Tally,
+    Rating,
+    RatingStep,
     Team,
     TeamMember,
     Registration,

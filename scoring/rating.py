@@ -1,0 +1,173 @@
+"""A player's rating (Wertungszahl) from every game they played: pure Python, no Django.
+
+The rules (docs/rating.md):
+- **A game is a match of two parties** (`match_of`, `Match`): Re against Kontra as the engine scored
+  it; 2 against 2, or 1 against 3 when Re is a lone player (a solo, a stille Hochzeit, a Hochzeit
+  that found no partner). Only the four players of the game take part: the dealer who sits out at a
+  table of 5 is not in the engine's game and is not rated. A game nobody won is a draw.
+- **The mathematics is openskill's** Weng-Lin model with the Plackett-Luce likelihood (`MODEL`), never
+  an approximation of our own. Two choices are ours, both exact changes of variable around the library's
+  update (no approximation): a party's strength is the *mean* of its players' skills (the library sums
+  them; a lone player would then face three times his strength, and every solo won would count as a
+  sensation), and the dynamics `tau` is added to each player's uncertainty in player units before the
+  update (the library would add it to the scaled values).
+- **The weight** (`weight`) is how clearly the game was won: its value before Bock and Nullspiel doubling
+  (`SheetGame.base_value`), 1 to `WEIGHT_CAP`; a game of weight w is rated with the performance noise
+  beta / w, as if it told w squared times as much as a game of value 1 (beta: `Settings.beta`; both
+  the noise and the squared weight chosen by `rating_sim`, docs/rating.md).
+- **Order**: games are rated one after another (`replay`); the same games in the same order give the
+  same ratings, to the last bit. At a tournament the order is round, table, game number; tables of one
+  round share no player, so their order within the round changes nothing.
+- **Confidence**: a rating is mu (the estimate) and sigma (its uncertainty); it is ranked by the
+  conservative value mu - 3 sigma (`Rating.conservative`) and only after `MINIMUM_GAMES` games
+  (`Rating.settled`). Not zero-sum in general: a party's players together move by the mean of
+  their variances (sigma squared), so the sum of mu stays exactly when both parties are equally sure on
+  average (four equally sure players, in a solo as in 2 against 2: tested), and moves otherwise.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from functools import cache
+
+from openskill.models import PlackettLuce
+
+from .game import Game, GameResult
+
+MU = 25.0  # a new player's rating
+SIGMA = MU / 3  # a new player's uncertainty
+BETA = 30.0  # the performance noise of a game of value 1 (tuned by rating_sim: docs/rating.md)
+TAU = MU / 300  # the dynamics added to sigma before each game (the library's default)
+WEIGHT_CAP = 4  # a game's weight: its value, at least 1, at most this
+MINIMUM_GAMES = 40  # games before a rating is ranked (docs/rating.md: rating_sim's rank correlation is then 0.85)
+Z = 3  # the conservative value: mu - Z sigma
+
+
+@dataclass(frozen=True)
+class Rating:
+    mu: float = MU
+    sigma: float = SIGMA
+    games: int = 0  # games rated
+
+    @property
+    def conservative(self) -> float:
+        """What the rating ranks by: mu - 3 sigma (the player is this strong with about 99.9 % certainty)."""
+        return self.mu - Z * self.sigma
+
+    @property
+    def settled(self) -> bool:
+        """Ranked only after `MINIMUM_GAMES` games."""
+        return self.games >= MINIMUM_GAMES
+
+    @property
+    def games_missing(self) -> int:
+        return max(MINIMUM_GAMES - self.games, 0)
+
+
+@dataclass(frozen=True)
+class Match:
+    """One game as the rating sees it: the parties, who won (None: nobody, a draw) and its weight."""
+
+    re: tuple[str, ...]
+    kontra: tuple[str, ...]
+    winner: str | None  # "re", "kontra" or None
+    weight: int = 1
+
+
+@dataclass(frozen=True)
+class Settings:
+    beta: float = BETA
+    tau: float = TAU
+    weighted: bool = True  # False: every game weighs 1 (rating_sim compares both)
+
+
+DEFAULT = Settings()
+
+
+def weight(value: int) -> int:
+    """A game's weight from its value before doubling: 1 to WEIGHT_CAP (a negative or zero value, a game
+    whose losers gained or nobody won, weighs 1)."""
+    return min(max(value, 1), WEIGHT_CAP)
+
+
+def match(*, players: Iterable[str], re: Iterable[str], winner: str | None, value: int) -> Match:
+    """The match of a game: `players` the four who played it (not the dealer sitting out), `re` the Re
+    party, `winner` "re", "kontra" or None/"" (nobody), `value` the game's value before doubling."""
+    re_party = tuple(sorted(re))
+    kontra = tuple(sorted(p for p in players if p not in re_party))
+    if not re_party or not kontra:
+        raise ValueError("a game needs two parties")
+    return Match(re=re_party, kontra=kontra, winner=winner or None, weight=weight(value))
+
+
+def match_of(game: Game, result: GameResult, base_value: int | None = None) -> Match:
+    """The match of a game the engine scored (`score_game`, or a row of `score_sheet` with its
+    `base_value`, the value before Bock and Nullspiel doubling)."""
+    value = result.value if base_value is None else base_value
+    return match(players=game.players, re=game.re, winner=result.winner, value=value)
+
+
+@cache
+def _model(beta: float) -> PlackettLuce:
+    # tau 0: the dynamics is added in player units by `update` (see the module's docstring)
+    return PlackettLuce(mu=MU, sigma=SIGMA, beta=beta, tau=0.0)
+
+
+def _scaled(model: PlackettLuce, ratings: list[Rating]):
+    """The party's players as the library sees them: mu and sigma divided by the party's size, so that
+    the library's sum of the party is the mean of its players."""
+    n = len(ratings)
+    return [model.rating(mu=r.mu / n, sigma=r.sigma / n) for r in ratings]
+
+
+def update(ratings: Mapping[str, Rating], game: Match, settings: Settings = DEFAULT) -> dict[str, Rating]:
+    """The ratings after one game: a new dict (the given one is not changed); players not seen before
+    start at `Rating()`."""
+    beta = settings.beta / (game.weight if settings.weighted else 1)
+    model = _model(beta)
+    parties = [game.re, game.kontra]
+    before = [[_dynamic(ratings.get(p, Rating()), settings.tau) for p in party] for party in parties]
+    ranks = [1.0, 1.0] if game.winner is None else [0.0, 1.0] if game.winner == "re" else [1.0, 0.0]
+    rated = model.rate([_scaled(model, party) for party in before], ranks=ranks)
+    new = dict(ratings)
+    for party, old_party, new_party in zip(parties, before, rated, strict=True):
+        n = len(party)
+        for player, old, scaled in zip(party, old_party, new_party, strict=True):
+            new[player] = Rating(mu=scaled.mu * n, sigma=scaled.sigma * n, games=old.games + 1)
+    return new
+
+
+def _dynamic(rating: Rating, tau: float) -> Rating:
+    return Rating(mu=rating.mu, sigma=math.sqrt(rating.sigma**2 + tau**2), games=rating.games)
+
+
+def replay(
+    games: Iterable[Match], start: Mapping[str, Rating] | None = None, settings: Settings = DEFAULT
+) -> dict[str, Rating]:
+    """The ratings after `games` in their order, from `start` (default: everyone new)."""
+    ratings = dict(start or {})
+    for game in games:
+        ratings = update(ratings, game, settings)
+    return ratings
+
+
+def expected(
+    ratings: Mapping[str, Rating], re: Iterable[str], kontra: Iterable[str], settings: Settings = DEFAULT
+) -> float:
+    """The chance that `re` wins a game of value 1 against `kontra` (the library's `predict_win`)."""
+    model = _model(settings.beta)
+    parties = [[ratings.get(p, Rating()) for p in party] for party in (tuple(re), tuple(kontra))]
+    return model.predict_win([_scaled(model, party) for party in parties])[0]
+
+
+def ranked(ratings: Mapping[str, Rating]) -> list[tuple[int, str, Rating]]:
+    """The settled ratings (`Rating.settled`) best first by the conservative value, with places
+    (equal values share a place), then by key."""
+    rows = sorted(((-r.conservative, key, r) for key, r in ratings.items() if r.settled))
+    placed: list[tuple[int, str, Rating]] = []
+    for index, (value, key, rating) in enumerate(rows, start=1):
+        place = placed[-1][0] if placed and -placed[-1][2].conservative == value else index
+        placed.append((place, key, rating))
+    return placed
