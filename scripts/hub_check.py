@@ -65,6 +65,7 @@ WORK = ROOT / "var" / "hubcheck"
 PY = sys.executable
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 VERSION = re.compile(r'name="version" value="(\d+)"')
+QUIET_TABLES, QUIET_PACE = 3, 1.5  # the last tables, a game every 1.5 s, once the hub is up to date
 DEADLINE = time.monotonic() + 900  # nothing of the check runs longer than 15 minutes
 
 
@@ -329,6 +330,8 @@ class Play:
         self.penalties: list[tuple[int, int, int]] = []  # (round, table, offender)
         self.totals: list[tuple[int, int]] = []  # (round, table)
         self.failures: list[str] = []
+        self.quiet: set[tuple] = set()  # the games saved at a hall's pace at the end
+        self.quiet_seconds = 0.0
         self.lock = threading.Lock()
 
     def progress(self) -> float:
@@ -519,9 +522,21 @@ def compare(a, b, path: str = "") -> list[str]:
     return [] if a == b else [f"{path}: venue {json.dumps(a)[:80]}, hub {json.dumps(b)[:80]}"]
 
 
+def until_synced(director_page: Browser, slug: str, seconds: float) -> float | None:
+    """Seconds until the director's page "Online veröffentlichen" says the hub has everything (None: not in time)."""
+    began = time.monotonic()
+    while time.monotonic() < began + seconds:
+        _status, page = director_page.request(f"/t/{slug}/online/")
+        if "auf dem neuesten Stand" in page:
+            return time.monotonic() - began
+        time.sleep(1)
+    return None
+
+
 def main_run(args) -> int:
     if not os.environ.get("DATABASE_URL", "").startswith("postgres"):
         sys.exit("hub-check: run it through scripts/hub-check.sh (the hub's PostgreSQL: scripts/with-postgres.sh)")
+    signal.signal(signal.SIGTERM, lambda *_: sys.exit(143))  # stop what it started (the `finally` below)
     started = time.monotonic()
     if WORK.exists():
         shutil.rmtree(WORK)
@@ -588,7 +603,7 @@ def main_run(args) -> int:
         tables_per_round = args.players // 4
         games_at_table = 8
         # one table of round 2 is entered as totals only
-        total = args.rounds * tables_per_round * games_at_table - (games_at_table if args.rounds >= 2 else 0)
+        total = (args.rounds * tables_per_round - QUIET_TABLES - (1 if args.rounds >= 2 else 0)) * games_at_table
         play = Play(venue, slug, setup["directors"], total)
         phones = Phones(venue, slug, setup["entries"], args.phones, 15)
         phones.start()
@@ -600,12 +615,15 @@ def main_run(args) -> int:
         seen_states: list[str] = []
         play_started = time.monotonic()
         rng = random.Random("hubcheck-play")
+        quiet: list[dict] = []
         for number in range(1, args.rounds + 1):
             run_django(["round", "start", str(number), "--out", str(WORK / "round.json")], venue_env,
                        f"round {number}'s draw")
             tables = json.loads((WORK / "round.json").read_text())["tables"]
             totals_table = tables[-1] if number == 2 else None
-            games_tables = [t for t in tables if t is not totals_table]
+            if number == args.rounds:  # played at the end, at a hall's pace, with the hub up to date
+                quiet = tables[-QUIET_TABLES:]
+            games_tables = [t for t in tables if t is not totals_table and t not in quiet]
             threads = [threading.Thread(target=play.director, args=(i, number, games_tables[i::3],
                                                                     random.Random(f"{number}-{i}")))
                        for i in range(3)]
@@ -620,33 +638,41 @@ def main_run(args) -> int:
             if totals_table is not None:
                 play.enter_totals(number, totals_table)
             play.extras(number, games_tables, rng)
-            run_django(["round", "close", str(number)], venue_env, f"closing round {number}")
+            if number < args.rounds:
+                run_django(["round", "close", str(number)], venue_env, f"closing round {number}")
             print(f"  round {number}: {len(play.saved)} games saved so far, {len(play.corrected)} corrections, "
                   f"{len(play.penalties)} penalties ({time.monotonic() - play_started:.0f} s)", flush=True)
         played = time.monotonic() - play_started
-        play_ended = time.monotonic()
         faults.done.set()
         faults.finished.wait(60)
         proxy_command(control_port, "pass")
         if "hub-a" not in processes.running:
             start_hub()
 
-        # ---- until the director's page says everything is on the hub ----
-        synced_at = None
-        deadline = time.monotonic() + args.sync_seconds
-        while time.monotonic() < deadline:
-            _status, page = director_page.request(f"/t/{slug}/online/")
-            if "auf dem neuesten Stand" in page:
-                synced_at = time.monotonic() - play_ended
-                break
-            time.sleep(1)
+        # ---- until the director's page says everything is on the hub; then the quiet tables ----
+        synced_at = until_synced(director_page, slug, args.sync_seconds)
+        print(f"  the hub up to date {synced_at if synced_at is None else round(synced_at)} s after the play; "
+              f"now {len(quiet)} tables of round {args.rounds} at a hall's pace (a game every "
+              f"{QUIET_PACE:g} s)", flush=True)
+        quiet_from = time.time()
+        for table in quiet:
+            for number in range(1, table["games"] + 1):
+                augen = rng.choice([90, 121, 131, 151, 181])
+                if play.save_game(play.directors[0], args.rounds, table, number, augen):
+                    play.saved[(args.rounds, table["number"], number)] = (time.time(), augen)
+                    play.quiet.add((args.rounds, table["number"], number))
+                time.sleep(QUIET_PACE)
+        run_django(["round", "close", str(args.rounds)], venue_env, f"closing round {args.rounds}")
+        quiet_synced = until_synced(director_page, slug, args.sync_seconds)
+        play.quiet_seconds = time.time() - quiet_from
         phones.stop.set()
         time.sleep(1.5)  # the watcher's last look
         processes.stop("watch")
         run_django(["dump", "venue", str(WORK / "venue-dump.json")], venue_env, "reading the venue")
         run_django(["dump", "hub", str(WORK / "hub-dump.json")], hub_env, "reading the hub")
         proxy_stats = proxy_command(control_port, "stats")
-        return report(args, play, phones, faults, seen_states, played, synced_at, proxy_stats, started, nginx_dir)
+        return report(args, play, phones, faults, seen_states, played, (synced_at, quiet_synced), proxy_stats,
+                      started, nginx_dir)
     finally:
         processes.stop_all()
 
@@ -669,10 +695,11 @@ def report(args, play: Play, phones: Phones, faults: Faults, seen_states, played
     print(f"  proxy: {proxy_stats}")
     print("  the director's page 'Online veröffentlichen' said, in turn: " + " | ".join(seen_states[:12])
           + (" | …" if len(seen_states) > 12 else ""))
-    if synced_at is None:
-        problems.append(f"the venue's outbox was not all on the hub {args.sync_seconds} s after the play")
-    else:
-        print(f"  everything on the hub {synced_at:.0f} s after the last action of the play")
+    for when, seconds in zip(("the play", "the quiet tables"), synced_at, strict=True):
+        if seconds is None:
+            problems.append(f"the venue's outbox was not all on the hub {args.sync_seconds} s after {when}")
+        else:
+            print(f"  the director's page said 'auf dem neuesten Stand' {seconds:.0f} s after {when}")
     batches: dict[str, int] = {}
     upstream = nginx_dir / "upstream.log"
     for line in upstream.read_text().splitlines() if upstream.exists() else []:
@@ -739,11 +766,14 @@ def report(args, play: Play, phones: Phones, faults: Faults, seen_states, played
     def overlaps(spans, begin, end) -> bool:
         return any(b < end and begin < e for b, e in spans)
 
-    up, calm, everything = [], [], []
+    up, calm, everything, quiet = [], [], [], []
     for game, (at, _augen) in play.saved.items():
         if game not in first_seen:
             continue
         delay = max(0.0, first_seen[game] - at)
+        if game in play.quiet:
+            quiet.append(delay)
+            continue
         everything.append(delay)
         if not overlaps(faults.hub_down, at, first_seen[game]):
             up.append(delay)
@@ -756,11 +786,13 @@ def report(args, play: Play, phones: Phones, faults: Faults, seen_states, played
             corrected_delays.append(max(0.0, seen[0] - at))
     never = [game for game in play.saved if game not in first_seen]
     print("  delay from a game's save at the venue to its appearance in the hub's database (watched every 0.25 s):")
-    for label, values in (("while the hub was up (no stop in between)", up),
-                          ("with no fault at all in between", calm), ("every game, outages included", everything),
-                          ("corrections (the new Augen)", corrected_delays)):
+    for label, values in (("the evening: while the hub was up", up),
+                          ("the evening: no fault at all in between", calm),
+                          ("the evening: every game, outages included", everything),
+                          ("corrections (the new Augen)", corrected_delays),
+                          ("at a hall's pace, the hub up to date", quiet)):
         if values:
-            print(f"    {label:42s} {len(values):5d} games  p50 {percentile(values, .5):6.2f} s  "
+            print(f"    {label:44s} {len(values):5d} games  p50 {percentile(values, .5):6.2f} s  "
                   f"p95 {percentile(values, .95):6.2f} s  max {max(values):6.2f} s")
     if never:
         problems.append(f"{len(never)} games never appeared on the hub while watched, e.g. {never[:5]}")
@@ -814,8 +846,9 @@ def main() -> None:
     elif args.command == "dump":
         dump(args.side, args.out)
     else:
-        if args.players % 4 or not 8 <= args.players <= 400 or not 1 <= args.rounds <= 6 or not 0 <= args.phones <= 300:
-            sys.exit("hub-check: 8 to 400 players (a multiple of 4), 1 to 6 rounds, at most 300 phones")
+        if args.players % 4 or not 24 <= args.players <= 400 or not 1 <= args.rounds <= 6 \
+                or not 0 <= args.phones <= 300:
+            sys.exit("hub-check: 24 to 400 players (a multiple of 4), 1 to 6 rounds, at most 300 phones")
         sys.exit(main_run(args))
 
 
