@@ -452,16 +452,21 @@ class Faults:
         self.done = threading.Event()
         self.finished = threading.Event()
         self.schedule = [
-            (0.06, "proxy drops half the connections (early and late)", 12, self.drop),
+            (0.06, "proxy drops every connection (alternately early and late) until 4 are dropped", 60, self.drop),
             (0.18, "hub stopped (both instances, SIGTERM) and started", 20, self.stop_hub_term),
             (0.38, "proxy delays every chunk by 1.5 s", 15, self.delay),
             (0.52, "proxy refuses connections (the hub's address down)", 10, self.refuse),
             (0.66, "hub killed (both instances, SIGKILL) and started", 20, self.stop_hub_kill),
-            (0.80, "proxy drops a third and delays by 0.3 s", 12, self.drop_and_delay),
+            (0.80, "proxy drops every connection and delays by 0.3 s until 2 more are dropped", 60,
+             self.drop_and_delay),
         ]
 
+    def dropped(self) -> int:
+        counts = dict(item.split("=") for item in proxy_command(self.control, "stats").split())
+        return int(counts["dropped_early"]) + int(counts["dropped_late"])
+
     def drop(self) -> None:
-        proxy_command(self.control, "drop 0.5")
+        proxy_command(self.control, "drop 1")
 
     def delay(self) -> None:
         proxy_command(self.control, "delay 1500")
@@ -470,7 +475,7 @@ class Faults:
         proxy_command(self.control, "refuse")
 
     def drop_and_delay(self) -> None:
-        proxy_command(self.control, "drop 0.33")
+        proxy_command(self.control, "drop 1")
         proxy_command(self.control, "delay 300")
 
     def stop_hub_term(self) -> None:
@@ -488,9 +493,16 @@ class Faults:
             if self.done.is_set() or self.play.progress() >= 1:
                 break
             began = time.time()
+            dropped = self.dropped()
             begin()
             print(f"  fault at {self.play.progress():4.0%} of the games: {what}, {seconds} s", flush=True)
-            self.done.wait(seconds)
+            if begin in (self.drop, self.drop_and_delay):  # (the sender's back-off: 1, 2, 4 … s apart)
+                enough = dropped + (4 if begin == self.drop else 2)
+                until = time.monotonic() + seconds
+                while self.dropped() < enough and time.monotonic() < until and not self.done.wait(0.2):
+                    pass
+            else:
+                self.done.wait(seconds)
             if begin in (self.stop_hub_term, self.stop_hub_kill):
                 self.start_hub()
                 self.hub_down.append((began, time.time()))
@@ -693,8 +705,9 @@ def report(args, play: Play, phones: Phones, faults: Faults, seen_states, played
     for what, began, ended in faults.windows:
         print(f"    {what}: {ended - began:.0f} s")
     print(f"  proxy: {proxy_stats}")
-    print("  the director's page 'Online veröffentlichen' said, in turn: " + " | ".join(seen_states[:12])
-          + (" | …" if len(seen_states) > 12 else ""))
+    unreachable = [state for state in seen_states if "nicht erreichbar" in state]
+    print(f"  the director's page 'Online veröffentlichen', looked at every 2 s, said {len(seen_states)} different "
+          f"things, e.g.: " + " | ".join(seen_states[:4] + unreachable[:3]))
     for when, seconds in zip(("the play", "the quiet tables"), synced_at, strict=True):
         if seconds is None:
             problems.append(f"the venue's outbox was not all on the hub {args.sync_seconds} s after {when}")
@@ -703,9 +716,9 @@ def report(args, play: Play, phones: Phones, faults: Faults, seen_states, played
     batches: dict[str, int] = {}
     upstream = nginx_dir / "upstream.log"
     for line in upstream.read_text().splitlines() if upstream.exists() else []:
-        if "/api/publish/v1/batch" in line:
-            status = line.split()[1]
-            batches[status] = batches.get(status, 0) + 1
+        found = re.search(r' (\d{3}) [\d.]+ "POST /api/publish/v1/batch', line)
+        if found:
+            batches[found[1]] = batches.get(found[1], 0) + 1
     print(f"  batches the hub's nginx saw, by status: {dict(sorted(batches.items()))}")
 
     # ---- the same tournament on both sides ----
