@@ -18,7 +18,7 @@ PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
 
 .PHONY: help setup setup-run system-deps system-deps-run venv venv-load messages makemessages migrate demo \
-        run serve bench bench-seating loadtest cluster-check test test-sqlite test-pg lint clean
+        run serve bench bench-seating loadtest cluster-check hub-check test test-sqlite test-pg lint clean
 
 help:
 	@echo "make run          install what is missing, migrate, load the demo, serve on http://$(HOST):$(PORT)/"
@@ -27,6 +27,7 @@ help:
 	@echo "make bench-seating  seating schedules, 8-200 players x 3-8 rounds: repeats and seconds (docs/seating.md)"
 	@echo "make loadtest     500 phones and 3 directors for 2 minutes, the rush and the burst, against make serve (SQLite, PostgreSQL)"
 	@echo "make cluster-check  nginx, PostgreSQL, Redis and two app instances on loopback (docs/deploy.md)"
+	@echo "make hub-check    a venue publishing an evening of 200 players to a hub through faults (docs/publishing.md)"
 	@echo "make test         install what is missing, run all tests on SQLite, then on a throwaway PostgreSQL"
 	@echo "make test-sqlite  only the SQLite pass    (ARGS='-k name -x' passes options to pytest)"
 	@echo "make test-pg      only the PostgreSQL pass (ARGS=... as above)"
@@ -127,6 +128,12 @@ loadtest: setup venv-load
 
 cluster-check: setup venv-load
 	bash scripts/cluster-check.sh
+
+# a venue (make serve's stack, SQLite) publishing to a hub (PostgreSQL, two instances behind nginx,
+# Redis) through a fault-injecting proxy, then both compared; HUB_CHECK_ARGS="--players 40 --rounds 2"
+HUB_CHECK_ARGS ?=
+hub-check: setup
+	bash scripts/hub-check.sh $(HUB_CHECK_ARGS)
 
 # ---- tests ------------------------------------------------------------------------------------
 # Both passes always run; the target fails if either does (pytest's exit 5, "no tests collected",

@@ -1,6 +1,7 @@
 """Publishing from a venue to a hub (docs/publishing.md): the venue's outbox, written in the transaction
 of each change; the hub's endpoint with its idempotency and refusals; the sender; a round trip."""
 
+import datetime
 import hashlib
 import json
 
@@ -8,8 +9,16 @@ import pytest
 from django.db import transaction
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
-from tournament.models import HubCorrection, OutboxEntry, Publication, PublishedTournament, Tournament
+from tournament.models import (
+    HubCorrection,
+    IdempotencyRecord,
+    OutboxEntry,
+    Publication,
+    PublishedTournament,
+    Tournament,
+)
 from tournament.services import (
     hub_idempotency,
     importing,
@@ -130,6 +139,17 @@ def test_a_key_still_being_processed_is_refused_with_409(tournament, secret):
     response = Client().post(publish_sender.PATH, data=raw, content_type="application/json",
                              headers={"Authorization": f"Bearer {secret}", "Idempotency-Key": "k1"})
     assert response.status_code == 409 and response.json()["reason"] == "in_progress"
+
+
+def test_a_key_whose_request_died_a_minute_ago_is_taken_over(tournament, secret):
+    # a hub instance killed in the middle of a batch leaves its key "being processed": the venue's retry
+    # of the same batch must not wait long (make hub-check kills the hub; five minutes held everything up)
+    raw = json.dumps(batch(file_entries(tournament))).encode()
+    hub_idempotency.begin(key=find_key(secret), idempotency_key="k1", fingerprint=hashlib.sha256(raw).hexdigest())
+    IdempotencyRecord.objects.update(created_at=timezone.now() - datetime.timedelta(seconds=90))
+    response = Client().post(publish_sender.PATH, data=raw, content_type="application/json",
+                             headers={"Authorization": f"Bearer {secret}", "Idempotency-Key": "k1"})
+    assert response.status_code == 200 and response.json() == {"applied_seq": 1}
 
 
 def test_refusals_say_why_in_words_and_for_the_program(tournament, hub, secret):

@@ -2,7 +2,10 @@
 Field"): the first request with a key is processed and its answer stored; the same key with the same
 body gets the stored answer; the same key with another body is refused (422); a key whose first
 request is still being processed is refused (409), unless that request is older than `STALE` (it
-died: the retry takes it over)."""
+died: the retry takes it over). STALE is a minute, longer than nginx waits for an instance (60 s,
+deploy/nginx-cluster.conf): a hub killed in the middle of a batch (make hub-check does that) must not
+hold the venue's outbox up for long; and a batch taken over while it still ran would not apply twice
+either (`hub_apply` locks the tournament and skips what is applied)."""
 
 from __future__ import annotations
 
@@ -15,7 +18,7 @@ from django.utils.translation import gettext as _
 from ..models import IdempotencyRecord, PublishingKey
 from . import locking
 
-STALE = datetime.timedelta(minutes=5)
+STALE = datetime.timedelta(seconds=60)
 
 
 def begin(*, key: PublishingKey, idempotency_key: str, fingerprint: str) -> tuple[int, dict] | None:
