@@ -120,21 +120,3 @@ def test_player_page_and_exports_show_the_rating_unless_switched_off(client):
     tournaments.update_tournament(tournament=tournament, fields={"rating_shown": False}, rules=tournament.rules)
     assert "Wertungszahl" not in client.get(f"/t/wertung/players/{entry.pk}/").content.decode()
     assert "rating" not in client.get("/t/wertung/standings.json").json()[0]
-
-
-def test_a_correction_in_an_earlier_round_counts_as_a_change_of_every_page():
-    """A correction at a table of an earlier round rates every later round again, so the ratings of
-    players at other tables move: the change must move the setup counter (every player's page), not
-    only that table's (its players' pages); a game saved in the round being played stays one table's."""
-    from tournament.web import caching
-
-    tournament = make_tournament(players=8, slug="weit")
-    first = play_round(tournament, games=2)
-    second = play_round(tournament, games=2)
-    setup = caching.setup_counter(tournament)
-    table = second.tables.order_by("number").first()
-    results.save_game(table=table, number=3, data=normal_game(table, 3))
-    assert caching.setup_counter(tournament) == setup  # the last round: that table only
-    corrected = first.tables.order_by("number").first()
-    results.save_game(table=corrected, number=1, data=normal_game(corrected, 1, re_augen=40))
-    assert caching.setup_counter(tournament) > setup

@@ -238,17 +238,6 @@ def current() -> Recording | None:
     return _current.get()
 
 
-def widen(tournament_id: int) -> None:
-    """Counts the change being recorded for `tournament_id` as a wide one (table None), though its action
-    names one table: what it changed reaches beyond that sheet (a correction in an earlier round rates
-    every later round again: `ratings.refresh`), so every page of the tournament must move."""
-    rec = _current.get()
-    while rec is not None and rec.tournament_id != tournament_id:
-        rec = rec.within
-    if rec is not None:
-        rec.table_id = None
-
-
 def require(step: str) -> Recording:
     """The recording a step that writes runs in (a step: a public function of a service that writes
     for its caller and opens no recording of its own, e.g. `scores.write_scores`). Outside one it

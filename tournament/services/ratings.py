@@ -63,9 +63,6 @@ def _rate_from(tournament_id: int, first: int, changed: list[int]) -> None:
     for table_id, entry_id in Seat.objects.filter(later | now).values_list("table_id", "entry_id"):
         seated[table_id].append(entry_id)
     again = list(seated)
-    if set(again) - set(changed):
-        # the ratings of other tables' players move too (the later rounds): not one sheet's change
-        audit.widen(tournament_id)
     entries = {e for people in seated.values() for e in people}
     start: dict[str, rating.Rating] = {}
     # each player's rating before: his newest step of the rounds before, or of round `first` at a table
