@@ -249,9 +249,9 @@ def test_csv_and_json_follow_the_mode(client, nine, missed):
 
     lines = csv_rows(nine)
     assert lines[0] == ["Platz", "Spieler", "Verein", "Tischpunkte", "Punkte", "Spiele", "gewonnen", "Soli",
-                        "nur Endstand", "R1", "R2"]
+                        "nur Endstand", "R1", "R2", "Wertungszahl", "Unsicherheit", "Spiele gewertet"]
     assert lines[2][:5] == ["2", "Bernd", "DK Nord", "3", "20"]
-    assert lines[2][-2:] == ["0", "3"]  # the table points of each round, as the printed standings
+    assert lines[2][-5:-3] == ["0", "3"]  # the table points of each round, as the printed standings
     data = client.get(reverse("tournament:standings_json", args=[nine.slug])).json()
     assert data[1]["table_points"] == 3 and data[1]["points"] == 20
     assert data[1]["placements"] == [

@@ -120,3 +120,30 @@ def test_player_page_and_exports_show_the_rating_unless_switched_off(client):
     tournaments.update_tournament(tournament=tournament, fields={"rating_shown": False}, rules=tournament.rules)
     assert "Wertungszahl" not in client.get(f"/t/wertung/players/{entry.pk}/").content.decode()
     assert "rating" not in client.get("/t/wertung/standings.json").json()[0]
+
+
+def test_a_correction_in_an_earlier_round_moves_the_version_of_players_at_other_tables():
+    """A player's page is kept while its version holds (their own tables, their ranks); a correction at
+    another table of an earlier round rates the later rounds again and moves the ratings of players who
+    never sat at that table: their version moves with it, even where their ranks stay."""
+    from django.test import RequestFactory
+
+    from tournament.views.public import player_version
+
+    tournament = make_tournament(players=12, slug="version")
+    first = play_round(tournament, games=2)
+    play_round(tournament, games=2)
+    corrected = first.tables.order_by("number").first()
+    others = list(Seat.objects.filter(table__round=first).exclude(table=corrected).values_list("entry_id", flat=True))
+    request = RequestFactory().get("/")
+    request.is_director = False
+
+    def versions():
+        return {entry_id: player_version(request, tournament, entry_id)[1] for entry_id in others}
+
+    before = versions()
+    results.save_game(table=corrected, number=1, data=normal_game(corrected, 1, re_augen=40))  # Kontra wins now
+    after = versions()
+    same_ranks = [e for e in others if after[e].ranks == before[e].ranks and after[e].own == before[e].own]
+    assert same_ranks, "some players at other tables keep their ranks and own tables"
+    assert all(after[e].text != before[e].text for e in same_ranks)

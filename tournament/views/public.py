@@ -18,7 +18,7 @@ from scoring.rating import MINIMUM_GAMES
 
 from .. import ranking, selectors
 from ..models import Entry, Table
-from ..selectors.ratings import rating_course, rating_text
+from ..selectors.ratings import rating_course, rating_text, rating_version
 from ..web import cache_keys, caching, frames, front, histories
 from ..web.charts import Series, progression_svg
 from . import player_rows
@@ -65,7 +65,10 @@ def player_version(request, tournament, entry_id: int) -> tuple[tuple[int, int, 
     history = histories.ranks(tournament, include_hidden=request.is_director, counter=counter)
     own = f"{setup}-{tables}"
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
-    text = cache_keys.digest(own, ranks, *history.brief_provisional_sentences())
+    # the rating moves with games at other tables too (a correction in an earlier round rates the later
+    # rounds again): its newest step, rewritten whenever it is rated again, is part of the version
+    rated = rating_version(entry_id) if tournament.rating_shown else 0
+    text = cache_keys.digest(own, ranks, rated, *history.brief_provisional_sentences())
     return counters, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
 
 
