@@ -3,6 +3,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from tournament.api.routes import api
 from tournament.views import table_link
 
 urlpatterns = [
@@ -21,6 +22,8 @@ urlpatterns = [
     path("e/<str:token>/drafts/<int:draft_id>/decide.json", table_link.decide, name="table_link_decide"),
     path("e/<str:token>/approve.json", table_link.approve, name="table_link_approve"),
     path("e/<str:token>/sw.js", table_link.service_worker, name="table_link_sw"),
+    # the open read API: JSON of what visitors see, its OpenAPI description at /api/v1/openapi.json (docs/api.md)
+    path("api/v1/", api.urls),
     path("", include("tournament.urls")),
 ]
 
