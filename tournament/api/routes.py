@@ -146,7 +146,7 @@ def ranglisten(request, organisation: str = "", limit: int = 50, offset: int = 0
                                                   offset=offset))
 
 
-@api.get("/ranglisten/{slug}", response={200: schemas.RanglisteDetail, **ERRORS}, url_name="rangliste",
+@api.get("/ranglisten/{slug}", response={200: schemas.RanglisteDetail, **ERRORS}, url_name="rangliste", by_alias=True,
          summary="A Rangliste on a day, its ranked rows paged")
 @endpoint
 def rangliste(request, slug: str, until: str = "", limit: int = 50, offset: int = 0):
