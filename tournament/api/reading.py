@@ -23,7 +23,7 @@ from ..web import caching, histories
 from . import public_file
 from .answers import ApiError, page
 
-STATUS = {Round.Status.PUBLISHED: "published", Round.Status.CLOSED: "closed"}
+STATUS: dict[str, str] = {Round.Status.PUBLISHED: "published", Round.Status.CLOSED: "closed"}
 
 
 def _organisation(organisation: Organisation) -> dict:
