@@ -5,7 +5,6 @@ a fixed number of queries whatever the size, and malformed queries never a 500."
 
 from __future__ import annotations
 
-import datetime
 import json
 
 import pytest
@@ -20,7 +19,6 @@ from hypothesis import strategies as st
 from jsonschema import Draft202012Validator
 
 from tournament import privacy
-from tournament.api.routes import api
 from tournament.models import Rangliste, Tournament
 from tournament.services import file_schema, results, seating, tournaments
 from tournament.services import privacy as privacy_services
@@ -356,3 +354,14 @@ def test_any_query_is_json_and_never_a_500(query):
                     url("ranglisten")):
         answer = client.get(address, query)
         assert answer.status_code < 500 and answer["Content-Type"].startswith("application/json")
+
+
+def test_an_unchanged_answer_is_304_after_the_counter_and_the_rate_count(herbst, django_assert_num_queries):
+    client = Client()
+    address = url("standings", slug=herbst.slug)
+    tag = client.get(address)["ETag"]
+    caching.forget_kept()
+    # the rate limit's count (10 statements in the database cache, its savepoints included; one in Redis),
+    # then one query of ours: the change counter by the slug
+    with django_assert_num_queries(11):
+        assert client.get(address, HTTP_IF_NONE_MATCH=tag).status_code == 304

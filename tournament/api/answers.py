@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from functools import wraps
 
-from django.http import HttpResponse, JsonResponse
+from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
 
@@ -85,20 +85,28 @@ def data_response(data) -> HttpResponse:
     return response
 
 
-def tournament_poll(request, tournament, page: str) -> caching.Poll:
-    """The validator of an answer about one tournament: its change counter (read with the tournament),
-    the endpoint and its query (`caching.etag`: also the language and the code's release)."""
-    return caching.Poll(request, tournament, page="api-" + page, variant=(sorted(request.GET.items()),))
-
-
-def by_tournament(request, tournament, page: str, build) -> HttpResponse:
-    """An answer about one tournament: 304 from the change counter while the reader's ETag holds
-    (before anything else is read), else `build()` as JSON with the ETag."""
-    poll = tournament_poll(request, tournament, page)
-    unchanged = poll.not_modified()
-    if unchanged is not None:
-        return unchanged
-    return poll.finish(data_response(build()))
+def by_tournament(request, slug: str, page: str, allowed, build) -> HttpResponse:
+    """An answer about one tournament, with its change counter in the ETag (`caching.etag`: also the
+    endpoint, its query, the language and the code's release). A reader whose `If-None-Match` still
+    matches gets 304 from one query (the counter by the slug), before the tournament is read: whatever
+    could change the answer, a switch of the public pages included, is a write that moves the counter,
+    as for the polled pages (`caching.answers_unchanged_polls`). Otherwise the tournament, 404 unless
+    `allowed(tournament)`, and `build(tournament)` as JSON."""
+    found = request.counter_by_slug = caching.counter_by_slug(slug)
+    if found is None:
+        raise Http404
+    variant = (sorted(request.GET.items()),)
+    tag = caching.etag(found[0], found[1], "api-" + page, variant)
+    if any(caching.same_counter(presented, tag) for presented in caching.presented_etags(request)):
+        answer = HttpResponseNotModified()
+        answer["ETag"] = tag
+        patch_cache_control(answer, private=True, no_cache=True)
+        return answer
+    tournament = caching.tournament_by_slug(request, slug)
+    if not allowed(tournament):
+        raise Http404
+    poll = caching.Poll(request, tournament, page="api-" + page, variant=variant)
+    return poll.finish(data_response(build(tournament)))
 
 
 def by_content(request, data) -> HttpResponse:

@@ -15,7 +15,6 @@ from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
 from ..views import query_string
-from ..web import caching
 from . import public_file, reading, schemas
 from .answers import ApiError, by_content, by_tournament, endpoint, error, not_found, paging
 
@@ -50,12 +49,9 @@ def _server_error(request, exc):
     return error(500, "server_error", _("Ein Fehler auf dem Server; er ist aufgezeichnet."))
 
 
-def _public(request, slug: str, page: str):
-    """The tournament, while the public may see `page` (404 otherwise, as the pages answer)."""
-    tournament = caching.tournament_by_slug(request, slug)
-    if not getattr(tournament, f"public_{page}"):
-        raise Http404
-    return tournament
+def _shows(*pages: str):
+    """The public may see the tournament's `pages` (`Tournament.public_<page>`, as the pages ask)."""
+    return lambda tournament: all(getattr(tournament, f"public_{page}") for page in pages)
 
 
 def _day(request, name: str):
@@ -83,16 +79,15 @@ def tournaments(request, organisation: str = "", since: str = "", until: str = "
 @api.get("/tournaments/{slug}", response={200: schemas.TournamentDetail, **ERRORS}, url_name="tournament")
 @endpoint
 def tournament(request, slug: str):
-    found = _public(request, slug, "overview")
-    return by_tournament(request, found, "tournament", lambda: reading.tournament(found))
+    return by_tournament(request, slug, "tournament", _shows("overview"), reading.tournament)
 
 
 @api.get("/tournaments/{slug}/rounds/{int:round_number}", response={200: schemas.RoundDetail, **ERRORS},
          url_name="round", summary="A published round's tables and seating")
 @endpoint
 def round_detail(request, slug: str, round_number: int):
-    found = _public(request, slug, "seating")
-    return by_tournament(request, found, f"round-{round_number}", lambda: reading.seating(found, round_number))
+    return by_tournament(request, slug, f"round-{round_number}", _shows("seating"),
+                         lambda found: reading.seating(found, round_number))
 
 
 @api.get("/tournaments/{slug}/rounds/{int:round_number}/tables/{int:table_number}/games",
@@ -100,11 +95,9 @@ def round_detail(request, slug: str, round_number: int):
          summary="A table's games and penalties as rows of the tournament file")
 @endpoint
 def table_games(request, slug: str, round_number: int, table_number: int):
-    found = _public(request, slug, "players")
-    if not found.public_seating:  # as the table's public sheet: it would show who sat where
-        raise Http404
-    return by_tournament(request, found, f"table-{round_number}-{table_number}",
-                         lambda: reading.table_games(found, round_number, table_number))
+    # (as the table's public sheet: with the seating, since it shows who sat where)
+    return by_tournament(request, slug, f"table-{round_number}-{table_number}", _shows("players", "seating"),
+                         lambda found: reading.table_games(found, round_number, table_number))
 
 
 @api.get("/tournaments/{slug}/standings", response={200: schemas.Standings, **ERRORS}, url_name="standings",
@@ -112,18 +105,17 @@ def table_games(request, slug: str, round_number: int, table_number: int):
 @endpoint
 def standings(request, slug: str, round: int | None = None, limit: int = 50, offset: int = 0):
     """After the round `round` (else after the last); `limit` and `offset` page the rows."""
-    found = _public(request, slug, "standings")
     limit, offset = paging(request)
-    return by_tournament(request, found, "standings",
-                         lambda: reading.standings(request, found, limit=limit, offset=offset))
+    return by_tournament(request, slug, "standings", _shows("standings"),
+                         lambda found: reading.standings(request, found, limit=limit, offset=offset))
 
 
 @api.get("/tournaments/{slug}/players/{int:entry_id}", response={200: schemas.PlayerRecord, **ERRORS},
          url_name="player", summary="A player's record in the tournament")
 @endpoint
 def player(request, slug: str, entry_id: int):
-    found = _public(request, slug, "players")
-    return by_tournament(request, found, f"player-{entry_id}", lambda: reading.player(request, found, entry_id))
+    return by_tournament(request, slug, f"player-{entry_id}", _shows("players"),
+                         lambda found: reading.player(request, found, entry_id))
 
 
 @api.get("/tournaments/{slug}/file", response={200: schemas.TournamentFile, **ERRORS}, url_name="file",
@@ -131,10 +123,8 @@ def player(request, slug: str, entry_id: int):
 @endpoint
 def tournament_file(request, slug: str):
     """Only while the standings, the seating and the players' pages are all public: the file holds all of it."""
-    found = _public(request, slug, "overview")
-    if not (found.public_standings and found.public_seating and found.public_players):
-        raise Http404
-    return by_tournament(request, found, "file", lambda: public_file.public_file(found))
+    return by_tournament(request, slug, "file", _shows("overview", "standings", "seating", "players"),
+                         public_file.public_file)
 
 
 @api.get("/ranglisten", response={200: schemas.RanglistePage, **ERRORS}, url_name="ranglisten",
