@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "django_ratelimit",  # only its system check: it refuses Django's own database cache (no atomic incr)
+    "ninja",  # the open API's page (/api/v1/docs) from its bundled Swagger UI, not from a CDN
     "tournament",
 ]
 
