@@ -94,6 +94,7 @@ INSTALLED_APPS = [
     "simple_history",
     "axes",
     "django_ratelimit",  # only its system check: it refuses Django's own database cache (no atomic incr)
+    "ninja",  # the open API's page (/api/v1/docs) from its bundled Swagger UI, not from a CDN
     "tournament",
 ]
 
@@ -226,9 +227,17 @@ RATE_LIMIT_TABLE_LINK = os.environ.get("DJANGO_TABLE_LINK_RATE", "240/m").strip(
 # a player's private registration link (cancel, check in), per link: a player does each once, and the
 # hall's phones share one address at the door
 RATE_LIMIT_REGISTRATION_LINK = os.environ.get("DJANGO_REGISTRATION_LINK_RATE", "20/10m").strip()
+# the open read API (/api/v1/, docs/api.md), per client address, or per API key for a client that has
+# one (DJANGO_API_KEYS: "name=key" pairs separated by commas, e.g. an association's Rangliste mirror)
+RATE_LIMIT_API = os.environ.get("DJANGO_API_RATE", "120/m").strip()
+RATE_LIMIT_API_KEY = os.environ.get("DJANGO_API_KEY_RATE", "1200/m").strip()
+API_KEYS = {key.strip(): name.strip() for name, _, key in (
+    pair.partition("=") for pair in os.environ.get("DJANGO_API_KEYS", "").split(",") if pair.strip())
+    if key.strip()}
 for _name, _rate in (("DJANGO_REGISTRATION_RATE", RATE_LIMIT_REGISTRATION), ("DJANGO_TABLE_LINK_RATE",
                                                                                RATE_LIMIT_TABLE_LINK),
-                     ("DJANGO_REGISTRATION_LINK_RATE", RATE_LIMIT_REGISTRATION_LINK)):
+                     ("DJANGO_REGISTRATION_LINK_RATE", RATE_LIMIT_REGISTRATION_LINK),
+                     ("DJANGO_API_RATE", RATE_LIMIT_API), ("DJANGO_API_KEY_RATE", RATE_LIMIT_API_KEY)):
     if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?[smhd]", _rate):
         raise ImproperlyConfigured(f"{_name} must read like 30/10m (requests/period), not {_rate!r}")
 # ---- mail (the registration's confirmation with the private link; tournament/web/mail.py) ----------

@@ -3,6 +3,7 @@ from django.urls import include, path
 from django.views.decorators.csrf import csrf_exempt
 from django.views.i18n import set_language
 
+from tournament.api.routes import api
 from tournament.views import publishing_api, table_link
 
 urlpatterns = [
@@ -23,6 +24,8 @@ urlpatterns = [
     path("e/<str:token>/sw.js", table_link.service_worker, name="table_link_sw"),
     # a venue's batch of changes to a hub (docs/publishing.md; only with DJANGO_HUB=1)
     path("api/publish/v1/batch", publishing_api.publish_batch, name="publish_batch"),
+    # the open read API: JSON of what visitors see, its OpenAPI description at /api/v1/openapi.json (docs/api.md)
+    path("api/v1/", api.urls),
     path("", include("tournament.urls")),
 ]
 

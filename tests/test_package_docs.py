@@ -19,6 +19,7 @@ PACKAGES = {
     "tournament/selectors": "tournament/selectors",
     "tournament/services": "tournament/services",
     "tournament/views": "tournament/views",
+    "tournament/api": "tournament/api",
     "tournament/web": "tournament/web",
     "tournament/printing": "tournament/printing",
     "tournament/templatetags": "tournament/templatetags",

@@ -590,6 +590,37 @@ CASES = [
 ]
 
 
+class ApiCase(Case):
+    """An endpoint of the open read API (/api/v1/, docs/api.md): everyone gets the visitor's view."""
+
+    def url(self, w: World) -> str:
+        return reverse(f"api:{self.name}", kwargs=self.kwargs(w))
+
+
+EVERYONE, NOBODY, READ_ONLY = "200 200 200 200", "404 404 404 404", "405 405 405 405"
+API_CASES = [
+    ApiCase("tournaments", lambda w: {}, get=EVERYONE, post=READ_ONLY),
+    ApiCase("tournament", T, get=EVERYONE, post=READ_ONLY),
+    ApiCase("tournament", lambda w: {"slug": "gibt-es-nicht"}, get=NOBODY, post=READ_ONLY, label="unknown"),
+    ApiCase("round", R1, get=EVERYONE, post=READ_ONLY),
+    ApiCase("round", lambda w: {"slug": w.slug, "round_number": 2}, get=NOBODY, post=READ_ONLY, label="draft"),
+    ApiCase("table_games", T1, get=EVERYONE, post=READ_ONLY),
+    ApiCase("table_games", DRAFT_TABLE, get=NOBODY, post=READ_ONLY, label="draft round"),
+    ApiCase("standings", T, get=EVERYONE, post=READ_ONLY),
+    ApiCase("player", lambda w: {"slug": w.slug, "entry_id": w.first_entry.id}, get=EVERYONE, post=READ_ONLY),
+    ApiCase("player", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get=NOBODY, post=READ_ONLY,
+            label="a player of another tournament"),
+    ApiCase("file", T, get=EVERYONE, post=READ_ONLY),
+    ApiCase("ranglisten", lambda w: {}, get=EVERYONE, post=READ_ONLY),
+    ApiCase("rangliste", RL, get=EVERYONE, post=READ_ONLY),
+    # django-ninja's own views: the description, its page and the API's root (which lists nothing): they
+    # answer any method the same and write nothing
+    ApiCase("openapi-json", lambda w: {}, get=EVERYONE, post=EVERYONE),
+    ApiCase("openapi-view", lambda w: {}, get=EVERYONE, post=EVERYONE),
+    ApiCase("api-root", lambda w: {}, get=NOBODY, post=NOBODY),
+]
+
+
 def unknown_slug_cases() -> list[Case]:
     """Every pattern of a tournament, for a tournament that does not exist: 404 for everyone (405 for
     a GET of a POST-only view), before anyone is asked to log in."""
@@ -756,6 +787,22 @@ def test_every_url_pattern_has_a_case():
     assert not {case.name for case in CASES} - patterns, "cases for patterns that no longer exist"
     planned = sum(len(cases) for cases in WALK.values()) * 2
     assert planned >= MINIMUM_CASES, f"the walk shrank to {planned} requests"
+
+
+def test_every_api_pattern_has_a_case():
+    from tournament.api.routes import api
+
+    patterns = {p.name for p in api.urls[0]}
+    assert patterns == {case.name for case in API_CASES}, "an endpoint without a case, or a case without one"
+
+
+@pytest.mark.parametrize("role", ROLES)
+def test_api_walk(world, role):
+    """Every endpoint of the API, GET and POST, as each role: the visitor's view for everyone, nothing
+    ever written, every POST refused (405)."""
+    count, problems = walk(world, role, API_CASES)
+    RUN[f"api as {role}"] += count
+    assert not problems, "\n".join(problems)
 
 
 @pytest.mark.parametrize("role", ROLES)

@@ -217,6 +217,27 @@ VARIANTS = {
 }
 
 
+def api_tables(w: World) -> list[tuple[dict, str]]:
+    return [({**kwargs}, "") for kwargs, _query in table_variants(w)]
+
+
+# every endpoint of the open read API (tournament/api/routes.py) -> its variants
+API_VARIANTS = {
+    "tournaments": lambda w: [({}, ""), ({}, "?organisation=verein")], "tournament": T, "round": R,
+    "table_games": api_tables, "standings": lambda w: [({"slug": w.slug}, ""), ({"slug": w.slug}, "?round=1"),
+                                                       ({"slug": w.slug}, "?limit=200")],
+    "player": lambda w: [({"slug": w.slug, "entry_id": e.pk}, "") for e in w.entries.values()], "file": T,
+    "ranglisten": none, "rangliste": lambda w: [({"slug": "rl"}, ""), ({"slug": "rl"}, "?limit=200")],
+    "openapi-json": none, "openapi-view": none, "api-root": none,
+}
+
+
+def test_every_api_endpoint_is_walked():
+    from tournament.api.routes import api
+
+    assert {pattern.name for pattern in api.urls[0]} == set(API_VARIANTS)
+
+
 def test_every_url_pattern_is_walked():
     names = {pattern.name for pattern in tournament_urls.urlpatterns}
     assert names - set(VARIANTS) == set(), "a new URL: add its variants to VARIANTS"
@@ -254,6 +275,10 @@ def walk(w: World) -> dict[str, str]:
         for kwargs, query in variants(w):
             url = reverse(f"tournament:{name}", kwargs=kwargs) + query
             answers[url] = text_of(client.get(url))
+    for name, variants in API_VARIANTS.items():
+        for kwargs, query in variants(w):
+            url = reverse(f"api:{name}", kwargs=kwargs) + query
+            answers[url] = text_of(client.get(url))
     # the registration page after a refused registration (the form shown again, the list below it)
     url = reverse("tournament:registration", kwargs={"slug": w.slug})
     answers[url + " POST"] = text_of(client.post(url, {"name": ""}))
@@ -281,6 +306,9 @@ def test_no_hidden_name_anywhere_in_public_answers(pdf_folder, published):
     standings = answers[reverse("tournament:standings", kwargs={"slug": w.slug}) + "?all=1"]
     number = w.entries[HIDDEN_NAME].start_number
     assert f"Spieler/in Nr. {number}" in standings and "I. K." in standings and "Bernd Offen" in standings
+    for name in ("standings", "file"):  # the API says the same
+        answer = answers[reverse(f"api:{name}", kwargs={"slug": w.slug})]
+        assert f"Spieler/in Nr. {number}" in answer and "I. K." in answer and "Bernd Offen" in answer
     registration = answers[reverse("tournament:registration", kwargs={"slug": w.slug})]
     assert "Spieler/in Nr. 13" in registration and privacy.NO_NAME in registration
     if published:  # a full-name player's member number stays where the organisation publishes them

@@ -9,7 +9,8 @@
 - 405 (`require_POST` and the like answer with an empty body): our page, the Allow header kept;
 - a refused CSRF token: our page (settings.CSRF_FAILURE_VIEW), status 403.
 
-JSON answers (the phones' `/e/<token>/…json`) are left as they are.
+JSON answers (the phones' `/e/<token>/…json`) are left as they are; under /api/ every error is JSON
+(`json_error`: the open API's shape, docs/api.md), also a 404 for an address no pattern knows and a 405.
 """
 
 from __future__ import annotations
@@ -17,11 +18,29 @@ from __future__ import annotations
 import logging
 
 from django.conf import settings
-from django.http import Http404, HttpResponseNotAllowed, HttpResponseServerError
+from django.http import Http404, HttpResponseNotAllowed, HttpResponseServerError, JsonResponse
 from django.shortcuts import render
 from django.template import loader
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
 
 logger = logging.getLogger(__name__)
+
+
+API = "/api/"
+
+
+def json_error(status: int, code: str, message: str) -> JsonResponse:
+    """An error of the open API: `{"error": {"code": ..., "message": ...}}`, the message in the reader's
+    language (Accept-Language)."""
+    response = JsonResponse({"error": {"code": code, "message": str(message)}}, status=status,
+                            json_dumps_params={"ensure_ascii": False})
+    patch_vary_headers(response, ("Accept-Language",))
+    return response
+
+
+def api_not_found() -> JsonResponse:
+    return json_error(404, "not_found", _("Das gibt es nicht, oder es ist nicht öffentlich."))
 
 
 def permission_denied(request, exception=None):
@@ -29,6 +48,8 @@ def permission_denied(request, exception=None):
 
 
 def page_not_found(request, exception=None):
+    if request.path.startswith(API):
+        return api_not_found()
     return render(request, "404.html", status=404)
 
 
@@ -55,6 +76,10 @@ class ErrorPages:
 
     def __call__(self, request):
         response = self.get_response(request)
+        if isinstance(response, HttpResponseNotAllowed) and request.path.startswith(API):
+            answer = json_error(405, "method_not_allowed", _("Die API liest nur: GET."))
+            answer["Allow"] = response["Allow"]
+            return answer
         if isinstance(response, HttpResponseNotAllowed) and not response.content:
             page = render(request, "405.html", status=405)
             page["Allow"] = response["Allow"]

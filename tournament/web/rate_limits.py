@@ -1,6 +1,7 @@
 """Rate limits on the writes anyone may send without an account (docs/security.md, "Rate limits"):
 the public registration per client address, a table's entry link per link, a player's private
-registration link (cancelling, checking in) per link.
+registration link (cancelling, checking in) per link; and on the reads of the open API (docs/api.md)
+per client address or per API key.
 
 django-ratelimit counts in the shared cache (the database cache on a laptop, whose `incr` is atomic
 here: `web/database_cache.py`; Redis when hosted), so the count holds across gunicorn's processes
@@ -64,6 +65,22 @@ def registration_link_over(request, token: str) -> int | None:
     hall's phones share one address at the door (`RATE_LIMIT_REGISTRATION_LINK`, 20 in 10 minutes)."""
     return _over(request, group="registration_link", key=lambda _group, _request: token,
                  rate=settings.RATE_LIMIT_REGISTRATION_LINK)
+
+
+def api_client(request) -> str:
+    """Who an API request is counted as: "key:<name>" for a key the site gave out (`X-Api-Key`,
+    settings.API_KEYS), else "ip:<address>" (an unknown key counts as no key: making one up must not
+    open a fresh count)."""
+    name = settings.API_KEYS.get(request.META.get("HTTP_X_API_KEY", "").strip())
+    return f"key:{name}" if name else f"ip:{client_address(request)}"
+
+
+def api_over(request) -> int | None:
+    """A request to the open API (`RATE_LIMIT_API` per address, 120 a minute; `RATE_LIMIT_API_KEY` per
+    API key, 1200 a minute)."""
+    client = api_client(request)
+    rate = settings.RATE_LIMIT_API_KEY if client.startswith("key:") else settings.RATE_LIMIT_API
+    return _over(request, group="api", key=lambda _group, _request: client, rate=rate)
 
 
 def registration_link_message() -> str:
