@@ -100,8 +100,13 @@ def test_every_older_file_still_imports_and_exports_as_version_1(path):
     assert file_schema.file_version(old) == 0 and file_schema.form_problems(old) == []
     tournament = import_tournament(copy.deepcopy(old), director=make_director())
     backup = "log" in old
-    assert as_written(exporting.export_tournament(tournament, backup=backup)) == as_written(
-        {"format_version": 1, **old})
+    exported = exporting.export_tournament(tournament, backup=backup)
+    if backup:  # PostgreSQL keeps a JSON object's keys in an order of its own (jsonb): the log's details
+        # are compared as objects, everything else byte for byte
+        assert [record["detail"] for record in exported["log"]] == [record["detail"] for record in old["log"]]
+        for data in (exported, old):
+            data["log"] = [{**record, "detail": None} for record in data["log"]]
+    assert as_written(exported) == as_written({"format_version": 1, **old})
 
 
 # ---- the schema ------------------------------------------------------------------------------------
