@@ -343,3 +343,21 @@ def test_the_key_holds_the_day_the_language_and_the_parameters():
 def test_organisation_regions_are_the_german_states():
     assert len(Organisation._meta.get_field("region").choices) == 16
     assert Round.Status.CLOSED  # (the finished stage reads the closed rounds)
+
+
+def test_the_hubs_pages_in_english(client, world):
+    from .test_english_pages import WORDS, interface_text
+
+    for tournament in world.values():  # (names are data: none of the interface's German words in them)
+        if isinstance(tournament, Tournament):
+            tournament.refresh_from_db()
+            tournament.name = f"Event {tournament.pk}"
+            tournament.save()
+    cache.clear()
+    for url in ("/", f"/kalender/?month={month_of(world['running'])}", "/kalender/?month=2027-13",
+                "/suche/?q=Kraemer", "/suche/?q=an", "/suche/?q=Zzyzx"):
+        page = client.get(url, headers={"accept-language": "en"}).content.decode()
+        assert '<html lang="en">' in page
+        assert not WORDS.findall(interface_text(page)), (url, WORDS.findall(interface_text(page)))
+    page = client.get("/", headers={"accept-language": "en"}).content.decode()
+    assert "Running now" in page and "Register here" in page and "Standings live" in page
