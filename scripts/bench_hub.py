@@ -50,7 +50,8 @@ def main():
     if sqlite:
         os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
     os.environ.update(DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + "x" * 50, DJANGO_HTTPS="0", DJANGO_HUB="1",
-                      DJANGO_ALLOWED_HOSTS="testserver", DJANGO_LOG_TO_FILE="0", DJANGO_SETTINGS_MODULE="config.settings")
+                      DJANGO_ALLOWED_HOSTS="testserver", DJANGO_LOG_TO_FILE="0",
+                      DJANGO_SETTINGS_MODULE="config.settings")
     if sqlite and pristine.exists():
         shutil.copy(pristine, work / "bench.sqlite3")
     import django
