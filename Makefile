@@ -98,7 +98,8 @@ SERVE_HOST ?= 0.0.0.0
 serve: demo
 	HOST=$(SERVE_HOST) PORT=$(PORT) bash scripts/serve.sh
 
-# on SQLite, then on a throwaway PostgreSQL (ARGS="--no-pdf --repeat 10" for a quicker run)
+# on SQLite, then on a throwaway PostgreSQL (ARGS="--no-pdf --repeat 10" for a quicker run; the hub's
+# association: HUB_ARGS="--tournaments 2000 --players 40000" for a smaller one)
 bench: setup
 	@echo "==== a round's score sheets as PDF, cold and warm (250 tables; docs/performance.md) ===="; \
 	env -u DATABASE_URL $(PY) scripts/bench_round_pdf.py
@@ -107,6 +108,10 @@ bench: setup
 	@echo "==== benchmarks 1/2: SQLite ===="; env -u DATABASE_URL $(PY) scripts/bench.py $(ARGS)
 	@echo "==== benchmarks 2/2: PostgreSQL (throwaway server) ===="; \
 	bash scripts/with-postgres.sh $(PY) scripts/bench.py $(ARGS)
+	@echo "==== the hub's start page, calendar and search, a generated association (docs/hub.md): SQLite ===="; \
+	env -u DATABASE_URL $(PY) scripts/bench_hub.py $(HUB_ARGS)
+	@echo "==== the same on PostgreSQL (throwaway server) ===="; \
+	bash scripts/with-postgres.sh $(PY) scripts/bench_hub.py $(HUB_ARGS)
 
 bench-seating: venv
 	$(PY) scripts/bench_seating.py $(ARGS)

@@ -9,7 +9,8 @@ from .models import Organisation
 
 @admin.register(Organisation)
 class OrganisationAdmin(SimpleHistoryAdmin):
-    list_display = ["name", "slug", "publish_member_numbers"]
+    list_display = ["name", "slug", "region", "publish_member_numbers"]
+    list_filter = ["region"]  # (the hub's calendar filters by it: docs/hub.md)
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
     search_fields = ["name", "slug"]

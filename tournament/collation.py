@@ -75,3 +75,21 @@ def matches(query: str, name: str) -> bool:
         return True
     forms = search_forms(name)
     return any(w in form for w in wanted for form in forms)
+
+
+KEY_SEPARATOR = "|"  # between the forms of a stored search key (never part of a folded search)
+
+
+def search_key(*texts: str) -> str:
+    """What a row stores to be found by a search in the database (`Player.search_key`, the hub's
+    calendar and search, docs/hub.md): every form of every text (`search_forms`), joined by "|". A
+    search finds the row where one of its forms (`query_forms`) is part of the key, which is what
+    `matches` says of one name, so the database and `matches` fold the same way."""
+    forms = [form for text in texts if text for form in search_forms(" ".join(text.split()))]
+    return KEY_SEPARATOR.join(dict.fromkeys(forms))
+
+
+def query_forms(query: str) -> list[str]:
+    """The forms of a search to look for in a stored `search_key` (none: an empty search)."""
+    cleaned = " ".join(query.replace(KEY_SEPARATOR, " ").split())
+    return [form for form in dict.fromkeys(search_forms(cleaned)) if form] if cleaned else []

@@ -6,6 +6,7 @@ from django.urls import path
 from .views import (
     backups,
     board,
+    calendar,
     checkin,
     help,
     home,
@@ -39,6 +40,9 @@ RANGLISTE = "r/<slug:slug>/"
 urlpatterns = [
     path("", home.home, name="home"),
     path("hilfe/", help.help_page, name="help"),
+    # every organisation's public tournaments, by month, and the search (docs/hub.md)
+    path("kalender/", calendar.calendar_page, name="calendar"),
+    path("suche/", calendar.search_page, name="hub_search"),
     path("t/new/", tournaments.tournament_create, name="tournament_create"),
     path(T, tournaments.tournament_overview, name="overview"),
     path(T + "platz/", seat_notice.seat_notice_poll, name="seat_notice"),

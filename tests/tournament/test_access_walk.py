@@ -363,6 +363,9 @@ ENTRY_PAGE = "login 403 200 200"
 CASES = [
     Case("home", lambda w: {}, get=PUBLIC, post=PUBLIC),
     Case("help", lambda w: {}, get=PUBLIC, post=PUBLIC),
+    # the hub's calendar and search (docs/hub.md): public tournaments only, the same for everyone
+    Case("calendar", lambda w: {}, get=PUBLIC, post=PUBLIC),
+    Case("hub_search", lambda w: {}, get=PUBLIC, post=PUBLIC),
     # creating tournaments and series and restoring backups: organisers only (the director of club A,
     # the foreign director of club B: each in their own organisation)
     Case("tournament_create", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=new_tournament),

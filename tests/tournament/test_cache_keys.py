@@ -5,6 +5,7 @@ cached can outlive a write that changes it, and a game saved at one table leaves
 
 from __future__ import annotations
 
+import datetime
 import re
 
 import pytest
@@ -31,6 +32,7 @@ MOVES = {
     "version": {"game at own table", "setup", "results hidden"},
     "in place": set(),  # one key; what it holds is brought up to the new counter (checked below)
     "release": set(),  # a static file as sent (tests/tournament/test_front_door.py; no write moves it)
+    "timeout": set(),  # the hub's pages across all tournaments: they expire (test_hub_pages_expire_and_move_by_day)
 }
 
 
@@ -109,7 +111,8 @@ def test_every_family_of_keys_moves_with_exactly_the_writes_it_depends_on(caught
         "results hidden": lambda: seating.hide_results(round=round),
     }
     before = read_pages()
-    unread = {family for family, described in cache_keys.FAMILIES.items() if described.moved_by == "release"}
+    unread = {family for family, described in cache_keys.FAMILIES.items()
+              if described.moved_by in ("release", "timeout")}  # (read by other pages: the tests below)
     assert set(before) == set(cache_keys.FAMILIES) - unread, "every family is read by these pages"
     for kind, write in writes.items():
         write()
@@ -122,3 +125,28 @@ def test_every_family_of_keys_moves_with_exactly_the_writes_it_depends_on(caught
         (sums,) = after["score-sums"]
         assert cache.get(sums)[0] == caching.change_counter(tournament), kind
         before = after
+
+
+def test_hub_pages_expire_and_move_by_day(caught, settings, client, monkeypatch):
+    """The hub's pages (`hub-page`, docs/hub.md) hold no tournament's counter: a write leaves their key,
+    they expire, and the day, the language and the parameters are in the key."""
+    settings.DOKO_HUB = True
+    tournament = make_tournament(players=8, director=make_director(), slug="hub-seite")
+    urls = ["/", "/?kind=abend", reverse("tournament:calendar"), reverse("tournament:hub_search") + "?q=herbst"]
+
+    def read() -> set[str]:
+        cache.clear()
+        caught.clear()
+        for url in urls:
+            assert client.get(url).status_code == 200, url
+        return caught["hub-page"]
+
+    before = read()
+    assert len(before) == len(urls) + 1  # and the clubs of the filter
+    # (kept HUB_TIMEOUT seconds: test_calendar.test_the_pages_are_cached_whole_for_a_short_time)
+    tournaments.edit_player(entry=tournament.entries.first(), name="Neuer Name", club="DK Süd")
+    assert read() == before  # a write moves nothing: the pages expire
+    from django.utils import timezone
+
+    monkeypatch.setattr(timezone, "localdate", lambda *args: datetime.date(2031, 1, 2))
+    assert not read() & before - {cache_keys.hub_page("clubs")}  # a new day: new pages

@@ -847,6 +847,29 @@ def test_publishing_keys(world, clients, data):
 
 @fuzz(40)
 @given(data=st.data())
+def test_hub_calendar_and_search(world, clients, data):
+    """The hub's start page, calendar and search take any GET parameters (docs/hub.md): a page with what
+    did not fit named, never a 500, nothing written."""
+    name = data.draw(st.sampled_from(["home", "calendar", "hub_search"]), label="page")
+    query = {key: data.draw(st.one_of(value(*good), texts), label=key) for key, good in (
+        ("q", ("", "Krämer", "Kraemer", "Oßenbrügge", "|", "%", "_", "x" * 101)),
+        ("region", ("", "NW", "HB", "XX")), ("club", ("", "verein", "fremd")),
+        ("month", ("", "2026-11", "2026-13", "0000-00", "9999-12")), ("kind", ("", "pokal", "liga", "skat")),
+        ("seite", ("", "1", "2", "-1", "99999999999999999999", "x"))) if data.draw(st.booleans(), label=f"with {key}")}
+    from django.core.cache import cache
+
+    cache.clear()
+    with rolled_back(), override_settings(DOKO_HUB=True):
+        client = clients[data.draw(roles, label="role")]
+        before = state()
+        response = client.get(reverse(f"tournament:{name}"), query)
+        REQUESTS["hub pages"] += 1
+        assert response.status_code == 200, (name, query, response.status_code)
+        assert not changes(before, state()), (name, query)
+
+
+@fuzz(40)
+@given(data=st.data())
 def test_teams(world, clients, data):
     """The team page's forms: a new team, a team changed or deleted, the team options."""
     with rolled_back():

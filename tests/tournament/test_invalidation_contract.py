@@ -557,6 +557,8 @@ STEPS: dict[str, Callable[[World], Any]] = {
 
 # writes that change no tournament's pages, each with the reason
 NO_TOURNAMENT: dict[str, str] = {
+    "association.generate_association": "new organisations, players and tournaments in bulk (the hub's benchmark, "
+    "docs/hub.md): nothing of them is cached yet, and the hub's pages across tournaments expire (hub-page)",
     "organisations.add_organiser": "who may create tournaments: an account's rights, not a tournament's page",
     "organisations.create_organisation": "a new organisation has no tournament yet",
     "organisations.default_organisation": "the site's first organisation, made once (get or create)",

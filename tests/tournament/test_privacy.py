@@ -46,6 +46,10 @@ INITIALS_NAME = "Ingolf Kürzelberg"
 REGISTERED_HIDDEN = "Regina Heimlichter"  # registers on the public page, not published
 WAITING_HIDDEN = "Wilma Wartversteck"  # on the waiting list, not published
 MEMBER_NUMBERS = {HIDDEN_NAME: "MN77104", INITIALS_NAME: "MN55207", "Anna Offen": "MN33301"}
+# a piece of each name that must not show (`forbidden`), itself no forbidden word: a search for it
+# would find the player if the search ignored their level
+HIDDEN_PIECES = ["ldegar", "rborgenm", "ngol", "rzelb", "urzelb", "egin", "imlicht", "ilma", "rtversteck",
+                 "Offen", "DK Nord"]
 FULL_NAMES = ["Anna Offen", "Bernd Offen", "Carla Offen", "Dieter Offen", "Emil Offen", "Frieda Offen",
               "Gustav Offen", "Hanna Offen", "Ida Offen", "Jens Offen"]
 
@@ -174,7 +178,12 @@ T, P, R, TB = tournament_variants, player_variants, round_variants, table_varian
 # requested as well (anonymous: the login page, which names nobody); one that needs an object the
 # public cannot reach anyway (a draft, a log record) is listed with no variants and why.
 VARIANTS = {
-    "home": none, "help": none, "tournament_create": none, "overview": T, "settings": T, "players": T,
+    "home": none, "help": none,
+    # the hub's calendar and search (docs/hub.md), searched for a piece of every name that must not show
+    # (a piece: the page repeats the search itself) and for what the public may find
+    "calendar": lambda w: [({}, ""), ({}, "?month=2026-11"), ({}, "?month=2026-11&q=herbst")],
+    "hub_search": lambda w: [({}, f"?q={piece}") for piece in HIDDEN_PIECES],
+    "tournament_create": none, "overview": T, "settings": T, "players": T,
     "player_edit": director_player, "player_withdraw": director_player, "player_return": director_player,
     "registration": T, "registrations": T,
     "registration_own": wrong_secrets, "registration_cancel": wrong_secrets, "registration_checkin": wrong_secrets,
@@ -313,6 +322,18 @@ def test_no_hidden_name_anywhere_in_public_answers(pdf_folder, published):
     assert "Spieler/in Nr. 13" in registration and privacy.NO_NAME in registration
     if published:  # a full-name player's member number stays where the organisation publishes them
         assert any(MEMBER_NUMBERS["Anna Offen"] in text for url, text in answers.items() if "/r/rl/" in url)
+
+
+def test_the_hubs_pages_name_no_hidden_player(pdf_folder, settings):
+    """On a hub the start page is every club's calendar (docs/hub.md): the same walk there."""
+    build_world()
+    settings.DOKO_HUB = True
+    client = Client()
+    answers = {url: text_of(client.get(url)) for url in (
+        "/", "/?q=herbst", "/kalender/?month=2026-11", *(f"/suche/?q={piece}" for piece in HIDDEN_PIECES))}
+    assert leaks(answers, forbidden()) == []
+    assert "Herbstturnier" in answers["/"]
+    assert "Anna Offen" in answers["/suche/?q=Offen"]  # a full-name player is found (the search works)
 
 
 def test_the_director_keeps_the_full_names(pdf_folder):

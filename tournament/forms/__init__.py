@@ -12,4 +12,5 @@ service, which writes. One module per family of pages:
 - `teams`: a team's name and members, and the tournament's team options
 - `series`: a series' settings, the evenings to add and the players to merge
 - `rangliste`: a Rangliste's settings
+- `calendar`: the hub's calendar filters and search (GET)
 """

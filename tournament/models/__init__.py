@@ -11,7 +11,8 @@ django-simple-history; `LoggedChange` adds where it happened and who did it (see
 
 One module per family; import from the package (`from tournament.models import Game`):
 - `changes`: the change log's records (`LoggedChange`), `DataChange` and its `CounterTurn`, `RequestKey`
-- `organisations`: a club or an association and its organisers (`Organisation`)
+- `organisations`: a club or an association, its organisers and its region (`Organisation`, `Region`)
+- `search_keys`: the folded copy of names a search in the database reads (`SearchKeyField`)
 - `tournaments`: a tournament and its settings, a series of tournaments (`Tournament`, `Series`, `SeriesMerge`)
 - `players`: a person as an organisation knows them, and their entry in a tournament (`Player`, `Entry`)
 - `registration`: a registration on the tournament's public page (`Registration`)
@@ -27,7 +28,7 @@ One module per family; import from the package (`from tournament.models import G
 
 from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score, Tally
-from .organisations import Organisation
+from .organisations import Organisation, Region
 from .players import Entry, Player
 from .publishing import (
     HubCorrection,
@@ -62,6 +63,7 @@ __all__ = [
     "Game",
     "LoggedChange",
     "Organisation",
+    "Region",
     "Penalty",
     "Player",
     "RequestKey",

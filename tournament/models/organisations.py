@@ -8,6 +8,29 @@ from django.db import models
 from django.utils.translation import gettext_lazy as _
 
 from .changes import kept_history
+from .search_keys import SearchKeyField
+
+
+class Region(models.TextChoices):
+    """Where a club plays, for the hub's calendar filter (docs/hub.md): the German states, the way the
+    Doppelkopf associations' Landesverbände are drawn."""
+
+    BW = "BW", "Baden-Württemberg"
+    BY = "BY", "Bayern"
+    BE = "BE", "Berlin"
+    BB = "BB", "Brandenburg"
+    HB = "HB", "Bremen"
+    HH = "HH", "Hamburg"
+    HE = "HE", "Hessen"
+    MV = "MV", "Mecklenburg-Vorpommern"
+    NI = "NI", "Niedersachsen"
+    NW = "NW", "Nordrhein-Westfalen"
+    RP = "RP", "Rheinland-Pfalz"
+    SL = "SL", "Saarland"
+    SN = "SN", "Sachsen"
+    ST = "ST", "Sachsen-Anhalt"
+    SH = "SH", "Schleswig-Holstein"
+    TH = "TH", "Thüringen"
 
 
 class Organisation(models.Model):
@@ -18,8 +41,11 @@ class Organisation(models.Model):
                                         verbose_name=_("Veranstalter"))
     # member numbers of its players appear on public pages and exports only when this is on
     publish_member_numbers = models.BooleanField(_("Mitgliedsnummern öffentlich"), default=False)
+    # the region of the hub's calendar filter; "": none given (listed under every region's "alle")
+    region = models.CharField(_("Region"), max_length=2, choices=Region.choices, blank=True, default="")
+    search_key = SearchKeyField(sources=("name",))  # the name folded, for the hub's search
     created_at = models.DateTimeField(auto_now_add=True)
-    history = kept_history("created_at")
+    history = kept_history("created_at", "search_key")
 
     class Meta:
         ordering = ["name"]

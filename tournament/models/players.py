@@ -10,6 +10,7 @@ from .. import privacy
 from ..validators import MOST_START_NUMBER, SMALL, Between, VisibleName
 from .changes import kept_history
 from .organisations import Organisation
+from .search_keys import SearchKeyField
 from .tournaments import CATEGORIES, Tournament
 
 
@@ -27,6 +28,8 @@ class Player(models.Model):
     # how much of the person the public sees, in every tournament of the organisation (privacy.py)
     publication = models.CharField(_("Veröffentlichung"), max_length=8, choices=privacy.CHOICES,
                                    default=privacy.FULL)
+    # the name folded, for the hub's search (docs/hub.md; found only at the full name's level)
+    search_key = SearchKeyField(sources=("name",))
 
     class Meta:
         ordering = ["name"]

@@ -15,6 +15,7 @@ from .. import names
 from ..validators import SMALL, Between, VisibleName
 from .changes import kept_history
 from .organisations import Organisation
+from .search_keys import SearchKeyField
 
 # the usual categories of a player (Entry.categories): stored in German, shown in the reader's language
 CATEGORIES = {"Damen": _("Damen"), "Jugend": _("Jugend"), "Senioren": _("Senioren"), "Gast": _("Gast")}
@@ -260,14 +261,18 @@ class Tournament(models.Model):
     team_match = models.BooleanField(_("Mannschaftskampf (Ligaspieltag)"), default=False)
     # a team cup round: the teams form one group, the best `cup_advance` go on (null: not a cup)
     cup_advance = models.PositiveSmallIntegerField(_("Pokal: es kommen weiter"), null=True, blank=True)
+    # name and place folded, for the hub's calendar and search (docs/hub.md)
+    search_key = SearchKeyField(sources=("name", "place"))
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)  # of the settings
-    history = kept_history("created_at")
+    history = kept_history("created_at", "search_key")
 
     class Meta:
         ordering = ["-date", "name"]
         verbose_name = _("Turnier")
         verbose_name_plural = _("Turniere")
+        # the hub's start page and calendar read the public tournaments by date (docs/hub.md)
+        indexes = [models.Index(fields=["date"], name="tournament_date")]
         constraints = [models.CheckConstraint(
             condition=Q(team_count__isnull=True) | Q(team_count__gte=1, team_count__lte=6),
             name="tournament_team_count_1_to_6"),

@@ -19,6 +19,8 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
 - `publishing`: the venue's publishing state, the hub's keys of an organisation, the hub's corrections
 - `ratings`: the players' ratings now and one player's course (docs/rating.md)
+- `calendar`: every organisation's public tournaments by kind and stage, the hub's start page and months
+- `hub_search`: the hub's search for tournaments, clubs and players, folded the German way
 - `written_sql`: the only reads written out as SQL (the change counters every poll reads, a player's
   record), each with the bound the ORM missed
 """

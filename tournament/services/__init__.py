@@ -37,6 +37,7 @@ One module per family of writes:
 - `importing`: writing a checked file through the services
 - `backups`: the tournament file on disk, by hand or whenever a round is closed
 - `generate`: a tournament full of random valid games (demo, benchmarks)
+- `association`: a generated association for the hub's benchmarks: clubs, people, years of tournaments
 - `bulk`: inserting many rows from tuples (COPY on PostgreSQL, multi-row INSERTs elsewhere)
 - `outbox`: publishing to a hub, the venue's side: starting and stopping, each change queued with it
 - `publishing_keys`: the hub's publishing keys: issuing (shown once, kept hashed), revoking

@@ -14,6 +14,7 @@ from typing import Any
 from django.db import transaction
 from django.db.models import Sum
 
+from ..collation import search_key
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..log.changelog import KINDS
@@ -98,6 +99,7 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
                 with audit.recording("player_erased", by=by, tournament=tournament):
                     Registration.objects.filter(pk__in=registration_ids, tournament=tournament).update(
                         name=alias, club="", contact="", category="")
-            Player.objects.filter(pk=player.pk).update(name=alias, club="", member_number="")
+            Player.objects.filter(pk=player.pk).update(name=alias, club="", member_number="",
+                                                       search_key=search_key(alias))  # (the search finds the alias)
         player.refresh_from_db()
         return player

@@ -47,7 +47,8 @@ class Family:
     holds: str
     # what gives it new keys: "change", "setup", "own tables", "version" (a digest of narrower counters),
     # "job" (the job's id holds the change counter); "in place": one key, its value holds the counter;
-    # "release": only a new version of the code (a new process)
+    # "release": only a new version of the code (a new process); "timeout": nothing, it expires
+    # (`HUB_TIMEOUT`)
     moved_by: str
     made_in: str  # the module that reads and writes it
 
@@ -78,7 +79,16 @@ FAMILIES: dict[str, Family] = {
                            "and the own tables)", "change", "web/front.py"),
     "front-static": Family("a static file whose name holds its content's hash, as sent", "release",
                            "web/front.py"),
+    # the hub's pages across every organisation's tournaments (docs/hub.md): no counter of one tournament
+    # says when they change, and a site-wide one would move with every game saved anywhere on a Saturday
+    # evening; they are kept `HUB_TIMEOUT` seconds, the day and the filters in the key
+    "hub-page": Family("the hub's start page, a month of the calendar or a search, without the frame, and "
+                       "the clubs of the filter", "timeout", "views/calendar.py"),
 }
+
+# how long a hub page (`hub_page`) is kept: how late a tournament made public, private, started or
+# finished shows on the hub's start page, calendar and search
+HUB_TIMEOUT = 30
 
 
 @memoize
@@ -160,6 +170,13 @@ def score_sums(tournament_id: int) -> str:
     """One entry per tournament and release; the value holds the counter it is valid for, and a newer
     counter brings it up to date table by table (web/score_sums.py)."""
     return f"doko:score-sums:{tournament_id}:{release()}"
+
+
+def hub_page(page: str, *variant) -> str:
+    """A hub page across all tournaments (`page`: "start", "month", "search", "clubs"), for `variant`
+    (the day, the filters, the page number); kept `HUB_TIMEOUT` seconds."""
+    assert page in ("start", "month", "search", "clubs"), page
+    return f"doko:hub-page:{page}:{digest(release(), get_language(), *variant)}"
 
 
 def pdf_job(job_id: str) -> str:

@@ -1,0 +1,156 @@
+"""Benchmarks of the hub's start page, calendar and search (figures, not tests; docs/hub.md and
+docs/performance.md).
+
+    .venv/bin/python scripts/bench_hub.py [--clubs 200] [--tournaments 10000] [--players 200000] [--repeat 20]
+    bash scripts/with-postgres.sh .venv/bin/python scripts/bench_hub.py     (the same on PostgreSQL)
+
+`make bench` runs both. A generated association (`manage.py generate_association`: by default 200
+clubs, 10,000 tournaments over 3 years, 200,000 people with their records at every club they play at);
+on a hub (DJANGO_HUB=1) with the production settings (debug off, the shared cache in the database),
+each request through Django's test client as an anonymous visitor, timed to the last byte. Beside each
+figure a bare Django view that returns the same number of bytes through the same middleware.
+
+- first render: the shared cache emptied before every request (what the first visitor after the
+  30 seconds a page is kept pays);
+- cached: the same request again (every other visitor within those 30 seconds).
+
+Targets (issue 35): first render under 100 ms, cached within 25x the bare view.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench import BARE_URL, Report  # noqa: E402 (scripts/bench.py)
+from machine_load import idle_percent  # noqa: E402 (scripts/machine_load.py)
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--clubs", type=int, default=200)
+    parser.add_argument("--tournaments", type=int, default=10_000)
+    parser.add_argument("--players", type=int, default=200_000)
+    parser.add_argument("--repeat", type=int, default=20, help="requests per figure (default 20)")
+    args = parser.parse_args()
+
+    sys.path.insert(0, str(ROOT))
+    work = Path(tempfile.mkdtemp(prefix="doko-bench-hub-"))
+    size = f"{args.clubs}-{args.tournaments}-{args.players}"
+    pristine = ROOT / "var" / "bench" / f"hub-{size}.sqlite3"
+    sqlite = not os.environ.get("DATABASE_URL")
+    if sqlite:
+        os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
+    os.environ.update(DJANGO_DEBUG="0", DJANGO_SECRET_KEY="bench-" + "x" * 50, DJANGO_HTTPS="0", DJANGO_HUB="1",
+                      DJANGO_ALLOWED_HOSTS="testserver", DJANGO_LOG_TO_FILE="0",
+                      DJANGO_SETTINGS_MODULE="config.settings")
+    if sqlite and pristine.exists():
+        shutil.copy(pristine, work / "bench.sqlite3")
+    import django
+
+    django.setup()
+    import logging
+
+    logging.getLogger("django.request").setLevel(logging.ERROR)
+    from django.conf import settings
+    from django.core.cache import cache
+    from django.core.management import call_command
+    from django.db import connection
+    from django.http import HttpResponse
+    from django.test import Client
+    from django.test.utils import CaptureQueriesContext, override_settings
+    from django.urls import include, path
+    from django.utils import timezone
+
+    from tournament.models import Organisation, Player, Tournament
+    from tournament.services.association import generate_association
+
+    assert settings.DOKO_HUB
+    call_command("migrate", verbosity=0)
+    call_command("createcachetable", verbosity=0)
+    if not Organisation.objects.filter(slug="v-verein-1").exists():
+        started = time.perf_counter()
+        made = generate_association(clubs=args.clubs, tournaments=args.tournaments, players=args.players)
+        print(f"generated {made.clubs} clubs, {made.people} people ({made.player_records} player records), "
+              f"{made.tournaments} tournaments, {made.entries} entries, {made.rounds} rounds "
+              f"in {time.perf_counter() - started:.1f} s")
+        if connection.vendor == "postgresql":
+            with connection.cursor() as cursor:
+                cursor.execute("ANALYZE")
+        if sqlite:
+            pristine.parent.mkdir(parents=True, exist_ok=True)
+            connection.close()
+            shutil.copy(work / "bench.sqlite3", pristine)
+
+    def bare(request, size):
+        return HttpResponse(b"x" * size)
+
+    import types
+
+    urls = types.ModuleType("bench_hub_urls")
+    urls.urlpatterns = [path("__bench_bare__/<int:size>/", bare), path("", include("config.urls"))]  # type: ignore[attr-defined]
+    sys.modules["bench_hub_urls"] = urls
+    report = Report()
+    print(f"{Organisation.objects.count()} clubs, {Tournament.objects.count()} tournaments, "
+          f"{Player.objects.count()} player records; {connection.vendor}; {args.repeat} requests a figure; "
+          f"cache: {settings.CACHES['default']['BACKEND'].rsplit('.', 1)[-1]}; CPUs idle before: {idle_percent()}")
+    public = Client()
+
+    def timed(url):
+        started = time.perf_counter()
+        response = public.get(url)
+        body = response.content
+        return time.perf_counter() - started, response, len(body)
+
+    def bare_times(size):
+        return [timed(f"{BARE_URL}{size}/")[0] for _ in range(args.repeat)]
+
+    def measure(name, url, *, first: bool, target):
+        times, size, queries = [], 0, 0
+        if not first:
+            public.get(url)
+        for _ in range(args.repeat):
+            if first:
+                cache.clear()
+            with CaptureQueriesContext(connection) as captured:
+                seconds, response, size = timed(url)
+            assert response.status_code == 200, (name, response.status_code)
+            times.append(seconds)
+            queries = len(captured)
+        report.add(name, times, size, bare_times(size), target, queries)
+
+    month = f"{timezone.localdate():%Y-%m}"
+    club = Organisation.objects.order_by("id").values_list("slug", flat=True)[5]
+    pages = [
+        ("start page", "/"),
+        ("start page, region NW and kind Ranglistenturnier", "/?region=NW&kind=rangliste"),
+        ("calendar, this month", f"/kalender/?month={month}"),
+        ("calendar, this month, one club", f"/kalender/?month={month}&club={club}"),
+        ("calendar, this month, page 3", f"/kalender/?month={month}&seite=3"),
+        ("search: Krämer (finds Kraemer too)", "/suche/?q=Kr%C3%A4mer"),
+        ("search: Ossenbruegge (finds Oßenbrügge)", "/suche/?q=Ossenbruegge"),
+        ("search: Müller (many found)", "/suche/?q=M%C3%BCller"),
+        ("search: nothing found", "/suche/?q=Zzyzxq"),
+    ]
+    with override_settings(ROOT_URLCONF="bench_hub_urls"):
+        print("\nfirst render (the shared cache emptied before each request):")
+        for name, url in pages:
+            measure(name, url, first=True, target=100)
+        print("\ncached (the same request within the 30 seconds a page is kept):")
+        for name, url in pages:
+            measure(name, url, first=False, target=lambda bare: 25 * bare)
+    print(f"\nCPUs idle after: {idle_percent()}; work folder {work} (removed)")
+    connection.close()
+    shutil.rmtree(work, ignore_errors=True)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,109 @@
+"""The hub's search (docs/hub.md): tournaments, clubs and players across every organisation, folded the
+German way on both sides (`collation.search_key` stored, `collation.query_forms` asked: Krämer =
+Kraemer, Oßenbrügge = Ossenbruegge).
+
+What is found is what the public may see: tournaments whose overview is public; players only at the
+full name's level (privacy.py: a player shown by initials or not published is never found by their
+name) and only with an entry in a tournament whose player pages are public, linked to the newest such
+entry. Four queries whatever the size: tournaments, clubs, players, and the players' newest
+tournaments."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+
+from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
+from django.db.models.functions import Coalesce
+
+from .. import privacy
+from ..collation import query_forms
+from ..models import Entry, Organisation, Player, Tournament
+
+MOST = 20  # results of each kind
+SHORTEST_PLAYER_SEARCH = 3  # letters (folded) before players are searched: "a" would find everyone
+
+
+@dataclass(frozen=True)
+class FoundTournament:
+    name: str
+    slug: str
+    date: datetime.date
+    place: str
+    club: str
+
+
+@dataclass(frozen=True)
+class FoundClub:
+    name: str
+    slug: str
+    region: str
+
+
+@dataclass(frozen=True)
+class FoundPlayer:
+    name: str
+    club: str
+    organisation: str
+    tournaments: int  # public tournaments played
+    latest_name: str
+    latest_slug: str
+    latest_date: datetime.date
+    latest_entry: int
+
+
+@dataclass(frozen=True)
+class SearchResults:
+    query: str
+    tournaments: list[FoundTournament]
+    clubs: list[FoundClub]
+    players: list[FoundPlayer]
+    players_searched: bool  # False: the search is too short for players
+
+    @property
+    def empty(self) -> bool:
+        return not (self.tournaments or self.clubs or self.players)
+
+
+def _matching(forms: list[str], column: str = "search_key") -> Q:
+    found = Q()
+    for form in forms:
+        found |= Q(**{f"{column}__contains": form})
+    return found
+
+
+def search(query: str) -> SearchResults:
+    """What `query` finds (nothing for an empty one)."""
+    forms = query_forms(query)
+    if not forms:
+        return SearchResults(query=query, tournaments=[], clubs=[], players=[], players_searched=False)
+    tournaments = [FoundTournament(name=v["name"], slug=v["slug"], date=v["date"], place=v["place"],
+                                   club=v["organisation__name"])
+                   for v in Tournament.objects.filter(_matching(forms), public_overview=True)
+                   .order_by("-date", "name").values("name", "slug", "date", "place", "organisation__name")[:MOST]]
+    clubs = [FoundClub(name=name, slug=slug, region=region)
+             for name, slug, region in Organisation.objects.filter(_matching(forms)).order_by("name")
+             .values_list("name", "slug", "region")[:MOST]]
+    searched = min(len(form) for form in forms) >= SHORTEST_PLAYER_SEARCH
+    return SearchResults(query=query, tournaments=tournaments, clubs=clubs,
+                         players=_players(forms) if searched else [], players_searched=searched)
+
+
+def _players(forms: list[str]) -> list[FoundPlayer]:
+    shown = Entry.objects.filter(player=OuterRef("pk"), tournament__public_overview=True,
+                                 tournament__public_players=True)
+    latest = shown.order_by("-tournament__date", "-id").values("id")[:1]
+    count = shown.order_by().values("player").annotate(n=Count("id")).values("n")
+    found = list(Player.objects.filter(_matching(forms), publication=privacy.FULL)
+                 .annotate(latest_entry=Subquery(latest),
+                           tournaments=Coalesce(Subquery(count, output_field=IntegerField()), 0))
+                 .filter(latest_entry__isnull=False).order_by("name", "id")
+                 .values("name", "club", "organisation__name", "latest_entry", "tournaments")[:MOST])
+    latest_of = {entry_id: (name, slug, date) for entry_id, name, slug, date in Entry.objects.filter(
+        id__in=[row["latest_entry"] for row in found]).values_list("id", "tournament__name", "tournament__slug",
+                                                                    "tournament__date")}
+    return [FoundPlayer(name=row["name"], club=row["club"], organisation=row["organisation__name"],
+                        tournaments=row["tournaments"], latest_name=latest_of[row["latest_entry"]][0],
+                        latest_slug=latest_of[row["latest_entry"]][1], latest_date=latest_of[row["latest_entry"]][2],
+                        latest_entry=row["latest_entry"])
+            for row in found]
