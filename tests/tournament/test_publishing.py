@@ -310,3 +310,18 @@ def test_a_players_page_on_the_hub_keeps_its_address_when_the_venue_publishes_a_
     assert set(after) == set(before) | {9}
     page = Client().get(reverse("tournament:player", kwargs={"slug": hub_tournament.slug, "entry_id": before[1]}))
     assert page.status_code == 200
+
+
+def test_the_sender_says_in_its_log_what_the_hub_took_and_what_it_refused(tournament, hub, secret):
+    """`manage.py publish` writes a line for each batch the hub took and each refusal (var/log/publish.log
+    under make serve): an administrator sees when the venue last got through, and why not."""
+    play_round(tournament, games=1)
+    publish(tournament, secret)
+    lines: list[str] = []
+    publish_sender.send_due(client_transport(), report=lines.append)
+    assert len(lines) == 1 and f"{tournament.slug} -> {HUB}: angenommen bis Änderung 1" in lines[0]
+    revoke_key(key=find_key(secret))
+    table = tournament.rounds.get().tables.order_by("number").first()
+    results.save_game(table=table, number=2, data=normal_game(table, 2))
+    publish_sender.send_due(client_transport(), report=lines.append)
+    assert "nicht angenommen (revoked_key: " in lines[1] and "nächster Versuch" in lines[1]

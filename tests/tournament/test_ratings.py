@@ -147,3 +147,17 @@ def test_a_correction_in_an_earlier_round_moves_the_version_of_players_at_other_
     same_ranks = [e for e in others if after[e].ranks == before[e].ranks and after[e].own == before[e].own]
     assert same_ranks, "some players at other tables keep their ranks and own tables"
     assert all(after[e].text != before[e].text for e in same_ranks)
+
+
+def test_the_rating_has_the_readers_decimal_mark(client):
+    """27,9 ± 8,3 in German, 27.9 ± 8.3 in English (the helper saw a comma in English)."""
+    import re
+
+    tournament = make_tournament(players=4, slug="komma")
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    shown = {}
+    for language in ("de", "en"):
+        page = client.get(f"/t/komma/players/{entry.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
+        shown[language] = re.search(r"<dd>(-?\d+[.,]\d) <span class=\"muted\">± (\d+[.,]\d)</span>", page).groups()
+    assert all("," in value for value in shown["de"]) and all("." in value for value in shown["en"])

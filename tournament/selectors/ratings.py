@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.utils.formats import number_format
+
 from scoring import rating
 
 from ..models import Rating, RatingStep, Tournament
@@ -42,4 +44,4 @@ def rating_version(entry_id: int) -> int:
 
 def rating_text(value: rating.Rating) -> str:
     """The rating as the pages show it: mu, one decimal."""
-    return f"{value.mu:.1f}".replace(".", ",")
+    return number_format(value.mu, 1)  # with the reader's decimal mark: 27,9 / 27.9

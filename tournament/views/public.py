@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
+from django.utils.formats import number_format
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -109,7 +110,7 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
             "ranking_sentence": ranking.sentence(tournament),
             "course": course, "rating_chart": rating_chart,
             "rating_text": rating_text(course.now) if course else "",
-            "rating_sigma": f"{course.now.sigma:.1f}".replace(".", ",") if course else "",
+            "rating_sigma": number_format(course.now.sigma, 1) if course else "",
             "minimum_games": MINIMUM_GAMES,
         })
         return {"html": html, "name": record.entry.name}

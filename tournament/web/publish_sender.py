@@ -56,7 +56,7 @@ def due(now: datetime.datetime | None = None) -> list[Publication]:
     """The active publications with entries not yet taken by the hub whose wait is over (one query)."""
     now = now or timezone.now()
     pending = OutboxEntry.objects.filter(publication=OuterRef("pk"), seq__gt=OuterRef("acked_seq"))
-    return list(Publication.objects.filter(active=True).filter(Exists(pending))
+    return list(Publication.objects.select_related("tournament").filter(active=True).filter(Exists(pending))
                 .exclude(next_try_at__gt=now).order_by("pk"))
 
 
@@ -125,12 +125,29 @@ def wait(failures: int) -> float:
     return max(SHORTEST_WAIT, random.uniform(longest / 2, longest))  # noqa: S311 (jitter, not a secret)
 
 
-def send_due(transport: Transport = urllib_transport) -> int:
-    """Sends what is due of every publication (each up to its end or its first failure); the batches sent."""
+def send_due(transport: Transport = urllib_transport, report: Callable[[str], None] | None = None) -> int:
+    """Sends what is due of every publication (each up to its end or its first failure); the batches sent.
+    `report`: told a line for each batch the hub took and each failure (`manage.py publish` writes them
+    to its log, var/log/publish.log under `make serve`)."""
     sent = 0
     for publication in due():
         for _batch in range(1000):  # (a hub that keeps answering out_of_order must not hold the loop)
-            if send(publication, transport) not in ("sent", "out_of_order"):
+            outcome = send(publication, transport)
+            if report is not None and outcome != "empty":
+                report(report_line(publication, outcome))
+            if outcome not in ("sent", "out_of_order"):
                 break
             sent += 1
     return sent
+
+
+def report_line(publication: Publication, outcome: str) -> str:
+    """One line of the sender's log: when, which tournament, what the hub did."""
+    now = timezone.localtime().strftime("%Y-%m-%d %H:%M:%S")
+    where = f"{now} {publication.tournament.slug} -> {publication.hub_url}"
+    if outcome == "sent":
+        return f"{where}: angenommen bis Änderung {publication.acked_seq}"
+    if outcome == "out_of_order":
+        return f"{where}: der Hub hat schon bis Änderung {publication.acked_seq}, weiter ab dort"
+    return (f"{where}: nicht angenommen ({outcome}: {publication.last_message}); nächster Versuch "
+            f"{timezone.localtime(publication.next_try_at).strftime('%H:%M:%S') if publication.next_try_at else '-'}")

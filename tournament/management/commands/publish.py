@@ -18,9 +18,13 @@ class Command(BaseCommand):
 
     def handle(self, *args, once=False, interval=1.0, **options):
         while True:
-            sent = publish_sender.send_due()
+            sent = publish_sender.send_due(report=self._line)
             if once:
                 self.stdout.write(f"{sent} Sendung(en)")
                 return
             if not sent:
                 time.sleep(interval)
+
+    def _line(self, line: str) -> None:
+        self.stdout.write(line)
+        self.stdout.flush()
