@@ -48,6 +48,24 @@ BARE_URL = "/__bench_bare__/"
 
 
 
+def bare_urlconf(name: str) -> str:
+    """A URLconf module `name`: the app's URLs and, at BARE_URL<size>/, a bare Django view returning that
+    many bytes (what each page is measured beside). Returns its name, for ROOT_URLCONF. After django.setup()."""
+    import types
+
+    from django.http import HttpResponse
+    from django.urls import include, path
+
+    def bare(request, size):
+        return HttpResponse(b"x" * size)
+
+    urls = types.ModuleType(name)
+    urls.urlpatterns = [path(BARE_URL.strip("/") + "/<int:size>/", bare),  # type: ignore[attr-defined]
+                        path("", include("config.urls"))]
+    sys.modules[name] = urls
+    return name
+
+
 def percentile(values: list[float], share: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, int(round(share * (len(ordered) - 1))))]
@@ -101,10 +119,8 @@ def main():
     from django.conf import settings
     from django.core.management import call_command
     from django.db import connection
-    from django.http import HttpResponse
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, override_settings
-    from django.urls import include, path
 
     from tournament import engine
     from tournament.models import Game, Table, Tournament
@@ -124,14 +140,7 @@ def main():
             connection.close()
             shutil.copy(work / "bench.sqlite3", pristine)
 
-    def bare(request, size):
-        return HttpResponse(b"x" * size)
-
-    import types
-
-    urls = types.ModuleType("bench_urls")
-    urls.urlpatterns = [path("__bench_bare__/<int:size>/", bare), path("", include("config.urls"))]  # type: ignore[attr-defined]
-    sys.modules["bench_urls"] = urls
+    urlconf = bare_urlconf("bench_urls")
 
     tournament = Tournament.objects.get(slug=slug)
     director = tournament.directors.first()
@@ -197,7 +206,7 @@ def main():
         report.add(name, times, size, bare_times(size), target, queries)
         return response
 
-    with override_settings(ROOT_URLCONF="bench_urls"):
+    with override_settings(ROOT_URLCONF=urlconf):
         standings = f"/t/{slug}/standings/"
         print("\npublic pages (anonymous phone):")
         measure("standings, first render", standings, before=change, target=30)

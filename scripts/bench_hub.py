@@ -28,7 +28,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from bench import BARE_URL, Report  # noqa: E402 (scripts/bench.py)
+from bench import BARE_URL, Report, bare_urlconf  # noqa: E402 (scripts/bench.py)
 from machine_load import idle_percent  # noqa: E402 (scripts/machine_load.py)
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -64,10 +64,8 @@ def main():
     from django.core.cache import cache
     from django.core.management import call_command
     from django.db import connection
-    from django.http import HttpResponse
     from django.test import Client
     from django.test.utils import CaptureQueriesContext, override_settings
-    from django.urls import include, path
     from django.utils import timezone
 
     from tournament.models import Organisation, Player, Tournament
@@ -90,14 +88,7 @@ def main():
             connection.close()
             shutil.copy(work / "bench.sqlite3", pristine)
 
-    def bare(request, size):
-        return HttpResponse(b"x" * size)
-
-    import types
-
-    urls = types.ModuleType("bench_hub_urls")
-    urls.urlpatterns = [path("__bench_bare__/<int:size>/", bare), path("", include("config.urls"))]  # type: ignore[attr-defined]
-    sys.modules["bench_hub_urls"] = urls
+    urlconf = bare_urlconf("bench_hub_urls")
     report = Report()
     print(f"{Organisation.objects.count()} clubs, {Tournament.objects.count()} tournaments, "
           f"{Player.objects.count()} player records; {connection.vendor}; {args.repeat} requests a figure; "
@@ -140,7 +131,7 @@ def main():
         ("search: Müller (many found)", "/suche/?q=M%C3%BCller"),
         ("search: nothing found", "/suche/?q=Zzyzxq"),
     ]
-    with override_settings(ROOT_URLCONF="bench_hub_urls"):
+    with override_settings(ROOT_URLCONF=urlconf):
         print("\nfirst render (the shared cache emptied before each request):")
         for name, url in pages:
             measure(name, url, first=True, target=100)

@@ -22,21 +22,7 @@ ROOT=$PWD
 PY=${PY:-$ROOT/.venv/bin/python}
 
 # ---- Debian packages, only those that are missing ---------------------------------------------------
-need=()
-for pkg in postgresql redis-server nginx-light; do
-  dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || need+=("$pkg")
-done
-if [ "${#need[@]}" -gt 0 ]; then
-  if [ "$(id -u)" -ne 0 ] && ! command -v sudo >/dev/null 2>&1; then
-    echo "cluster-check: missing ${need[*]}; run as root or install sudo" >&2
-    exit 1
-  fi
-  sudo=(); [ "$(id -u)" -ne 0 ] && sudo=(sudo)
-  echo "cluster-check: installing ${need[*]} (Debian packages; their system services are not used)"
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -q update
-  "${sudo[@]}" env DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=300 -q install -y \
-    --no-install-recommends "${need[@]}"
-fi
+bash scripts/system-deps.sh cluster
 
 # ---- PostgreSQL: the throwaway server of the tests, around the rest of this script -------------------
 if [ -z "${CLUSTER_INSIDE_POSTGRES:-}" ]; then

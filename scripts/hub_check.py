@@ -121,7 +121,8 @@ def setup_venue(out: Path, players: int, rounds: int, hub_url: str, key: str) ->
 
 def venue_round(action: str, number: int, out: Path | None) -> None:
     django_setup()
-    from seating.dealing import game_players
+    from loadtest import table_plan  # scripts/loadtest.py
+
     from tournament.models import Round, Tournament
     from tournament.services import seating
 
@@ -132,12 +133,7 @@ def venue_round(action: str, number: int, out: Path | None) -> None:
     round = seating.create_round(tournament=tournament)
     seating.seat_round(round=round, mode=Round.Mode.RANDOM, seed=f"hubcheck-{number}")
     seating.publish_round(round=round)
-    tables = []
-    for table in round.tables.order_by("number").prefetch_related("seats"):
-        seats = [seat.entry_id for seat in sorted(table.seats.all(), key=lambda s: s.position)]
-        games = tournament.games_at_table(len(seats))
-        tables.append({"number": table.number, "games": games, "seats": seats, "players_of_game": {
-            str(n): list(game_players(seats, n)[2]) for n in range(1, games + 1)}})
+    tables = table_plan(tournament, round)
     assert out is not None
     out.write_text(json.dumps({"round": round.number, "tables": tables}), encoding="utf-8")
 

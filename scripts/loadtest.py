@@ -71,7 +71,6 @@ def prepare(players: int, plan_path: Path) -> dict:
     from django.core.management import call_command
     from django.db import connection
 
-    from seating.dealing import game_players
     from tournament.models import Tournament
     from tournament.services import seating
     from tournament.services.generate import generate_tournament
@@ -97,12 +96,7 @@ def prepare(players: int, plan_path: Path) -> dict:
             user = get_user_model().objects.create_user(username=username, password=password)
         tournament.directors.add(user)
         accounts.append({"username": username, "password": password})
-    tables = []
-    for table in round.tables.order_by("number").prefetch_related("seats"):
-        seats = [seat.entry_id for seat in sorted(table.seats.all(), key=lambda s: s.position)]
-        games = tournament.games_at_table(len(seats))
-        tables.append({"number": table.number, "games": games, "seats": seats, "players_of_game": {
-            str(n): list(game_players(seats, n)[2]) for n in range(1, games + 1)}})
+    tables = table_plan(tournament, round)
     plan = {"slug": slug, "round": round.number, "entries": list(tournament.entries.values_list("id", flat=True)),
             "directors": accounts, "tables": tables, "vendor": connection.vendor}
     plan_path.write_text(json.dumps(plan), encoding="utf-8")
@@ -113,6 +107,20 @@ def prepare(players: int, plan_path: Path) -> dict:
             cursor.execute("VACUUM ANALYZE")
     connection.close()
     return plan
+
+
+def table_plan(tournament, round) -> list[dict]:
+    """The round's tables as the directors of a load test play them: each table's seats in order, its
+    games, and the four who play each game (at a table of 5 the dealer sits out). After django.setup()."""
+    from seating.dealing import game_players
+
+    tables = []
+    for table in round.tables.order_by("number").prefetch_related("seats"):
+        seats = [seat.entry_id for seat in sorted(table.seats.all(), key=lambda s: s.position)]
+        games = tournament.games_at_table(len(seats))
+        tables.append({"number": table.number, "games": games, "seats": seats, "players_of_game": {
+            str(n): list(game_players(seats, n)[2]) for n in range(1, games + 1)}})
+    return tables
 
 
 def verify(plan: dict, wire: dict) -> int:

@@ -4,16 +4,20 @@
 #   scripts/system-deps.sh test   the above + chromium (browser tests) + postgresql (PG pass)
 #                                 + poppler-utils and zbar-tools (the browser test reads the QR code
 #                                 of a printed score sheet)
+#   scripts/system-deps.sh cluster  PostgreSQL, Redis and nginx for make cluster-check and make hub-check
+#                                 (their system services are not used: the scripts start their own)
 # A machine that has everything does nothing (no apt-get update).
 set -euo pipefail
 
 run_pkgs=(gettext libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core)
 test_pkgs=(chromium postgresql poppler-utils zbar-tools)
+cluster_pkgs=(postgresql redis-server nginx-light)
 
 case "${1:-test}" in
   run) wanted=("${run_pkgs[@]}") ;;
   test) wanted=("${run_pkgs[@]}" "${test_pkgs[@]}") ;;
-  *) echo "usage: $0 run|test" >&2; exit 2 ;;
+  cluster) wanted=("${cluster_pkgs[@]}") ;;
+  *) echo "usage: $0 run|test|cluster" >&2; exit 2 ;;
 esac
 
 if ! command -v dpkg-query >/dev/null 2>&1; then
