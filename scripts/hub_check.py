@@ -630,7 +630,7 @@ def main_run(args) -> int:
             tables = json.loads((WORK / "round.json").read_text())["tables"]
             totals_table = tables[-1] if number == 2 else None
             if number == args.rounds:  # played at the end, at a hall's pace, with the hub up to date
-                quiet = tables[-QUIET_TABLES:]
+                quiet = [t for t in tables if t is not totals_table][-QUIET_TABLES:]  # (not the totals' table)
             games_tables = [t for t in tables if t is not totals_table and t not in quiet]
             threads = [threading.Thread(target=play.director, args=(i, number, games_tables[i::3],
                                                                     random.Random(f"{number}-{i}")))
