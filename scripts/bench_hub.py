@@ -14,7 +14,7 @@ figure a bare Django view that returns the same number of bytes through the same
   30 seconds a page is kept pays);
 - cached: the same request again (every other visitor within those 30 seconds).
 
-Targets (issue 35): first render under 100 ms, cached within 25x the bare view.
+Targets: first render under 100 ms, cached within 25x the bare view.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""`make hub-check` (issue 34, point 5): publishing from a venue to a hub, proven under faults, on loopback.
+"""`make hub-check`: publishing from a venue to a hub, proven under faults, on loopback.
 
     bash scripts/hub-check.sh [--players 200] [--rounds 4] [--phones 100] [--port 8310]
     (it installs PostgreSQL, Redis and nginx from Debian when missing and runs this script inside

@@ -74,6 +74,7 @@ def prepare(players: int, plan_path: Path) -> dict:
     from tournament.models import Tournament
     from tournament.services import seating
     from tournament.services.generate import generate_tournament
+    from tournament.web import warming
 
     call_command("migrate", verbosity=0)
     call_command("createcachetable", verbosity=0)
@@ -84,6 +85,7 @@ def prepare(players: int, plan_path: Path) -> dict:
         round = seating.create_round(tournament=tournament)
         seating.seat_round(round=round, mode=round.Mode.RANDOM, seed="last-3")
         seating.publish_round(round=round)
+        warming.after_publish(round)  # as the director's button does: the worker renders the round's pages
         print(f"loadtest: {players} players, 2 rounds played, round 3 published empty "
               f"({time.perf_counter() - started:.1f} s)", flush=True)
     tournament = Tournament.objects.get(slug=slug)
@@ -141,6 +143,30 @@ def verify(plan: dict, wire: dict) -> int:
     print(f"  games saved (302): {saved}, stored: {stored}; tables not summing to zero: {unbalanced}"
           f" ({'as it must be' if not problems else 'NOT as it must be'})")
     return problems
+
+
+def wait_for_warming(seconds: float = 180) -> None:
+    """Waits until the background worker has rendered the published round's pages (`web/warming.py`):
+    at a venue the director publishes the round and then announces it; the phones come after that."""
+    from django.db import connection
+    from django_tasks_db.models import DBTaskResult
+
+    deadline = time.monotonic() + seconds
+    try:
+        while time.monotonic() < deadline:
+            job = DBTaskResult.objects.filter(task_path__endswith="warm_round").order_by("-enqueued_at").first()
+            if job is None:
+                print("loadtest: no warming of the round was queued", flush=True)
+                return
+            if job.finished_at is not None:
+                took = (job.finished_at - job.started_at).total_seconds()
+                print(f"loadtest: the worker rendered the round's pages before the announcement ({job.status}, "
+                      f"{job.return_value} pages in {took:.1f} s)", flush=True)
+                return
+            time.sleep(0.5)
+        print(f"loadtest: the warming of the round did not finish within {seconds:.0f} s", flush=True)
+    finally:
+        connection.close()
 
 
 def wait_until_up(url: str, seconds: float = 90) -> None:
@@ -336,6 +362,7 @@ def main():
                               stderr=subprocess.STDOUT, start_new_session=True)
     try:
         wait_until_up(f"{url}/t/{plan['slug']}/standings/")
+        wait_for_warming()
         print(f"loadtest: make serve's server on {url} ({vendor}); CPUs idle before: {idle_percent()}; "
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
         result = run_locust(url, plan_path, args.users, args.run_time,

@@ -23,7 +23,7 @@ from ..log.audit import Actor
 from ..models import Round, Tournament
 from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
 from ..services import seating
-from ..web import cache_keys, caching, front
+from ..web import cache_keys, caching, front, warming
 from .access import director_required, public_or_director
 
 
@@ -251,6 +251,8 @@ def round_status(request, tournament, round_number):
         messages.error(request, error.message)
     else:
         messages.success(request, text % {"round": round.number})
+        if name == "publish":
+            warming.after_publish(round)  # the phones' pages rendered before the announcement brings them
     return _back(round)
 
 

@@ -6,6 +6,7 @@
 - `score_sums`: the scores summed per table, kept across changes and summed again only where a change was
 - `histories`: the standings of every round, once per change, brought up to date table by table
 - `outside_writes`: writes outside the services (the admin, a shell) move the change counter too
+- `warming`: a published round's visitor pages rendered by the background worker before the phones come
 - `frames`: a visitor's page frame rendered once and filled in per page
 - `database_cache`: the shared cache in the database, one statement a write (without Redis)
 - `rate_limits`: the limits of the public forms and the table links
