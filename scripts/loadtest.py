@@ -169,7 +169,7 @@ def wait_for_warming(seconds: float = 180) -> None:
         connection.close()
 
 
-def wait_until_up(url: str, seconds: float = 90) -> None:
+def wait_until_up(url: str, seconds: float = 240) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         try:
