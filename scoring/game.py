@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .presets import Rules
+from .presets import SONDERPUNKT_KINDS, Rules
 from .vocabulary import Label
 
 ABSAGEN = ("keine90", "keine60", "keine30", "schwarz")
@@ -17,8 +17,7 @@ ABSAGEN = ("keine90", "keine60", "keine30", "schwarz")
 ABSAGE_LIMIT = {"keine90": 90, "keine60": 60, "keine30": 30}
 # additive scheme: Augen a party needs to "reach" against the opponents' Absage
 REACHED_AGAINST = {"keine90": 120, "keine60": 90, "keine30": 60, "schwarz": 30}
-# the Sonderpunkte in the order the breakdown lists them, and what each is worth
-SONDERPUNKT_KINDS = ("fuchs", "doppelkopf", "karlchen", "karlchen_gefangen", "herzstich")
+# what each Sonderpunkt is worth (their order, the breakdown's, is `presets.SONDERPUNKT_KINDS`)
 SONDERPUNKT_POINTS = {"fuchs": 1, "doppelkopf": 1, "karlchen": 1, "karlchen_gefangen": 1, "herzstich": 0}
 
 
