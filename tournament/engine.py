@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import scoring
-from scoring.game import SONDERPUNKT_KINDS
+from scoring.presets import SONDERPUNKT_KINDS
 from scoring.vocabulary import Label
 from seating import dealing
 
@@ -87,7 +87,7 @@ def to_engine(data: GameData, players: Sequence[Any], name: Callable[[Any], str]
 def canonical_extras(extras: dict) -> dict:
     """The Sonderpunkte in the file's order, whatever order the database keeps them in (PostgreSQL's
     jsonb orders keys by length): the parties Re, Kontra, each party's kinds in the rulebook's order
-    (`scoring.game.SONDERPUNKT_KINDS`), so that an export reads the same from either database."""
+    (`scoring.presets.SONDERPUNKT_KINDS`), so that an export reads the same from either database."""
     order = {kind: index for index, kind in enumerate(SONDERPUNKT_KINDS)}
     return {party: {kind: extras[party][kind] for kind in sorted(extras[party], key=lambda k: (order.get(k, 99), k))}
             for party in sorted(extras, key=lambda p: (p != "re", p != "kontra", p)) if extras[party]}
