@@ -63,7 +63,8 @@ def publish(tournament, secret: str, *, seq: int = 1, venue: str = "", payload: 
             "entries": [{"seq": seq, "at": "2027-03-06T21:14:00+01:00", "kind": "file",
                          "payload": payload or dict(outbox.file_payload(tournament), season=SEASON)}]}
     response = Client().post(publish_sender.PATH, data=json.dumps(body), content_type="application/json",
-                             headers={"Authorization": f"Bearer {secret}", "Idempotency-Key": f"k-{tournament.pk}-{seq}"})
+                             headers={"Authorization": f"Bearer {secret}",
+                                      "Idempotency-Key": f"k-{tournament.pk}-{seq}"})
     assert response.status_code == 200, response.content
     return PublishedTournament.objects.get(venue_tournament=body["venue_tournament"]).tournament
 
@@ -104,7 +105,8 @@ def test_a_correction_of_a_published_day_changes_the_table(clubs):
                .select_related("team")}
     values = {"Team A": -30, "Team B": -10, "Team C": 10, "Team D": 30}
     for table in round.tables.all():
-        sheet_state.enter_totals(table=table, totals={s.entry_id: values[team_of[s.entry_id]] for s in table.seats.all()})
+        sheet_state.enter_totals(table=table,
+                                 totals={s.entry_id: values[team_of[s.entry_id]] for s in table.seats.all()})
     publish(first, keys["kreuz-asse"], seq=2)
     assert table_of(liga) == [("Team D", "DK Nord", "4", 120), ("Team C", "DK Nord", "3", 40),
                               ("Team B", "DK Nord", "2", -40), ("Team A", "DK Nord", "1", -120)]
@@ -214,4 +216,5 @@ def test_the_season_travels_in_the_tournament_file_and_is_checked(director):
 
 def test_a_season_names_only_clubs_there_are(clubs):
     with pytest.raises(UserError, match="„gibtsnicht“ gibt es hier nicht"):
-        series_services.create_series(name="Pokal", director=clubs[2], organisation=clubs[0], clubs="kreuz-asse gibtsnicht")
+        series_services.create_series(name="Pokal", director=clubs[2], organisation=clubs[0],
+                                      clubs="kreuz-asse gibtsnicht")

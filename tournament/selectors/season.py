@@ -60,9 +60,9 @@ def cup_standings(series: Series, *, user=None) -> Cup:
         days.append(day)
         if not day.counts:
             continue
-        teams = read.members[t.pk]
-        table = cup_table(t.name, {team: {str(e): read.points.get(e) for e in ids} for team, ids in teams.items()},
-                          t.cup_advance, {str(e): "" for ids in teams.values() for e in ids})
+        group = read.members[t.pk]
+        table = cup_table(t.name, {team: {str(e): read.points.get(e) for e in ids} for team, ids in group.items()},
+                          t.cup_advance, {str(e): "" for ids in group.values() for e in ids})
         if table is None:
             continue
         names = {key: name for key, (name, _club) in read.team_names.items()}

@@ -70,7 +70,7 @@ def checked_clubs(clubs: list[str] | str) -> list[str]:
 
 def create_series(*, name: str, director=None, slug: str = "", mode: str = Series.Mode.SUM, best_of: int = 0,
                   public: bool = True, organisation: Organisation | None = None, by: Actor | None = None,
-                  clubs: list[str] | str = ()) -> Series:
+                  clubs: list[str] | str = "") -> Series:
     """A new series (`clubs`: for a season across clubs, the organisations whose tournaments count when
     they name its short name; `checked_clubs`)."""
     name = _check(name=name, mode=mode, best_of=best_of)
