@@ -218,3 +218,14 @@ def test_a_season_names_only_clubs_there_are(clubs):
     with pytest.raises(UserError, match="„gibtsnicht“ gibt es hier nicht"):
         series_services.create_series(name="Pokal", director=clubs[2], organisation=clubs[0],
                                       clubs="kreuz-asse gibtsnicht")
+
+
+def test_the_keepers_page_lists_joined_days_without_a_button_that_could_not_take_them_out(clubs):
+    _association, keys, keeper = clubs
+    liga = season(clubs)
+    hub_day = publish(venue_day(1, {"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30}), keys["kreuz-asse"])
+    client = Client()
+    client.force_login(keeper)
+    page = client.get(reverse("tournament:series_manage", args=[liga.slug])).content.decode()
+    assert "1. Spieltag" in page and "gehört über den Kurznamen der Saison dazu" in page
+    assert reverse("tournament:series_tournament_remove", args=[liga.slug, hub_day.pk]) not in page

@@ -32,6 +32,7 @@ class SeriesEvening:
     public_standings: bool
     directed: bool  # the viewer directs it: its hidden results count for them
     hidden: bool = False  # some of its rounds' results are hidden from the public
+    joined: bool = False  # not an evening of the series: it names the series' short name (a season across clubs)
 
 
 @dataclass
@@ -118,8 +119,9 @@ def series_standings(series: Series, *, user=None, public: bool = False) -> Seri
     tournaments = series_tournaments(series, user=user, joined=True).annotate(
         hidden=Exists(Round.objects.filter(tournament_id=OuterRef("pk"), results_hidden=True)))
     evenings = [SeriesEvening(tournament_id=t.pk, name=t.name, slug=t.slug, date=t.date,
-                              public_standings=t.public_standings, directed=t.directed, hidden=t.hidden)
-                for t in tournaments.only("id", "name", "slug", "date", "public_standings")]
+                              public_standings=t.public_standings, directed=t.directed, hidden=t.hidden,
+                              joined=t.series_id != series.pk)
+                for t in tournaments.only("id", "name", "slug", "date", "public_standings", "series_id")]
     column = {evening.tournament_id: index for index, evening in enumerate(evenings)}
     shown = [e.tournament_id for e in evenings if e.public_standings or e.directed]
     full = [e.tournament_id for e in evenings if e.directed]
