@@ -30,12 +30,14 @@ TOURNAMENT_DEFAULTS = {"place": "", "rounds_planned": 3, "games_at_table_of_4": 
                        # its own categories, and the team options (docs/competitions.md); the teams: `teams_item`
                        "categories": [], "team_count": None, "club_count": None, "teams_apart": False,
                        "team_match": False, "cup_advance": None,
+                       # the season across clubs it is a match day of, by the season's short name on the hub
+                       "season": "",
                        # what it belongs to: it counts for the Ranglisten of flagged tournaments (the series:
                        # `series_item`, by name and short name)
                        "counts_for_rangliste": False,
                        # what each place of the prize list wins (Tournament.prizes)
                        "prizes": {}}
-TEAM_KEYS = ("team_count", "club_count", "teams_apart", "team_match", "cup_advance")
+TEAM_KEYS = ("team_count", "club_count", "teams_apart", "team_match", "cup_advance", "season")
 ROUND_DEFAULTS = {"status": Round.Status.PUBLISHED.value, "mode": Round.Mode.RANDOM.value, "seed": "",
                   "results_hidden": False}
 

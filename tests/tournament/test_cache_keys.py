@@ -33,6 +33,9 @@ MOVES = {
     "in place": set(),  # one key; what it holds is brought up to the new counter (checked below)
     "release": set(),  # a static file as sent (tests/tournament/test_front_door.py; no write moves it)
     "timeout": set(),  # the hub's pages across all tournaments: they expire (test_hub_pages_expire_and_move_by_day)
+    # a series' league table or cup: every write to one of its days, and the series' settings
+    # (test_a_season_moves_when_a_day_arrives_is_corrected_or_the_season_changes)
+    "days": {"game elsewhere", "game at own table", "setup", "results hidden"},
 }
 
 
@@ -112,7 +115,7 @@ def test_every_family_of_keys_moves_with_exactly_the_writes_it_depends_on(caught
     }
     before = read_pages()
     unread = {family for family, described in cache_keys.FAMILIES.items()
-              if described.moved_by in ("release", "timeout")}  # (read by other pages: the tests below)
+              if described.moved_by in ("release", "timeout", "days")}  # (read by other pages: the tests below)
     assert set(before) == set(cache_keys.FAMILIES) - unread, "every family is read by these pages"
     for kind, write in writes.items():
         write()
@@ -150,3 +153,47 @@ def test_hub_pages_expire_and_move_by_day(caught, settings, client, monkeypatch)
 
     monkeypatch.setattr(timezone, "localdate", lambda *args: datetime.date(2031, 1, 2))
     assert not read() & before - {cache_keys.hub_page("clubs")}  # a new day: new pages
+
+
+def test_a_season_moves_when_a_day_arrives_is_corrected_or_the_season_changes(caught, client):
+    """A series' league table for the public (`season`, docs/competitions.md "A season across clubs") is
+    kept under the change counters of its days: a day that arrives (names the season), a game saved or
+    corrected at one of them, a change of the series' clubs each give a new key; a write elsewhere none."""
+    from tournament.models import Series
+    from tournament.services import series as series_services
+    from tournament.services import teams
+
+    director = make_director()
+    series = series_services.create_series(name="Liga", director=director, slug="liga-saison", mode=Series.Mode.LEAGUE)
+    day = make_tournament(players=8, director=director, slug="saison-tag")
+    other = make_tournament(players=8, director=director, slug="anderswo")
+    round = seated_round(day)
+    table = round.tables.order_by("number").first()
+    url = reverse("tournament:series", args=[series.slug])
+
+    def read() -> set[str]:
+        cache.clear()
+        caught.clear()
+        assert client.get(url).status_code == 200
+        return caught["season"]
+
+    before = read()
+    assert read() == before  # nothing written: the same key
+    teams.set_team_options(tournament=day, team_count=None, club_count=None, teams_apart=False, team_match=True,
+                           season=series.slug)  # a day arrives
+    after = read()
+    assert after != before
+    before = after
+    results.save_game(table=table, number=1, data=normal_game(table, 1))  # a game at the day
+    after = read()
+    assert after != before
+    before = after
+    results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=200))  # corrected
+    after = read()
+    assert after != before
+    before = after
+    tournaments.edit_player(entry=other.entries.first(), name="Neuer Name", club="DK Süd")  # elsewhere
+    assert read() == before
+    series_services.update_series(series=series, name=series.name, slug=series.slug, mode=series.mode, best_of=0,
+                                  public=True, clubs=["verein"])
+    assert read() != before

@@ -17,19 +17,24 @@ class SeriesForm(forms.Form):
     best_of = forms.IntegerField(label=_("beste Abende, die zählen"), min_value=0, max_value=99, required=False,
                                  help_text=_("Nur bei „Summe der besten Abende“: wie viele Abende je Spieler zählen."))
     public = forms.BooleanField(label=_("Serienwertung öffentlich"), required=False, initial=True)
+    clubs = forms.CharField(
+        label=_("Vereine der Saison"), required=False, max_length=4000, widget=forms.Textarea(attrs={"rows": 2}),
+        help_text=_("Nur für eine Liga oder einen Pokal mehrerer Vereine: die Kurznamen der Vereine, deren "
+                    "veröffentlichte Spieltage zählen, durch Komma getrennt. Ein Spieltag gehört zur Saison, wenn "
+                    "seine Turnierleitung deren Kurznamen bei den Teams eingetragen hat."))
     version = VersionField()
 
     def __init__(self, *args, series: Series | None = None, **kwargs):
         if series is not None and not args and "initial" not in kwargs:
             kwargs["initial"] = {"name": series.name, "slug": series.slug, "mode": series.mode,
                                  "best_of": series.best_of or None, "public": series.public,
-                                 "version": series.version}
+                                 "clubs": ", ".join(series.clubs), "version": series.version}
         super().__init__(*args, **kwargs)
 
     def arguments(self) -> dict:
         data = self.cleaned_data
         return {"name": data["name"], "slug": data["slug"], "mode": data["mode"], "best_of": data["best_of"] or 0,
-                "public": data["public"]}
+                "public": data["public"], "clubs": data["clubs"]}
 
 
 class AddTournamentForm(forms.Form):

@@ -70,6 +70,11 @@ class TeamOptionsForm(forms.Form):
         label=_("Pokal: es kommen weiter"), required=False, min_value=1, max_value=99,
         help_text=_("Leer: kein Pokal. Sonst bilden die Teams eine Pokalgruppe (Summe der Spielpunkte aller "
                     "Spieler), und die besten so viele Teams kommen weiter."))
+    season = forms.CharField(
+        label=_("Saison (Kurzname auf dem Hub)"), required=False, max_length=80,
+        help_text=_("Für eine Liga oder einen Pokal mehrerer Vereine: der Kurzname der Saison auf dem Hub, wie er "
+                    "in ihrer Adresse steht (…/s/kurzname/). Wird das Turnier veröffentlicht, zählt dieser Spieltag "
+                    "dort, wenn Ihr Verein zur Saison gehört. Leer: keine Saison."))
     version = VersionField()
 
     def __init__(self, *args, tournament: Tournament, **kwargs):
@@ -78,7 +83,7 @@ class TeamOptionsForm(forms.Form):
             "team_count": "" if tournament.team_count is None else str(tournament.team_count),
             "club_ranking": "none" if club is None else ("all" if club == 0 else "best"),
             "club_best": club or 4, "teams_apart": tournament.teams_apart, "team_match": tournament.team_match,
-            "cup_advance": tournament.cup_advance, "version": tournament.version})
+            "cup_advance": tournament.cup_advance, "season": tournament.season, "version": tournament.version})
         super().__init__(*args, **kwargs)
         field = self.fields["team_count"]
         assert isinstance(field, forms.ChoiceField)

@@ -379,6 +379,7 @@ SETTINGS_LABELS = {"name": _l("Name"), "slug": _l("Kurzname"), "date": _l("Datum
                    "teams_apart": _l("Mitglieder eines Teams bei der Auslosung trennen"),
                    "team_match": _l("Mannschaftskampf (Ligaspieltag)"),
                    "cup_advance": _l("Pokal: es kommen weiter"),
+                   "season": _l("Saison (Kurzname auf dem Hub)"),
                    "registration_open": _l("Anmeldung online offen"),
                    "registration_limit": _l("Plätze (0: unbegrenzt)"),
                    "registration_waiting_limit": _l("Plätze auf der Warteliste (leer: so viele wie Plätze)"),

@@ -134,6 +134,8 @@ class Series(models.Model):
         AVERAGE = "average", _("Durchschnitt je gespieltem Abend")
         # its tournaments are match days of teams (Tournament.team_match); docs/competitions.md
         LEAGUE = "league", _("Liga: Siegpunkte, dann Spielpunkte der Teams")
+        # its tournaments are cup rounds (Tournament.cup_advance): each one a group, the best go on
+        CUP = "cup", _("Pokal: je Spieltag eine Gruppe, die Besten kommen weiter")
 
     organisation = models.ForeignKey(Organisation, on_delete=models.PROTECT, related_name="series",
                                      verbose_name=_("Organisation"))
@@ -144,6 +146,10 @@ class Series(models.Model):
     best_of = models.PositiveSmallIntegerField(_("beste Abende, die zählen"), default=0)
     directors = models.ManyToManyField(settings.AUTH_USER_MODEL, related_name="directed_series", blank=True)
     public = models.BooleanField(_("Serienwertung öffentlich"), default=True)
+    # a season across clubs (docs/competitions.md, "A season across clubs"): the short names of the
+    # organisations whose tournaments count when they name this series' short name (Tournament.season);
+    # its own organisation's always do. Short names, not rows: kept in the series' history as they were
+    clubs = models.JSONField(_("Vereine der Saison"), default=list, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     version = models.PositiveIntegerField(default=1)
     history = kept_history("created_at")
@@ -261,6 +267,11 @@ class Tournament(models.Model):
     team_match = models.BooleanField(_("Mannschaftskampf (Ligaspieltag)"), default=False)
     # a team cup round: the teams form one group, the best `cup_advance` go on (null: not a cup)
     cup_advance = models.PositiveSmallIntegerField(_("Pokal: es kommen weiter"), null=True, blank=True)
+    # the short name of the season (a series, usually the association's on the hub) this tournament is a
+    # match day or cup round of, set by the venue's director and carried in the tournament file; it counts
+    # there when its organisation is one of the season's clubs (docs/competitions.md)
+    season = models.CharField(_("Saison (Kurzname auf dem Hub)"), max_length=80, blank=True, default="",
+                              db_index=True)
     # name and place folded, for the hub's calendar and search (docs/hub.md)
     search_key = SearchKeyField(sources=("name", "place"))
     created_at = models.DateTimeField(auto_now_add=True)

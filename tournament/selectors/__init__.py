@@ -15,6 +15,7 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `projector`: the projector page: the newest round's seating by name, and the standings
 - `teams`: team and club standings, from the standings' rows
 - `league`: a match day's Siegpunkte, a team cup group and a league over a series' match days
+- `season`: a season across clubs: its cup over the rounds clubs publish, and what its cached part depends on
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
 - `publishing`: the venue's publishing state, the hub's keys of an organisation, the hub's corrections

@@ -8,12 +8,13 @@ fed from the standings' rows and the teams, each number worded for the pages and
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from fractions import Fraction
 
-from django.db.models import Q, Sum
+from django.db.models import F, Q, Sum
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -21,7 +22,7 @@ from scoring import league as rules
 from scoring.tie_break import TieBreak
 
 from ..models import Score, Series, TeamMember
-from ..names import folded
+from ..names import folded, identity
 from ..ranking import total_text
 from .series import series_tournaments
 
@@ -152,10 +153,20 @@ def cup_table(group: str, teams: Mapping[str, Mapping[str, int | None]], advance
 
 # ---- a league: a series in mode "Liga" ------------------------------------------------------------------
 
-def team_key(name: str) -> str:
-    """A team is the same across match days when its name is (case and spaces aside: `names.folded`,
-    which is also why a tournament refuses a second team whose name folds to the same key)."""
-    return folded(name)
+def team_key(name: str, club: str = "") -> str:
+    """A team is the same across match days when its name and its club are (case and spaces aside:
+    `names.identity`; a tournament refuses a second team whose name folds to the same key): two clubs'
+    "Kreuz-Asse" are two teams in a season across clubs."""
+    return identity(name, club)
+
+
+def team_club(clubs: Sequence[str]) -> str:
+    """A team's club on a day: the club most of its members play for (of equal counts the first by
+    folded name; "" when none has one)."""
+    counted = Counter(club for club in clubs if club.strip())
+    if not counted:
+        return ""
+    return min(counted, key=lambda club: (-counted[club], folded(club), club))
 
 
 @dataclass(frozen=True)
@@ -167,6 +178,7 @@ class LeagueDay:
     shown: bool  # its standings are visible to this viewer (a link)
     counts: bool  # a team match with at least two teams and a visible result
     note: str  # why it does not count; "" when it does
+    club: str = ""  # the organisation that ran it (a season across clubs)
 
 
 @dataclass(frozen=True)
@@ -191,6 +203,7 @@ class LeagueLine:
     wins: int
     cells: tuple[LeagueCell | None, ...]  # one per day that counts, None: the team was not there
     tie: str
+    club: str = ""  # the team's club (`team_club`, on its latest day)
 
     @property
     def siegpunkte_text(self) -> str:
@@ -218,52 +231,103 @@ def league_rule() -> str:
     return _("Liga: jeder Spieltag gibt 4/3/2/1 Siegpunkte nach den Spielpunkten der Teams (gleiche Spielpunkte "
              "teilen sich die Plätze und ihre Siegpunkte). Die Tabelle ordnet nach der Summe der Siegpunkte, dann "
              "der Spielpunkte, dann der gewonnenen Spieltage (ein geteilter erster Platz zählt als gewonnen); sonst "
-             "teilen sich die Teams den Platz. Ein Team ist auf jedem Spieltag dasselbe, wenn es gleich heißt.")
+             "teilen sich die Teams den Platz. Ein Team ist auf jedem Spieltag dasselbe, wenn es gleich heißt und "
+             "für denselben Verein spielt.")
+
+
+@dataclass
+class SeasonDays:
+    """What `season_days` read: the tournaments (annotated), the viewer's, the teams' members and their
+    points, and each team's name and club as written on its latest day."""
+
+    found: list
+    shown: list[int]
+    members: dict[int, dict[str, list[int]]]  # tournament -> team key -> entry ids
+    points: dict[int, int]  # entry -> game points (only those who played)
+    team_names: dict[str, tuple[str, str]]  # team key -> (name, club)
+
+
+def season_days(series: Series, *, user=None) -> SeasonDays:
+    """The tournaments of a league or cup (its evenings and those that join it by its short name, of
+    every club: those of clubs outside it are listed as not counting), with what a viewer may see as in
+    `series_standings` (hidden results count for a tournament's directors only). Three queries: the
+    tournaments, the team members, the points."""
+    found = list(series_tournaments(series, user=user, joined=True, members_only=False)
+                 .annotate(club_slug=F("organisation__slug"), club_name=F("organisation__name"))
+                 .only("id", "name", "slug", "date", "public_standings", "team_match", "cup_advance",
+                       "organisation_id"))
+    directed = {t.pk for t in found if getattr(t, "directed")}  # noqa: B009 (an annotation mypy does not see)
+    shown = [t.pk for t in found if t.public_standings or t.pk in directed]
+    full = list(directed)
+    rows: dict[tuple[int, str], list[tuple[int, str]]] = {}
+    for tournament_id, team, entry_id, club in (TeamMember.objects.filter(team__tournament_id__in=shown)
+                                                .order_by("team__tournament__date", "team__tournament_id")
+                                                .values_list("team__tournament_id", "team__name", "entry_id",
+                                                             "entry__player__club")):
+        rows.setdefault((tournament_id, team), []).append((entry_id, club))
+    members: dict[int, dict[str, list[int]]] = {}
+    team_names: dict[str, tuple[str, str]] = {}
+    for (tournament_id, team), people in rows.items():  # in date order: the latest day's name wins
+        club = team_club([club for _entry, club in people])
+        key = team_key(team, club)
+        members.setdefault(tournament_id, {}).setdefault(key, []).extend(entry for entry, _club in people)
+        team_names[key] = (team, club)
+    points = dict(Score.objects.filter(round__tournament_id__in=shown, entry__team_membership__isnull=False)
+                  .filter(Q(round__results_hidden=False) | Q(round__tournament_id__in=full))
+                  .order_by().values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total"))
+    return SeasonDays(found=found, shown=shown, members=members, points=points, team_names=team_names)
+
+
+def day_note(series: Series, tournament, days: SeasonDays, *, cup: bool) -> str:
+    """Why a tournament of a league (`cup` False) or cup does not count, in words; "" when it does."""
+    teams = days.members.get(tournament.pk, {})
+    if tournament.organisation_id != series.organisation_id and tournament.club_slug not in series.clubs:
+        return _("ausgerichtet von „%(club)s“, der nicht zu den Vereinen dieser Saison gehört") % {
+            "club": tournament.club_name}
+    if cup and tournament.cup_advance is None:
+        return _("keine Pokalrunde")
+    if not cup and not tournament.team_match:
+        return _("kein Mannschaftskampf")
+    if tournament.pk not in days.shown:
+        return _("Ergebnisse nicht öffentlich")
+    if len(teams) < 2:
+        return _("weniger als zwei Teams")
+    if not any(e in days.points for ids in teams.values() for e in ids):
+        return _("noch keine Ergebnisse")
+    return ""
+
+
+def league_day(series: Series, tournament, days: SeasonDays, *, cup: bool = False) -> LeagueDay:
+    note = day_note(series, tournament, days, cup=cup)
+    return LeagueDay(tournament_id=tournament.pk, name=tournament.name, slug=tournament.slug, date=tournament.date,
+                     shown=tournament.pk in days.shown, counts=not note, note=note, club=tournament.club_name)
 
 
 def league_standings(series: Series, *, user=None) -> League:
     """The league of a series: each of its team match tournaments a match day (teams recognised by
-    name), what a viewer may see of it as in `series_standings` (hidden results count for a
-    tournament's directors only). Three queries: the tournaments, the team members, the points."""
-    found = list(series_tournaments(series, user=user)
-                 .only("id", "name", "slug", "date", "public_standings", "team_match"))
-    directed = {t.pk for t in found if getattr(t, "directed")}  # noqa: B009 (an annotation mypy does not see)
-    shown = [t.pk for t in found if t.public_standings or t.pk in directed]
-    full = list(directed)
-    members: dict[int, dict[str, list[int]]] = {}
-    team_names: dict[str, str] = {}
-    for tournament_id, team, entry_id in (TeamMember.objects.filter(team__tournament_id__in=shown)
-                                          .order_by("team__tournament__date", "team__tournament_id")
-                                          .values_list("team__tournament_id", "team__name", "entry_id")):
-        members.setdefault(tournament_id, {}).setdefault(team_key(team), []).append(entry_id)
-        team_names[team_key(team)] = team  # the name as written on the latest day wins below
-    points = dict(Score.objects.filter(round__tournament_id__in=shown, entry__team_membership__isnull=False)
-                  .filter(Q(round__results_hidden=False) | Q(round__tournament_id__in=full))
-                  .order_by().values("entry_id").annotate(total=Sum("points")).values_list("entry_id", "total"))
+    name and club), those of a season across clubs with them (`season_days`), what a viewer may see of
+    it as in `series_standings`. Three queries: the tournaments, the team members, the points."""
+    read = season_days(series, user=user)
     days, results = [], []
-    for t in found:
-        teams = members.get(t.pk, {})
-        played = any(e in points for ids in teams.values() for e in ids)
-        note = ("" if t.team_match and t.pk in shown and len(teams) >= 2 and played else
-                _("kein Mannschaftskampf") if not t.team_match else
-                _("Ergebnisse nicht öffentlich") if t.pk not in shown else
-                _("weniger als zwei Teams") if len(teams) < 2 else _("noch keine Ergebnisse"))
-        days.append(LeagueDay(tournament_id=t.pk, name=t.name, slug=t.slug, date=t.date,
-                              shown=t.pk in shown, counts=not note, note=note))
-        if not note:
+    for t in read.found:
+        day = league_day(series, t, read)
+        days.append(day)
+        if day.counts:
             results.append(rules.match_day(day=str(t.pk), teams={
-                team: {str(e): points.get(e, 0) for e in ids} for team, ids in teams.items()}))
+                team: {str(e): read.points.get(e, 0) for e in ids} for team, ids in read.members[t.pk].items()}))
     table = rules.league_table(days=results)
     order = [str(day.tournament_id) for day in days if day.counts]
+    names = {key: name for key, (name, _club) in read.team_names.items()}
     rows = []
     for row in table:
         by_day = {line.day: line for line in row.days}
         cells = tuple(LeagueCell(place=line.place, shared=line.shared > 1, siegpunkte=line.siegpunkte,
                                  spielpunkte=line.spielpunkte) if (line := by_day.get(key)) else None
                       for key in order)
-        rows.append(LeagueLine(name=team_names.get(row.team, row.team), place=row.place, shared=row.is_shared,
-                               siegpunkte=row.siegpunkte, spielpunkte=row.spielpunkte, wins=row.wins, cells=cells,
-                               tie=league_tie_text(row.tie, team_names)))
+        name, club = read.team_names.get(row.team, (row.team, ""))
+        rows.append(LeagueLine(name=name, place=row.place, shared=row.is_shared, siegpunkte=row.siegpunkte,
+                               spielpunkte=row.spielpunkte, wins=row.wins, cells=cells,
+                               tie=league_tie_text(row.tie, names), club=club))
     return League(days=tuple(days), rows=tuple(rows), rule=league_rule())
 
 

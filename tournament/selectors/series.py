@@ -32,6 +32,7 @@ class SeriesEvening:
     public_standings: bool
     directed: bool  # the viewer directs it: its hidden results count for them
     hidden: bool = False  # some of its rounds' results are hidden from the public
+    joined: bool = False  # not an evening of the series: it names the series' short name (a season across clubs)
 
 
 @dataclass
@@ -82,11 +83,24 @@ def resolve(merges: dict[str, str], key: str) -> str:
     return key
 
 
-def series_tournaments(series: Series, *, user=None):
+def joined_days(series: Series, *, members_only: bool) -> Q:
+    """The tournaments of a season across clubs (docs/competitions.md, "A season across clubs"): the
+    series' own evenings, and the public tournaments that name its short name (`Tournament.season`),
+    all of them (`members_only` False: those of other clubs are listed as not counting) or only those of
+    its organisation and its clubs (`Series.clubs`)."""
+    named = Q(season=series.slug, public_overview=True)
+    if members_only:
+        named &= Q(organisation_id=series.organisation_id) | Q(organisation__slug__in=list(series.clubs))
+    return Q(series=series) | named
+
+
+def series_tournaments(series: Series, *, user=None, joined: bool = False, members_only: bool = True):
     """The series' tournaments in date order, each annotated `directed`: whether `user` directs it
-    (a superuser every one), which decides what of its results they may see (not evaluated here)."""
+    (a superuser every one), which decides what of its results they may see (not evaluated here).
+    `joined`: with the tournaments that join it by its short name (`joined_days`)."""
     superuser = bool(user is not None and user.is_authenticated and user.is_superuser)
-    tournaments = Tournament.objects.filter(series=series).order_by("date", "name", "id")
+    tournaments = Tournament.objects.filter(
+        joined_days(series, members_only=members_only) if joined else Q(series=series)).order_by("date", "name", "id")
     if user is not None and user.is_authenticated and not superuser:
         return tournaments.annotate(directed=Exists(
             Tournament.directors.through.objects.filter(tournament_id=OuterRef("pk"), user_id=user.pk)))
@@ -102,11 +116,12 @@ def series_standings(series: Series, *, user=None, public: bool = False) -> Seri
     `public`: each row with the name and club the public sees (`privacy`: the strictest level of the
     person's records at the evenings, "—" for a hidden one: a series has no start number), and the
     names merged into it only when all of them are published in full."""
-    tournaments = series_tournaments(series, user=user).annotate(
+    tournaments = series_tournaments(series, user=user, joined=True).annotate(
         hidden=Exists(Round.objects.filter(tournament_id=OuterRef("pk"), results_hidden=True)))
     evenings = [SeriesEvening(tournament_id=t.pk, name=t.name, slug=t.slug, date=t.date,
-                              public_standings=t.public_standings, directed=t.directed, hidden=t.hidden)
-                for t in tournaments.only("id", "name", "slug", "date", "public_standings")]
+                              public_standings=t.public_standings, directed=t.directed, hidden=t.hidden,
+                              joined=t.series_id != series.pk)
+                for t in tournaments.only("id", "name", "slug", "date", "public_standings", "series_id")]
     column = {evening.tournament_id: index for index, evening in enumerate(evenings)}
     shown = [e.tournament_id for e in evenings if e.public_standings or e.directed]
     full = [e.tournament_id for e in evenings if e.directed]

@@ -13,13 +13,14 @@ from django.core.exceptions import ValidationError
 from django.utils.translation import gettext as _
 
 from .. import privacy
+from ..errors import UserError
 from ..models import Entry, Player, Team
 from ..models.teams import MAX_MEMBERS, MIN_MEMBERS
 from ..models.tournaments import checked_prizes, own_categories
 from ..names import clean, folded
 from ..validators import SMALL
 from .file_reading import Checker, Plan, PlannedPlayer, PlannedTeam, is_int, shown
-from .teams import MOST_CUP_ADVANCE, clash_sentence
+from .teams import MOST_CUP_ADVANCE, checked_season, clash_sentence
 
 TEAM_KEYS = ("name", "members")
 
@@ -47,6 +48,11 @@ def check_tournament(c: Checker, data: dict, plan: Plan) -> None:
     tournament.cup_advance = c.number("", data, "cup_advance", low=1, high=MOST_CUP_ADVANCE)
     tournament.teams_apart = bool(c.flag("", data, "teams_apart", False))
     tournament.team_match = bool(c.flag("", data, "team_match", False))
+    season = c.text("", data, "season") or ""
+    try:
+        tournament.season = checked_season(season)
+    except UserError as error:
+        c.add("", "season: " + error.message)
 
 
 def check_player(c: Checker, where: str, item: dict, person: Player, entry: Entry, plan: Plan,

@@ -8,8 +8,11 @@ the series and its merges keep their own history (django-simple-history).
 
 from __future__ import annotations
 
+import re
+
 from django.db import transaction
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from .. import selectors
 from ..errors import Conflict, UserError
@@ -48,9 +51,30 @@ def _check_slug(slug: str, series: Series | None = None) -> None:
         raise UserError(_("Den Kurznamen %(slug)s hat schon eine andere Serie.") % {"slug": slug}, field="slug")
 
 
+def checked_clubs(clubs: list[str] | str) -> list[str]:
+    """The clubs of a season across clubs (`Series.clubs`): organisations' short names, given as a list
+    or as text separated by commas, spaces or lines; each once, in the order given. Raises UserError
+    naming a short name no organisation of the site has (one query)."""
+    parts = re.split(r"[\s,;]+", clubs) if isinstance(clubs, str) else [str(part) for part in clubs]
+    wanted = list(dict.fromkeys(part.strip() for part in parts if part.strip()))
+    if not wanted:
+        return []
+    known = set(Organisation.objects.filter(slug__in=wanted).values_list("slug", flat=True))
+    unknown = [slug for slug in wanted if slug not in known]
+    if unknown:
+        raise UserError(ngettext("Einen Verein mit dem Kurznamen %(slugs)s gibt es hier nicht.",
+                                 "Vereine mit den Kurznamen %(slugs)s gibt es hier nicht.", len(unknown))
+                        % {"slugs": ", ".join(f"„{slug}“" for slug in unknown)}, field="clubs")
+    return wanted
+
+
 def create_series(*, name: str, director=None, slug: str = "", mode: str = Series.Mode.SUM, best_of: int = 0,
-                  public: bool = True, organisation: Organisation | None = None, by: Actor | None = None) -> Series:
+                  public: bool = True, organisation: Organisation | None = None, by: Actor | None = None,
+                  clubs: list[str] | str = "") -> Series:
+    """A new series (`clubs`: for a season across clubs, the organisations whose tournaments count when
+    they name its short name; `checked_clubs`)."""
     name = _check(name=name, mode=mode, best_of=best_of)
+    clubs = checked_clubs(clubs)
     organisation = organisation or organisations.home_organisation(director)
     with transaction.atomic():
         if slug:
@@ -59,17 +83,19 @@ def create_series(*, name: str, director=None, slug: str = "", mode: str = Serie
         with audit.recording("series_created", by=by, tournament=None):
             series = Series.objects.create(organisation=organisation, name=name, slug=slug or unique_slug(name),
                                            mode=mode,
-                                           best_of=best_of if mode == Series.Mode.BEST else 0, public=public)
+                                           best_of=best_of if mode == Series.Mode.BEST else 0, public=public,
+                                           clubs=clubs)
             if director is not None:
                 series.directors.add(director)
         return series
 
 
 def update_series(*, series: Series, name: str, slug: str, mode: str, best_of: int, public: bool,
-                  version: int | None = None, by: Actor = SYSTEM) -> Series:
+                  version: int | None = None, by: Actor = SYSTEM, clubs: list[str] | str | None = None) -> Series:
     """Saves the settings as loaded (`version`): a change by someone else meanwhile saves nothing. An
-    empty `slug` keeps the one it has."""
+    empty `slug` keeps the one it has; `clubs` None keeps the season's clubs."""
     name = _check(name=name, mode=mode, best_of=best_of)
+    checked = None if clubs is None else checked_clubs(clubs)
     with transaction.atomic():
         series = lock_series(series)
         slug = slug or series.slug
@@ -80,6 +106,8 @@ def update_series(*, series: Series, name: str, slug: str, mode: str, best_of: i
         with audit.recording("series_changed", by=by, tournament=None):
             series.name, series.slug, series.mode, series.public = name, slug, mode, public
             series.best_of = best_of if mode == Series.Mode.BEST else 0
+            if checked is not None:
+                series.clubs = checked
             series.version += 1
             series.save()
         # its name and whether it is public show on each of its tournaments' pages: each one's counter

@@ -12,6 +12,7 @@ record holds its name and members by name (`log/audit.py`).
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from django.core.exceptions import ValidationError
@@ -28,6 +29,18 @@ from ..validators import checked_name
 from .locking import lock_tournament
 
 MOST_CUP_ADVANCE = 99  # a cup group's teams that go on (more than it has: all of them)
+SEASON_PATTERN = re.compile(r"[-a-zA-Z0-9_]{1,80}")
+
+
+def checked_season(text: str) -> str:
+    """The short name of a season across clubs (`Tournament.season`), as a series' short name is
+    written: "" for none; raises UserError for anything else."""
+    text = text.strip()
+    if text and not SEASON_PATTERN.fullmatch(text):
+        raise UserError(_("Der Kurzname der Saison besteht nur aus Buchstaben, Ziffern, - und _ und hat höchstens "
+                          "80 Zeichen, wie er in der Adresse der Saison auf dem Hub steht (…/s/kurzname/)."),
+                        field="season")
+    return text
 
 
 def _checked_members(tournament: Tournament, members: Sequence[int], team: Team | None) -> list[Entry]:
@@ -164,12 +177,13 @@ def delete_team(*, team: Team, version: int | None = None, by: Actor = SYSTEM) -
 
 def set_team_options(*, tournament: Tournament, team_count: int | None, club_count: int | None,
                      teams_apart: bool, team_match: bool = False, cup_advance: int | None = None,
-                     version: int | None = None, by: Actor = SYSTEM) -> Tournament:
+                     season: str | None = None, version: int | None = None, by: Actor = SYSTEM) -> Tournament:
     """How many of a team's members count (`team_count`: None all, k the best k, 1 to 6), the clubs
     ranked as teams (`club_count`: None no club ranking, 0 all players count, k the best k),
     members of a team kept apart in the random draw, a team match (a league's match day: one player
     of each team at every table, Siegpunkte) and a team cup (`cup_advance`: None no cup, k the best k
-    teams go on)."""
+    teams go on). `season`: the short name of a season across clubs on the hub that the tournament is a
+    match day or cup round of ("" none; None keeps what it is)."""
     if team_count is not None and not 1 <= team_count <= MAX_MEMBERS:
         raise UserError(_("In einem Team zählen alle oder die besten 1 bis %(n)s.") % {"n": MAX_MEMBERS},
                         field="team_count")
@@ -179,19 +193,21 @@ def set_team_options(*, tournament: Tournament, team_count: int | None, club_cou
     if cup_advance is not None and not 1 <= cup_advance <= MOST_CUP_ADVANCE:
         raise UserError(_("Im Pokal kommen 1 bis %(n)s Teams weiter.") % {"n": MOST_CUP_ADVANCE},
                         field="cup_advance")
-    wanted = (team_count, club_count, teams_apart, team_match, cup_advance)
+    season = None if season is None else checked_season(season)
     with transaction.atomic():
         tournament = lock_tournament(tournament)
         if version is not None and version != tournament.version:
             raise Conflict(_("Die Einstellungen wurden inzwischen von jemand anderem geändert."),
                            current=tournament, version=tournament.version)
+        season = tournament.season if season is None else season
+        wanted = (team_count, club_count, teams_apart, team_match, cup_advance, season)
         if (tournament.team_count, tournament.club_count, tournament.teams_apart, tournament.team_match,
-                tournament.cup_advance) == wanted:
+                tournament.cup_advance, tournament.season) == wanted:
             return tournament
         with audit.recording("team_options_changed", by=by, tournament=tournament):
             tournament.team_count, tournament.club_count = team_count, club_count
             tournament.teams_apart, tournament.team_match = teams_apart, team_match
-            tournament.cup_advance = cup_advance
+            tournament.cup_advance, tournament.season = cup_advance, season
             tournament.version += 1
             tournament.save()
     return tournament

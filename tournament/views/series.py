@@ -4,6 +4,7 @@ add and remove evenings and merge players (docs/series.md)."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.core.cache import cache
 from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.formats import date_format
@@ -20,8 +21,10 @@ from ..log.audit import Actor
 from ..models import Series, Tournament
 from ..printing import documents
 from ..printing import render as pdf_render
+from ..selectors import season
 from ..selectors.league import league_standings, siegpunkte_number
 from ..services import series as services
+from ..web import cache_keys
 from .access import organiser_required, series_director_required, series_public_or_director
 from .spreadsheet import csv_response
 
@@ -35,6 +38,9 @@ def mode_text(series: Series) -> str:
     if series.mode == Series.Mode.LEAGUE:
         return _("Liga der Teams: Siegpunkte, dann Spielpunkte; darunter die Einzelwertung (Summe der Punkte aller "
                  "Spieltage).")
+    if series.mode == Series.Mode.CUP:
+        return _("Pokal der Teams: je Pokalrunde eine Gruppe, die Besten kommen weiter; darunter die Einzelwertung "
+                 "(Summe der Punkte aller Runden).")
     return _("Es zählt die Summe der Punkte aller Abende.")
 
 
@@ -84,11 +90,28 @@ def visibility_notes(standings) -> list[str]:
     return notes
 
 
+def season_table(request, series):
+    """The league table or the cup of a series (`league_standings`, `season.cup_standings`), for the public
+    kept in the cache under the days' change counters (`cache_keys.season`): one query to know it is
+    fresh (`season_version`), the three of the league or cup only when a day arrived or changed."""
+    read = league_standings if series.mode == Series.Mode.LEAGUE else season.cup_standings
+    if request.user.is_authenticated:  # what a director sees of their own days differs: read anew
+        return read(series, user=request.user)
+    key = cache_keys.season(series.pk, season.season_version(series), mode=series.mode)
+    found = cache.get(key)
+    if found is None:
+        found = read(series)
+        cache.set(key, found, cache_keys.TIMEOUT)
+    return found
+
+
 @series_public_or_director
 def series_page(request, series):
     standings = selectors.series_standings(series, user=request.user, public=not request.is_director)
-    league = league_standings(series, user=request.user) if series.mode == Series.Mode.LEAGUE else None
+    league = season_table(request, series) if series.mode == Series.Mode.LEAGUE else None
+    cup = season_table(request, series) if series.mode == Series.Mode.CUP else None
     return render(request, "tournament/series.html", {
+        "cup": cup, "clubs_shown": bool(series.clubs),
         "series": series, "standings": standings, "is_director": request.is_director,
         "mode_text": mode_text(series), "value_label": value_label(series),
         "best": series.mode == Series.Mode.BEST, "notes": visibility_notes(standings), "league": league,
@@ -172,8 +195,11 @@ def series_manage(request, series):
         form = SeriesForm(request.POST)
         if form.is_valid():
             try:
+                arguments = form.arguments()
+                if "clubs" not in request.POST:  # a page sent without the field (an older one) keeps them
+                    arguments["clubs"] = None
                 series = services.update_series(series=series, version=form.cleaned_data["version"],
-                                                by=Actor.of(request), **form.arguments())
+                                                by=Actor.of(request), **arguments)
             except Conflict:
                 conflict = True
                 series.refresh_from_db()

@@ -145,6 +145,8 @@ def team_options(request, tournament):
                                       club_count=form.club_count(), teams_apart=form.cleaned_data["teams_apart"],
                                       team_match=form.cleaned_data["team_match"],
                                       cup_advance=form.cleaned_data["cup_advance"],
+                                      # a page sent without the field (an older one) keeps the season
+                                      season=form.cleaned_data["season"] if "season" in request.POST else None,
                                       version=form.cleaned_data["version"], by=Actor.of(request))
         except UserError as error:
             _to_form(form, error)

@@ -46,6 +46,7 @@ TIMEOUT = 6 * 3600
 class Family:
     holds: str
     # what gives it new keys: "change", "setup", "own tables", "version" (a digest of narrower counters),
+    # "days" (a digest of the change counters of a series' days and the series' settings),
     # "job" (the job's id holds the change counter); "in place": one key, its value holds the counter;
     # "release": only a new version of the code (a new process); "timeout": nothing, it expires
     # (`HUB_TIMEOUT`)
@@ -84,6 +85,10 @@ FAMILIES: dict[str, Family] = {
     # evening; they are kept `HUB_TIMEOUT` seconds, the day and the filters in the key
     "hub-page": Family("the hub's start page, a month of the calendar or a search, without the frame, and "
                        "the clubs of the filter", "timeout", "views/calendar.py"),
+    # a league's table or a cup of a series, across the clubs that publish its days (docs/competitions.md,
+    # "A season across clubs"): for the public, under `selectors.season.season_version`, a digest of the
+    # series' settings and of every day's id, organisation and change counter
+    "season": Family("a league table or a cup of a series, as the public sees it", "days", "views/series.py"),
 }
 
 # how long a hub page (`hub_page`) is kept: how late a tournament made public, private, started or
@@ -177,6 +182,12 @@ def hub_page(page: str, *variant) -> str:
     (the day, the filters, the page number); kept `HUB_TIMEOUT` seconds."""
     assert page in ("start", "month", "search", "clubs"), page
     return f"doko:hub-page:{page}:{digest(release(), get_language(), *variant)}"
+
+
+def season(series_id: int, version: str, *, mode: str) -> str:
+    """A series' league table or cup for the public; `version`: `selectors.season.season_version` (a day
+    that arrives, is corrected or leaves, or a change of the series, gives a new one)."""
+    return f"doko:season:{series_id}:{digest(release(), get_language(), version, mode)}"
 
 
 def pdf_job(job_id: str) -> str:
