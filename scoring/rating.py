@@ -12,17 +12,23 @@ The rules (docs/rating.md):
   sensation), and the dynamics `tau` is added to each player's uncertainty in player units before the
   update (the library would add it to the scaled values).
 - **The weight** (`weight`) is how clearly the game was won: its value before Bock and Nullspiel doubling
-  (`SheetGame.base_value`), 1 to `WEIGHT_CAP`; a game of weight w is rated with the performance noise
-  beta / w, as if it told w squared times as much as a game of value 1 (beta: `Settings.beta`; both
-  the noise and the squared weight chosen by `rating_sim`, docs/rating.md).
+  (`SheetGame.base_value`), 1 to `WEIGHT_CAP`; a game of weight w is rated as w wins in a row (the
+  library's update w times, the dynamics added once), as the Rundenschnitt counts its value w times
+  (beta: `Settings.beta`; both chosen by `rating_sim`, docs/rating.md). A draw is one draw.
+- **The prediction** (`expected`) is logistic(`CALIBRATION` times the difference of the parties' mean
+  mu), the slope fitted by `rating_sim` on training games, as the Rundenschnitt's model there is: the
+  library's own `predict_win` is too sure, since a game of weight w counts as w wins (docs/rating.md).
 - **Order**: games are rated one after another (`replay`); the same games in the same order give the
   same ratings, to the last bit. At a tournament the order is round, table, game number; tables of one
   round share no player, so their order within the round changes nothing.
 - **Confidence**: a rating is mu (the estimate) and sigma (its uncertainty); it is ranked by the
   conservative value mu - 3 sigma (`Rating.conservative`) and only after `MINIMUM_GAMES` games
-  (`Rating.settled`). Not zero-sum in general: a party's players together move by the mean of
-  their variances (sigma squared), so the sum of mu stays exactly when both parties are equally sure on
-  average (four equally sure players, in a solo as in 2 against 2: tested), and moves otherwise.
+  (`Rating.settled`). Not zero-sum in general: in each of the library's updates a party's players
+  together move by the mean of their variances (sigma squared), so the sum of mu stays exactly when both
+  parties are equally sure on average (four equally sure players, in a solo as in 2 against 2: tested),
+  and moves otherwise; a game of weight 2 or more is several updates, zero-sum when the four players are
+  equally sure in a game of 2 against 2 (the parties stay equally sure), not in a solo (the lone
+  player's uncertainty shrinks faster than his opponents').
 """
 
 from __future__ import annotations
@@ -38,10 +44,11 @@ from .game import Game, GameResult
 
 MU = 25.0  # a new player's rating
 SIGMA = MU / 3  # a new player's uncertainty
-BETA = 30.0  # the performance noise of a game of value 1 (tuned by rating_sim: docs/rating.md)
+BETA = 20.0  # the performance noise of one win (tuned by rating_sim: docs/rating.md)
 TAU = MU / 300  # the dynamics added to sigma before each game (the library's default)
 WEIGHT_CAP = 4  # a game's weight: its value, at least 1, at most this
-MINIMUM_GAMES = 40  # games before a rating is ranked (docs/rating.md: rating_sim's rank correlation is then 0.85)
+MINIMUM_GAMES = 40  # games before a rating is ranked (docs/rating.md: rating_sim's rank correlation is then 0.87)
+CALIBRATION = 0.031  # `expected`: the slope on the parties' mean mu difference (fitted by rating_sim: docs/rating.md)
 Z = 3  # the conservative value: mu - Z sigma
 
 
@@ -81,6 +88,8 @@ class Settings:
     beta: float = BETA
     tau: float = TAU
     weighted: bool = True  # False: every game weighs 1 (rating_sim compares both)
+    repeat: bool = True  # a game of weight w: w wins in a row; False: once with the noise beta / w (until 2026-11)
+    calibration: float | None = CALIBRATION  # `expected`'s slope on the mean mu (None: the library's predict_win)
 
 
 DEFAULT = Settings()
@@ -125,17 +134,25 @@ def _scaled(model: PlackettLuce, ratings: list[Rating]):
 def update(ratings: Mapping[str, Rating], game: Match, settings: Settings = DEFAULT) -> dict[str, Rating]:
     """The ratings after one game: a new dict (the given one is not changed); players not seen before
     start at `Rating()`."""
-    beta = settings.beta / (game.weight if settings.weighted else 1)
+    weight = game.weight if settings.weighted else 1
+    times, beta = (weight, settings.beta) if settings.repeat else (1, settings.beta / weight)
+    if game.winner is None:
+        times = 1  # a draw is one draw, whatever its value
     model = _model(beta)
     parties = [game.re, game.kontra]
-    before = [[_dynamic(ratings.get(p, Rating()), settings.tau) for p in party] for party in parties]
+    now = [[_dynamic(ratings.get(p, Rating()), settings.tau) for p in party] for party in parties]
     ranks = [1.0, 1.0] if game.winner is None else [0.0, 1.0] if game.winner == "re" else [1.0, 0.0]
-    rated = model.rate([_scaled(model, party) for party in before], ranks=ranks)
+    for _ in range(times):
+        rated = model.rate([_scaled(model, party) for party in now], ranks=ranks)
+        now = [
+            [Rating(mu=scaled.mu * len(party), sigma=scaled.sigma * len(party)) for scaled in new_party]
+            for party, new_party in zip(parties, rated, strict=True)
+        ]
     new = dict(ratings)
-    for party, old_party, new_party in zip(parties, before, rated, strict=True):
-        n = len(party)
-        for player, old, scaled in zip(party, old_party, new_party, strict=True):
-            new[player] = Rating(mu=scaled.mu * n, sigma=scaled.sigma * n, games=old.games + 1)
+    for party, new_party in zip(parties, now, strict=True):
+        for player, after in zip(party, new_party, strict=True):
+            games = ratings[player].games if player in ratings else 0
+            new[player] = Rating(mu=after.mu, sigma=after.sigma, games=games + 1)
     return new
 
 
@@ -156,10 +173,15 @@ def replay(
 def expected(
     ratings: Mapping[str, Rating], re: Iterable[str], kontra: Iterable[str], settings: Settings = DEFAULT
 ) -> float:
-    """The chance that `re` wins a game of value 1 against `kontra` (the library's `predict_win`)."""
-    model = _model(settings.beta)
+    """The chance that `re` wins a game against `kontra`: logistic(`settings.calibration` times Re's mean
+    mu minus Kontra's), the same one-parameter model as `rating_sim` gives the Rundenschnitt; with
+    `calibration` None the library's own `predict_win` (docs/rating.md)."""
     parties = [[ratings.get(p, Rating()) for p in party] for party in (tuple(re), tuple(kontra))]
-    return model.predict_win([_scaled(model, party) for party in parties])[0]
+    if settings.calibration is None:
+        model = _model(settings.beta)
+        return model.predict_win([_scaled(model, party) for party in parties])[0]
+    lead = sum(r.mu for r in parties[0]) / len(parties[0]) - sum(r.mu for r in parties[1]) / len(parties[1])
+    return 1 / (1 + math.exp(-settings.calibration * lead))
 
 
 def ranked(ratings: Mapping[str, Rating]) -> list[tuple[int, str, Rating]]:

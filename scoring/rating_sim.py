@@ -15,18 +15,26 @@ What is compared, over `seeds` tournaments of `players` players and `evenings` e
 - **rank correlation** (Spearman) with the true strength after 2, 3, … evenings, of the rating's mu
   and of the Rundenschnitt (points per round played) after the same games;
 - **log-loss** of predicting who wins each game of the last evening, held out, from the evenings
-  before: the rating's own prediction (`rating.expected`) against a logistic model on the
-  difference of the parties' mean Rundenschnitt, its slope fitted by maximum likelihood on the
-  training games (which favours the Rundenschnitt: it sees the answers it is scored on).
+  before. Both predictions get the same one-parameter calibration, fitted by maximum likelihood on the
+  training games (the evenings before) with the Rundenschnitte and ratings after them: logistic(k *
+  the difference of the parties' mean Rundenschnitt) against logistic(a * the difference of the
+  parties' mean mu). Also printed: `rating.expected` with its fixed `rating.CALIBRATION` (nothing
+  fitted on the tournament) and the library's own `predict_win` (uncalibrated).
+
+`python -m scoring.rating_sim` runs 20 tournaments on every core (18 s of processor time), `--quick` 5.
 """
 
 from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
+import time
 from collections.abc import Sequence
-from dataclasses import dataclass
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, replace
+from functools import partial
 
 from . import rating
 
@@ -128,8 +136,11 @@ class Figures:
     evenings: list[int]
     rating_rho: list[float]
     average_rho: list[float]
-    rating_loss: float
+    rating_loss: float  # calibrated on the training games, as the Rundenschnitt model
     average_loss: float
+    fixed_loss: float = 0.0  # `rating.expected` with `settings.calibration`: nothing fitted on the tournament
+    library_loss: float = 0.0  # the library's own `predict_win`
+    calibration: float = 0.0  # the slope a fitted for the rating
     coin_loss: float = math.log(2)
 
 
@@ -155,11 +166,20 @@ def tournament(
         night = evening(rng, names, strength, rounds, games)
         if number == evenings:  # held out: predicted from the evenings before
             held_out = [g for r in night for g in r]
-            average = {p: points[p] / max(rounds_played[p], 1) for p in names}
-            k = fit_slope([party_lead(g.match, average) for g in train], [g.match.winner == "re" for g in train])
             outcomes = [g.match.winner == "re" for g in held_out]
+            won = [g.match.winner == "re" for g in train]
+            average = {p: points[p] / max(rounds_played[p], 1) for p in names}
+            k = fit_slope([party_lead(g.match, average) for g in train], won)
             figures.average_loss = log_loss([logistic(k * party_lead(g.match, average)) for g in held_out], outcomes)
-            figures.rating_loss = log_loss(
+            mu = {p: ratings[p].mu for p in names}
+            a = fit_slope([party_lead(g.match, mu) for g in train], won)
+            figures.calibration = a
+            figures.rating_loss = log_loss([logistic(a * party_lead(g.match, mu)) for g in held_out], outcomes)
+            own = replace(settings, calibration=None)
+            figures.library_loss = log_loss(
+                [rating.expected(ratings, g.match.re, g.match.kontra, own) for g in held_out], outcomes
+            )
+            figures.fixed_loss = log_loss(
                 [rating.expected(ratings, g.match.re, g.match.kontra, settings) for g in held_out], outcomes
             )
         for round_games in night:
@@ -177,48 +197,98 @@ def tournament(
     return figures
 
 
-def run(seeds: int = 5, **kwargs) -> list[Figures]:
-    return [tournament(seed, **kwargs) for seed in range(seeds)]
+def run(seeds: int = 20, jobs: int = 1, **kwargs) -> list[Figures]:
+    """The tournaments of seeds 0 to `seeds` - 1, on `jobs` processes (the same figures either way)."""
+    if jobs <= 1:
+        return [tournament(seed, **kwargs) for seed in range(seeds)]
+    with ProcessPoolExecutor(jobs) as pool:
+        return list(pool.map(partial(tournament, **kwargs), range(seeds)))
+
+
+def mean(values: Sequence[float]) -> float:
+    return sum(values) / len(values)
+
+
+def ahead(results: list[Figures]) -> list[int]:
+    """For each number of evenings: in how many tournaments the rating's rank correlation is higher."""
+    return [sum(f.rating_rho[i] > f.average_rho[i] for f in results) for i in range(len(results[0].evenings))]
+
+
+def meets_the_bar(results: list[Figures]) -> bool:
+    """Issue 36's bar: on average over the tournaments, the rating's rank correlation is higher than the
+    Rundenschnitt's at every number of evenings, and its calibrated log-loss is lower."""
+    higher = all(
+        mean([f.rating_rho[i] for f in results]) > mean([f.average_rho[i] for f in results])
+        for i in range(len(results[0].evenings))
+    )
+    return higher and mean([f.rating_loss for f in results]) < mean([f.average_loss for f in results])
+
+
+def describe(settings: rating.Settings) -> str:
+    if not settings.weighted:
+        weighting = "every game weighs 1"
+    elif settings.repeat:
+        weighting = f"a game of value v rated as v wins (v at most {rating.WEIGHT_CAP})"
+    else:
+        weighting = f"a game of value v rated once with the noise beta / v (v at most {rating.WEIGHT_CAP})"
+    model = "openskill Plackett-Luce, party = mean of players"
+    return f"{model}, beta {settings.beta:.3g}, tau {settings.tau:.3g}, {weighting}"
 
 
 def report(results: list[Figures], settings: rating.Settings) -> list[str]:
-    mean = lambda values: sum(values) / len(values)  # noqa: E731
-    lines = [
-        f"rating: openskill Plackett-Luce, party = mean of players, beta {settings.beta:.3g}, "
-        f"weighted by value: {'yes' if settings.weighted else 'no'}; {len(results)} tournaments"
-    ]
-    lines.append("evenings  rho(rating)  rho(Rundenschnitt)  rating better")
-    everywhere = True
-    for i, n in enumerate(results[0].evenings):
+    n = len(results)
+    lines = [f"rating: {describe(settings)}; {n} tournaments (seeds 0-{n - 1})"]
+    lines.append("evenings  rho(rating)  rho(Rundenschnitt)  rating higher in")
+    for i, (number, count) in enumerate(zip(results[0].evenings, ahead(results), strict=True)):
         r, a = mean([f.rating_rho[i] for f in results]), mean([f.average_rho[i] for f in results])
-        worse = sum(f.rating_rho[i] <= f.average_rho[i] for f in results)
-        everywhere = everywhere and worse == 0
-        lines.append(f"{n:8d}  {r:11.3f}  {a:18.3f}  {len(results) - worse}/{len(results)}")
-    lines.append(
-        f"log-loss on the held-out last evening: rating {mean([f.rating_loss for f in results]):.4f}, "
-        f"Rundenschnitt model {mean([f.average_loss for f in results]):.4f}, coin {math.log(2):.4f}"
-    )
+        lines.append(f"{number:8d}  {r:11.3f}  {a:18.3f}  {count}/{n}")
     beaten = sum(f.rating_loss < f.average_loss for f in results)
-    lines.append(
-        f"rating ahead at every number of evenings in every tournament: {'yes' if everywhere else 'no'}; "
-        f"lower log-loss in {beaten}/{len(results)}"
-    )
+    lines += [
+        "log-loss on the held-out last evening (lower is better):",
+        f"  rating, calibrated on the training games       {mean([f.rating_loss for f in results]):.4f}"
+        f"  (lower than the Rundenschnitt model's in {beaten}/{n})",
+        f"  Rundenschnitt model, calibrated the same way   {mean([f.average_loss for f in results]):.4f}",
+        f"  rating.expected, fixed calibration {settings.calibration}        "
+        f"{mean([f.fixed_loss for f in results]):.4f}",
+        f"  the library's own predict_win (uncalibrated)   {mean([f.library_loss for f in results]):.4f}",
+        f"  a coin                                         {math.log(2):.4f}",
+        f"calibration slope a fitted for the rating: mean {mean([f.calibration for f in results]):.3f}, "
+        f"{min(f.calibration for f in results):.3f} to {max(f.calibration for f in results):.3f}",
+        f"issue 36's bar (mean rho higher at every number of evenings, lower log-loss): "
+        f"{'met' if meets_the_bar(results) else 'NOT met'}; rating higher in every tournament at every "
+        f"number of evenings: {'yes' if all(c == n for c in ahead(results)) else 'no'}",
+    ]
     return lines
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m scoring.rating_sim", description=__doc__.splitlines()[0])
-    parser.add_argument("--seeds", type=int, default=5)
+    parser.add_argument("--seeds", type=int, default=20, help="tournaments, seeds 0 to n-1 (default 20)")
+    parser.add_argument("--quick", action="store_true", help="5 tournaments")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1, help="processes (default: one per core)")
     parser.add_argument("--players", type=int, default=120)
     parser.add_argument("--evenings", type=int, default=10)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--games", type=int, default=8, help="games per table and round (default 8)")
     parser.add_argument("--beta", type=float, default=rating.BETA)
+    parser.add_argument("--tau", type=float, default=rating.TAU)
     parser.add_argument("--unweighted", action="store_true", help="every game weighs 1")
+    parser.add_argument(
+        "--noise", action="store_true", help="a game of value v rated once with the noise beta / v (until 2026-11)"
+    )
+    parser.add_argument("--calibration", type=float, default=rating.CALIBRATION)
     args = parser.parse_args(argv)
-    settings = rating.Settings(beta=args.beta, weighted=not args.unweighted)
+    settings = rating.Settings(
+        beta=args.beta,
+        tau=args.tau,
+        weighted=not args.unweighted,
+        repeat=not args.noise,
+        calibration=args.calibration,
+    )
+    started = time.perf_counter()
     results = run(
-        args.seeds,
+        5 if args.quick else args.seeds,
+        args.jobs,
         players=args.players,
         evenings=args.evenings,
         rounds=args.rounds,
@@ -226,6 +296,7 @@ def main(argv: list[str] | None = None) -> int:
         settings=settings,
     )
     print("\n".join(report(results, settings)))
+    print(f"{time.perf_counter() - started:.1f} s on {args.jobs} processes")
     return 0
 
 

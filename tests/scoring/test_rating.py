@@ -1,6 +1,7 @@
 """The rating (scoring/rating.py): the parties of a game, the weight, and the update's properties."""
 
 import math
+from dataclasses import replace
 
 import pytest
 from hypothesis import given, settings
@@ -124,9 +125,11 @@ def test_players_order_within_a_party_does_not_matter(ratings, game, order):
 
 @given(ratings_st, matches())
 def test_zero_sum_exactly_when_both_parties_are_equally_sure(ratings, game):
-    """Weng-Lin is not zero-sum: a party's players together move by the mean of their variances
-    (sigma squared). The sum of mu stays when the two parties' mean variances are equal (four equally
-    sure players, in a solo as in 2 against 2), and moves when they differ."""
+    """Weng-Lin is not zero-sum: in one of the library's updates (a game of weight 1) a party's players
+    together move by the mean of their variances (sigma squared). The sum of mu stays when the two
+    parties' mean variances are equal (four equally sure players, in a solo as in 2 against 2), and moves
+    when they differ."""
+    game = replace(game, weight=1)
     after = rating.update(ratings, game)
     players = game.re + game.kontra
     moved = sum(after[p].mu - ratings.get(p, Rating()).mu for p in players)
@@ -140,11 +143,43 @@ def test_zero_sum_exactly_when_both_parties_are_equally_sure(ratings, game):
         assert moved != pytest.approx(0, abs=1e-9)
 
 
-@given(st.floats(1, 9), st.sampled_from(["re", "kontra"]), st.sampled_from(["AB", "A"]))
-def test_zero_sum_between_equally_sure_players(sigma, winner, re):
+@given(st.floats(1, 9), st.sampled_from(["re", "kontra"]), st.integers(1, 4))
+def test_zero_sum_between_equally_sure_players(sigma, winner, value):
+    """Four equally sure players: zero-sum in a game of 2 against 2 of any weight (the parties stay
+    equally sure from one win to the next) and in a solo of weight 1; a heavier solo is not (after its
+    first win the lone player is surer than his opponents)."""
     same = {p: Rating(mu=25, sigma=sigma) for p in "ABCD"}
-    after = rating.update(same, rating.match(players="ABCD", re=re, winner=winner, value=1))
-    assert sum(after[p].mu for p in "ABCD") == pytest.approx(100)
+    pair = rating.update(same, rating.match(players="ABCD", re="AB", winner=winner, value=value))
+    assert sum(pair[p].mu for p in "ABCD") == pytest.approx(100, abs=1e-9)
+    solo = rating.update(same, rating.match(players="ABCD", re="A", winner=winner, value=value))
+    moved = sum(solo[p].mu for p in "ABCD") - 100
+    assert abs(moved) < 1e-12 if value == 1 else abs(moved) > 1e-9
+
+
+@given(ratings_st, matches())
+def test_a_game_of_weight_w_is_w_wins_in_a_row(ratings, game):
+    """A game of weight w is rated as the library's update w times (a draw once), the dynamics added
+    before the first; it counts as one game."""
+    after = rating.update(ratings, game)
+    one = replace(game, weight=1)
+    step = rating.update(ratings, one)
+    for _ in range(game.weight - 1 if game.winner else 0):
+        step = rating.update(step, one, rating.Settings(tau=0))
+    for p in game.re + game.kontra:
+        assert (after[p].mu, after[p].sigma) == pytest.approx((step[p].mu, step[p].sigma), abs=1e-9)
+        assert after[p].games == ratings.get(p, Rating()).games + 1
+
+
+@given(ratings_st, matches())
+def test_expected_is_symmetric_and_follows_the_ratings(ratings, game):
+    re_wins = rating.expected(ratings, game.re, game.kontra)
+    assert re_wins + rating.expected(ratings, game.kontra, game.re) == pytest.approx(1)
+    lead = sum(ratings.get(p, Rating()).mu for p in game.re) / len(game.re) - sum(
+        ratings.get(p, Rating()).mu for p in game.kontra
+    ) / len(game.kontra)
+    assert re_wins == pytest.approx(1 / (1 + math.exp(-rating.CALIBRATION * lead)))
+    library = rating.expected(ratings, game.re, game.kontra, rating.Settings(calibration=None))
+    assert (library - 0.5) * lead >= 0 and (re_wins - 0.5) * lead >= 0
 
 
 def test_a_solo_between_equals_is_even():
