@@ -50,6 +50,7 @@ class FoundPlayer:
     latest_slug: str
     latest_date: datetime.date
     latest_entry: int
+    record: int  # the player record: their page across clubs (`/spieler/<record>/`, docs/hub.md)
 
 
 @dataclass(frozen=True)
@@ -98,12 +99,12 @@ def _players(forms: list[str]) -> list[FoundPlayer]:
                  .annotate(latest_entry=Subquery(latest),
                            tournaments=Coalesce(Subquery(count, output_field=IntegerField()), 0))
                  .filter(latest_entry__isnull=False).order_by("name", "id")
-                 .values("name", "club", "organisation__name", "latest_entry", "tournaments")[:MOST])
+                 .values("id", "name", "club", "organisation__name", "latest_entry", "tournaments")[:MOST])
     latest_of = {entry_id: (name, slug, date) for entry_id, name, slug, date in Entry.objects.filter(
         id__in=[row["latest_entry"] for row in found]).values_list("id", "tournament__name", "tournament__slug",
                                                                     "tournament__date")}
     return [FoundPlayer(name=row["name"], club=row["club"], organisation=row["organisation__name"],
                         tournaments=row["tournaments"], latest_name=latest_of[row["latest_entry"]][0],
                         latest_slug=latest_of[row["latest_entry"]][1], latest_date=latest_of[row["latest_entry"]][2],
-                        latest_entry=row["latest_entry"])
+                        latest_entry=row["latest_entry"], record=row["id"])
             for row in found]

@@ -84,6 +84,10 @@ FAMILIES: dict[str, Family] = {
     # evening; they are kept `HUB_TIMEOUT` seconds, the day and the filters in the key
     "hub-page": Family("the hub's start page, a month of the calendar or a search, without the frame, and "
                        "the clubs of the filter", "timeout", "views/calendar.py"),
+    # a person's page across clubs (docs/hub.md, "Players across clubs"): the same reasoning, their
+    # tournaments at every club; kept `HUB_TIMEOUT` seconds, the record the address names in the key
+    "hub-person": Family("a player's page across clubs without the frame and the correction form, with the "
+                         "tournaments the form offers", "timeout", "views/people.py"),
 }
 
 # how long a hub page (`hub_page`) is kept: how late a tournament made public, private, started or
@@ -177,6 +181,11 @@ def hub_page(page: str, *variant) -> str:
     (the day, the filters, the page number); kept `HUB_TIMEOUT` seconds."""
     assert page in ("start", "month", "search", "clubs"), page
     return f"doko:hub-page:{page}:{digest(release(), get_language(), *variant)}"
+
+
+def hub_person(record_id: int) -> str:
+    """A person's page across clubs, by the record its address names; kept `HUB_TIMEOUT` seconds."""
+    return f"doko:hub-person:{record_id}:{digest(release(), get_language())}"
 
 
 def pdf_job(job_id: str) -> str:
