@@ -15,11 +15,10 @@ from tournament import privacy
 from tournament.log.audit import Actor
 from tournament.models import CorrectionRequest, Entry, IdentityDecision
 from tournament.selectors import identities, people
-from tournament.services import corrections
+from tournament.services import corrections, tournaments
 from tournament.services import identities as identity_services
 from tournament.services import privacy as privacy_services
 from tournament.services import rangliste as rangliste_services
-from tournament.services import tournaments
 
 from .factories import make_director, make_organisation, play_round
 
@@ -58,8 +57,13 @@ def two_clubs():
     nord, leitung_nord = club("DK Nord", "nord")
     sued, leitung_sued = club("DK Süd", "sued")
     herbst = event(nord, leitung_nord, "Herbstturnier Nord", datetime.date(2026, 10, 3))
-    winter = event(sued, leitung_sued, "Winterturnier Süd", datetime.date(2026, 12, 5),
-                   players=["Anna Kraemer", "Emil Ernst", "Frida Fuchs", "Gerd Graf"])
+    winter = event(
+        sued,
+        leitung_sued,
+        "Winterturnier Süd",
+        datetime.date(2026, 12, 5),
+        players=["Anna Kraemer", "Emil Ernst", "Frida Fuchs", "Gerd Graf"],
+    )
     rangliste_services.set_member_number(entry=entry(herbst, "Anna Krämer"), member_number="M 17")
     rangliste_services.set_member_number(entry=entry(winter, "Anna Kraemer"), member_number="m17")
     return nord, leitung_nord, sued, leitung_sued, herbst, winter
@@ -71,7 +75,8 @@ def test_one_person_by_member_number_at_two_clubs(two_clubs, client):
     keys = identities.identity_keys([a, b])
     assert keys[a] == keys[b] == "#m17"
     assert identities.identity_keys([entry(herbst, "Bernd Brandt").player_id])[
-        entry(herbst, "Bernd Brandt").player_id].startswith("g")
+        entry(herbst, "Bernd Brandt").player_id
+    ].startswith("g")
     page = client.get(reverse("tournament:person", args=[a]))
     assert page.status_code == 200
     html = page.content.decode()
@@ -121,12 +126,28 @@ def test_person_page_in_a_fixed_number_of_queries(two_clubs, client, django_asse
 def guests(two_clubs):
     nord, leitung_nord, sued, leitung_sued, herbst, winter = two_clubs
     # Otto plays as a guest (no member number) at both clubs, written two ways
-    fruehjahr = event(sued, leitung_sued, "Frühjahrsturnier Süd", datetime.date(2026, 11, 7),
-                      players=["Otto Oßenbrügge", "Emil Ernst", "Frida Fuchs", "Gerd Graf"])
-    sommer = event(nord, leitung_nord, "Sommerturnier Nord", datetime.date(2026, 8, 1),
-                   players=["Otto Ossenbruegge", "Bernd Brandt", "Carla Clausen", "Dora Dahl"])
-    return nord, leitung_nord, sued, leitung_sued, entry(sommer, "Otto Ossenbruegge"), entry(fruehjahr,
-                                                                                           "Otto Oßenbrügge")
+    fruehjahr = event(
+        sued,
+        leitung_sued,
+        "Frühjahrsturnier Süd",
+        datetime.date(2026, 11, 7),
+        players=["Otto Oßenbrügge", "Emil Ernst", "Frida Fuchs", "Gerd Graf"],
+    )
+    sommer = event(
+        nord,
+        leitung_nord,
+        "Sommerturnier Nord",
+        datetime.date(2026, 8, 1),
+        players=["Otto Ossenbruegge", "Bernd Brandt", "Carla Clausen", "Dora Dahl"],
+    )
+    return (
+        nord,
+        leitung_nord,
+        sued,
+        leitung_sued,
+        entry(sommer, "Otto Ossenbruegge"),
+        entry(fruehjahr, "Otto Oßenbrügge"),
+    )
 
 
 def test_suggestion_confirm_reject_and_undo_in_the_change_log(guests, client):
@@ -136,8 +157,10 @@ def test_suggestion_confirm_reject_and_undo_in_the_change_log(guests, client):
     assert suggested[otto_nord.player_id] == [otto_sued.player_id]  # the same name folded, dates close
     candidate = page.guests[[g.id for g in page.guests].index(otto_nord.player_id)].candidates[0]
     assert candidate.close_dates and candidate.organisation == "DK Süd"
-    assert identities.identity_keys([otto_nord.player_id])[otto_nord.player_id] != \
-        identities.identity_keys([otto_sued.player_id])[otto_sued.player_id]
+    assert (
+        identities.identity_keys([otto_nord.player_id])[otto_nord.player_id]
+        != identities.identity_keys([otto_sued.player_id])[otto_sued.player_id]
+    )
 
     client.force_login(leitung_nord)
     url = reverse("tournament:identities", args=["nord"])
@@ -160,8 +183,12 @@ def test_suggestion_confirm_reject_and_undo_in_the_change_log(guests, client):
     client.post(url, {"action": "undo", "decision": IdentityDecision.objects.get().pk})
     # the change log: who decided what, in order, kept after the undo
     log = list(IdentityDecision.history.order_by("history_id").values_list("log_action", "log_user", "history_type"))
-    assert log == [("identity_confirmed", "leitung-nord", "+"), ("identity_undone", "leitung-nord", "-"),
-                   ("identity_rejected", "leitung-nord", "+"), ("identity_undone", "leitung-nord", "-")]
+    assert log == [
+        ("identity_confirmed", "leitung-nord", "+"),
+        ("identity_undone", "leitung-nord", "-"),
+        ("identity_rejected", "leitung-nord", "+"),
+        ("identity_undone", "leitung-nord", "-"),
+    ]
     lines = [line.action for line in people.identity_page(nord).history]
     assert lines[0] == "Entscheidung über dieselbe Person zurückgenommen" and "als dieselbe Person bestätigt" in lines
     assert "als dieselbe Person bestätigt" in client.get(url).content.decode()
@@ -172,15 +199,25 @@ def test_an_organisation_decides_only_about_its_own_records(guests, client):
     # another club's director can neither open Nord's page nor decide about Nord's guest
     client.force_login(leitung_sued)
     assert client.get(reverse("tournament:identities", args=["nord"])).status_code == 403
-    assert client.post(reverse("tournament:identities", args=["nord"]),
-                       {"action": "same", "player": otto_nord.player_id, "other": otto_sued.player_id}
-                       ).status_code == 403
+    assert (
+        client.post(
+            reverse("tournament:identities", args=["nord"]),
+            {"action": "same", "player": otto_nord.player_id, "other": otto_sued.player_id},
+        ).status_code
+        == 403
+    )
     with pytest.raises(Exception, match="Organisation"):
-        identity_services.decide_identity(organisation=sued, player_id=otto_nord.player_id,
-                                          other_id=otto_sued.player_id, same=True)
+        identity_services.decide_identity(
+            organisation=sued, player_id=otto_nord.player_id, other_id=otto_sued.player_id, same=True
+        )
     # nor undo Nord's decision through its own page
-    decision = identity_services.decide_identity(organisation=nord, player_id=otto_nord.player_id,
-                                                 other_id=otto_sued.player_id, same=True, by=Actor(user=leitung_nord))
+    decision = identity_services.decide_identity(
+        organisation=nord,
+        player_id=otto_nord.player_id,
+        other_id=otto_sued.player_id,
+        same=True,
+        by=Actor(user=leitung_nord),
+    )
     client.post(reverse("tournament:identities", args=["sued"]), {"action": "undo", "decision": decision.pk})
     assert IdentityDecision.objects.filter(pk=decision.pk).exists()
     # a record of another club shown by initials is never suggested, nor linked
@@ -188,8 +225,9 @@ def test_an_organisation_decides_only_about_its_own_records(guests, client):
     decision.delete()
     assert otto_nord.player_id not in [g.id for g in people.identity_page(nord).guests]
     with pytest.raises(Exception, match="veröffentlicht"):
-        identity_services.decide_identity(organisation=nord, player_id=otto_nord.player_id,
-                                          other_id=otto_sued.player_id, same=True)
+        identity_services.decide_identity(
+            organisation=nord, player_id=otto_nord.player_id, other_id=otto_sued.player_id, same=True
+        )
     # Süd's page lists its own guest (its own data), never Nord's record that Nord does not publish
     privacy_services.set_publication(entry=otto_nord, level=privacy.HIDDEN)
     privacy_services.set_publication(entry=otto_sued, level=privacy.FULL)
@@ -202,8 +240,9 @@ def test_correction_request_round_trip(two_clubs, client):
     _nord, leitung_nord, _sued, leitung_sued, herbst, winter = two_clubs
     a = entry(herbst, "Anna Krämer").player_id
     url = reverse("tournament:person", args=[a])
-    answer = client.post(url, {"tournament": herbst.slug, "text": "In Runde 1 fehlt ein Solo.",
-                               "contact": "anna@example.org"})
+    answer = client.post(
+        url, {"tournament": herbst.slug, "text": "In Runde 1 fehlt ein Solo.", "contact": "anna@example.org"}
+    )
     assert answer.status_code == 302
     request = CorrectionRequest.objects.get()
     assert request.tournament == herbst and request.player_id == a and request.status == "open"
@@ -216,20 +255,25 @@ def test_correction_request_round_trip(two_clubs, client):
     client.force_login(leitung_nord)
     listed = client.get(reverse("tournament:corrections", args=[herbst.slug])).content.decode()
     assert "fehlt ein Solo" in listed and "anna@example.org" in listed
-    client.post(reverse("tournament:corrections", args=[herbst.slug]),
-                {"request": request.pk, "status": "answered", "answer": "Das Solo ist nachgetragen."})
+    client.post(
+        reverse("tournament:corrections", args=[herbst.slug]),
+        {"request": request.pk, "status": "answered", "answer": "Das Solo ist nachgetragen."},
+    )
     request.refresh_from_db()
     assert request.status == "answered" and request.answer == "Das Solo ist nachgetragen."
     assert [r.log_action for r in CorrectionRequest.history.order_by("history_id")] == [
-        "correction_requested", "correction_answered"]
+        "correction_requested",
+        "correction_answered",
+    ]
     assert all(r.log_tournament == herbst.pk for r in CorrectionRequest.history.all())
     # bad input: a clear message, nothing saved
     client.logout()
     bad = client.post(url, {"tournament": winter.slug + "x", "text": ""})
     assert bad.status_code == 400 and CorrectionRequest.objects.count() == 1
     with pytest.raises(Exception, match="nicht gespielt"):
-        corrections.request_correction(tournament=winter, player_id=entry(herbst, "Bernd Brandt").player_id,
-                                       text="falsch")
+        corrections.request_correction(
+            tournament=winter, player_id=entry(herbst, "Bernd Brandt").player_id, text="falsch"
+        )
 
 
 def test_correction_requests_are_rate_limited(two_clubs, client, settings):

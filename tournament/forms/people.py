@@ -11,16 +11,22 @@ from ..services.corrections import MOST_ANSWER, MOST_CONTACT, MOST_TEXT
 
 class CorrectionForm(forms.Form):
     tournament = forms.ChoiceField(label=_("Turnier"), choices=[])
-    text = forms.CharField(label=_("Was ist falsch?"), max_length=MOST_TEXT,
-                           widget=forms.Textarea(attrs={"rows": 3}),
-                           error_messages={"required": _("Bitte schreiben Sie, was falsch ist."),
-                                           "max_length": _("Bitte beschreiben Sie es in höchstens %(limit_value)d "
-                                                           "Zeichen.")})
-    contact = forms.CharField(label=_("Wie erreicht die Turnierleitung Sie? (freiwillig)"), required=False,
-                              max_length=MOST_CONTACT,
-                              help_text=_("Nur die Turnierleitung dieses Turniers sieht es."),
-                              error_messages={"max_length": _("Die Kontaktangabe hat höchstens %(limit_value)d "
-                                                              "Zeichen.")})
+    text = forms.CharField(
+        label=_("Was ist falsch?"),
+        max_length=MOST_TEXT,
+        widget=forms.Textarea(attrs={"rows": 3}),
+        error_messages={
+            "required": _("Bitte schreiben Sie, was falsch ist."),
+            "max_length": _("Bitte beschreiben Sie es in höchstens %(limit_value)d Zeichen."),
+        },
+    )
+    contact = forms.CharField(
+        label=_("Wie erreicht die Turnierleitung Sie? (freiwillig)"),
+        required=False,
+        max_length=MOST_CONTACT,
+        help_text=_("Nur die Turnierleitung dieses Turniers sieht es."),
+        error_messages={"max_length": _("Die Kontaktangabe hat höchstens %(limit_value)d Zeichen.")},
+    )
 
     def __init__(self, data=None, *, tournaments: list[tuple[str, str]]):
         super().__init__(data)
@@ -32,11 +38,22 @@ class CorrectionForm(forms.Form):
 
 
 class AnswerForm(forms.Form):
-    status = forms.ChoiceField(label=_("Ergebnis"), choices=[
-        (CorrectionRequest.Status.ANSWERED, _("erledigt / beantwortet")),
-        (CorrectionRequest.Status.DECLINED, _("abgelehnt"))],
-        error_messages={"invalid_choice": _("Bitte wählen Sie: erledigt oder abgelehnt."),
-                        "required": _("Bitte wählen Sie: erledigt oder abgelehnt.")})
-    answer = forms.CharField(label=_("Antwort (ein Satz)"), max_length=MOST_ANSWER,
-                             error_messages={"required": _("Bitte schreiben Sie einen Satz als Antwort."),
-                                             "max_length": _("Die Antwort hat höchstens %(limit_value)d Zeichen.")})
+    status = forms.ChoiceField(
+        label=_("Ergebnis"),
+        choices=[
+            (CorrectionRequest.Status.ANSWERED, _("erledigt / beantwortet")),
+            (CorrectionRequest.Status.DECLINED, _("abgelehnt")),
+        ],
+        error_messages={
+            "invalid_choice": _("Bitte wählen Sie: erledigt oder abgelehnt."),
+            "required": _("Bitte wählen Sie: erledigt oder abgelehnt."),
+        },
+    )
+    answer = forms.CharField(
+        label=_("Antwort (ein Satz)"),
+        max_length=MOST_ANSWER,
+        error_messages={
+            "required": _("Bitte schreiben Sie einen Satz als Antwort."),
+            "max_length": _("Die Antwort hat höchstens %(limit_value)d Zeichen."),
+        },
+    )

@@ -31,6 +31,7 @@ One module per family; import from the package (`from tournament.models import G
 from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score, Tally
 from .organisations import Organisation, Region
+from .people import CorrectionRequest, IdentityDecision
 from .players import Entry, Player
 from .publishing import (
     HubCorrection,
@@ -40,7 +41,6 @@ from .publishing import (
     PublishedTournament,
     PublishingKey,
 )
-from .people import CorrectionRequest, IdentityDecision
 from .rangliste import Rangliste
 from .ratings import Rating, RatingStep
 from .registration import Registration

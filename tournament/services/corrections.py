@@ -22,8 +22,9 @@ MOST_ANSWER = 500
 MOST_OPEN = 20  # open requests of one player record in one tournament
 
 
-def request_correction(*, tournament: Tournament | int, player_id: int, text: str, contact: str = "",
-                       by: Actor = SYSTEM) -> CorrectionRequest:
+def request_correction(
+    *, tournament: Tournament | int, player_id: int, text: str, contact: str = "", by: Actor = SYSTEM
+) -> CorrectionRequest:
     """A request about the player record's result in `tournament` (the record must have an entry there)."""
     text = clean(str(text))
     contact = clean(str(contact))
@@ -37,16 +38,22 @@ def request_correction(*, tournament: Tournament | int, player_id: int, text: st
         tournament = lock_tournament(tournament)
         if not Entry.objects.filter(tournament=tournament, player_id=player_id).exists():
             raise UserError(_("In diesem Turnier hat der Spieler nicht gespielt."), field="tournament")
-        if CorrectionRequest.objects.filter(tournament=tournament, player_id=player_id,
-                                            status=CorrectionRequest.Status.OPEN).count() >= MOST_OPEN:
+        if (
+            CorrectionRequest.objects.filter(
+                tournament=tournament, player_id=player_id, status=CorrectionRequest.Status.OPEN
+            ).count()
+            >= MOST_OPEN
+        ):
             raise UserError(_("Zu diesem Turnier sind schon viele Anfragen offen; bitte warten Sie auf die Antwort."))
         with audit.recording("correction_requested", by=by, tournament=tournament):
-            return CorrectionRequest.objects.create(tournament=tournament, player_id=player_id, text=text,
-                                                    contact=contact)
+            return CorrectionRequest.objects.create(
+                tournament=tournament, player_id=player_id, text=text, contact=contact
+            )
 
 
-def answer_correction(*, tournament: Tournament, request_id: int, status: str, answer: str,
-                      by: Actor = SYSTEM) -> CorrectionRequest:
+def answer_correction(
+    *, tournament: Tournament, request_id: int, status: str, answer: str, by: Actor = SYSTEM
+) -> CorrectionRequest:
     """The tournament's director answers a request: "answered" (done or explained) or "declined", with a
     sentence. An answered request can be answered again (the newer answer counts)."""
     answer = clean(str(answer))

@@ -24,14 +24,17 @@ from .locking import lock, lock_players
 
 
 def _suggestible(organisation: Organisation, other_id: int) -> bool:
-    public = Entry.objects.filter(player=OuterRef("pk"), tournament__public_overview=True,
-                                  tournament__public_players=True)
-    return Player.objects.filter(Q(organisation=organisation) | (Q(publication=privacy.FULL) & Exists(public)),
-                                 pk=other_id).exists()
+    public = Entry.objects.filter(
+        player=OuterRef("pk"), tournament__public_overview=True, tournament__public_players=True
+    )
+    return Player.objects.filter(
+        Q(organisation=organisation) | (Q(publication=privacy.FULL) & Exists(public)), pk=other_id
+    ).exists()
 
 
-def decide_identity(*, organisation: Organisation, player_id: int, other_id: int, same: bool,
-                    by: Actor = SYSTEM) -> IdentityDecision:
+def decide_identity(
+    *, organisation: Organisation, player_id: int, other_id: int, same: bool, by: Actor = SYSTEM
+) -> IdentityDecision:
     """Records that the organisation's guest `player_id` is (`same`) or is not the same person as
     `other_id`. A decision about the same two records is replaced. Refused: a record of another
     organisation as the guest, a record with a member number as the guest (the number says who it is),
@@ -45,16 +48,19 @@ def decide_identity(*, organisation: Organisation, player_id: int, other_id: int
         if guest is None or other is None or guest.organisation_id != organisation.pk:
             raise UserError(_("Diesen Spieler gibt es in Ihrer Organisation nicht (mehr)."))
         if guest.member_number.strip():
-            raise UserError(_("%(name)s hat eine Mitgliedsnummer: wer das ist, sagt die Nummer.")
-                            % {"name": guest.name})
+            raise UserError(
+                _("%(name)s hat eine Mitgliedsnummer: wer das ist, sagt die Nummer.") % {"name": guest.name}
+            )
         if not _suggestible(organisation, other_id):
             raise UserError(_("Diesen Spieler gibt es nicht (mehr) oder er ist nicht mit Namen veröffentlicht."))
         if same:
             keys = identities.identity_keys([player_id, other_id])
             numbers = {key for key in keys.values() if key.startswith("#")}
             if len(numbers) > 1:
-                raise UserError(_("%(name)s gehört schon zu einer anderen Mitgliedsnummer; zwei Nummern sind nicht "
-                                  "eine Person.") % {"name": guest.name})
+                raise UserError(
+                    _("%(name)s gehört schon zu einer anderen Mitgliedsnummer; zwei Nummern sind nicht eine Person.")
+                    % {"name": guest.name}
+                )
         action = "identity_confirmed" if same else "identity_rejected"
         with audit.recording(action, by=by, tournament=None):
             decision = IdentityDecision.objects.filter(player=guest, other=other).first()

@@ -36,8 +36,10 @@ def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[in
         if page is None:
             kept = ("", [], {})
         else:
-            chart = places_svg([(row.date, row.place, row.players) for row in page.places],
-                               title=_("Plätze von %(name)s") % {"name": page.name})
+            chart = places_svg(
+                [(row.date, row.place, row.players) for row in page.places],
+                title=_("Plätze von %(name)s") % {"name": page.name},
+            )
             html = render_to_string("tournament/hub/_person.html", {"page": page, "chart": chart})
             choices = [(row.slug, f"{row.tournament} ({row.date:%d.%m.%Y})") for row in page.rows]
             kept = (html, choices, {row.slug: (row.tournament_id, row.player_id) for row in page.rows})
@@ -50,24 +52,35 @@ def person_page(request, record: int):
     if found is None:
         raise Http404
     html, choices, chosen = found
-    form = CorrectionForm(request.POST if request.method == "POST" else None,
-                          tournaments=[("", "—"), *choices])
+    form = CorrectionForm(request.POST if request.method == "POST" else None, tournaments=[("", "—"), *choices])
     limited = request.method == "POST" and rate_limits.correction_over(request)
     if request.method == "POST" and not limited and form.is_valid():
         tournament_id, player_id = chosen[form.cleaned_data["tournament"]]
         try:
-            corrections.request_correction(tournament=tournament_id, player_id=player_id,
-                                           text=form.cleaned_data["text"], contact=form.cleaned_data["contact"],
-                                           by=Actor(label=_("Spielerseite")))
+            corrections.request_correction(
+                tournament=tournament_id,
+                player_id=player_id,
+                text=form.cleaned_data["text"],
+                contact=form.cleaned_data["contact"],
+                by=Actor(label=_("Spielerseite")),
+            )
         except UserError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         else:
             messages.success(request, _("Danke! Ihre Anfrage ist bei der Turnierleitung eingegangen."))
             return redirect("tournament:person", record)
     status = 429 if limited else 400 if form.is_bound and form.errors else 200
-    response = render(request, "tournament/hub/person.html", {
-        "listing": mark_safe(html), "form": form, "record": record,  # noqa: S308 (our template's output)
-        "limited": rate_limits.correction_message() if limited else ""}, status=status)
+    response = render(
+        request,
+        "tournament/hub/person.html",
+        {
+            "listing": mark_safe(html),
+            "form": form,
+            "record": record,  # noqa: S308 (our template's output)
+            "limited": rate_limits.correction_message() if limited else "",
+        },
+        status=status,
+    )
     if limited:
         response["Retry-After"] = str(limited)
     return response
@@ -96,10 +109,17 @@ def identities_page(request, organisation_slug):
                 player, other = _number(request.POST.get("player")), _number(request.POST.get("other"))
                 if player is None or other is None:
                     raise UserError(_("Diesen Spieler gibt es in Ihrer Organisation nicht (mehr)."))
-                identities.decide_identity(organisation=organisation, player_id=player, other_id=other,
-                                           same=action == "same", by=Actor.of(request))
-                messages.success(request, _("Gespeichert: dieselbe Person.") if action == "same"
-                                 else _("Gespeichert: eine andere Person."))
+                identities.decide_identity(
+                    organisation=organisation,
+                    player_id=player,
+                    other_id=other,
+                    same=action == "same",
+                    by=Actor.of(request),
+                )
+                messages.success(
+                    request,
+                    _("Gespeichert: dieselbe Person.") if action == "same" else _("Gespeichert: eine andere Person."),
+                )
             elif action == "undo":
                 decision = _number(request.POST.get("decision"))
                 if decision is None:
@@ -111,8 +131,11 @@ def identities_page(request, organisation_slug):
         except UserError as error:
             messages.error(request, error.message)
         return redirect("tournament:identities", organisation.slug)
-    return render(request, "tournament/hub/identities.html", {
-        "organisation": organisation, "page": people.identity_page(organisation)})
+    return render(
+        request,
+        "tournament/hub/identities.html",
+        {"organisation": organisation, "page": people.identity_page(organisation)},
+    )
 
 
 @director_required
@@ -123,17 +146,32 @@ def corrections_page(request, tournament):
         request_id = _number(request.POST.get("request"))
         if form.is_valid() and request_id is not None:
             try:
-                corrections.answer_correction(tournament=tournament, request_id=request_id,
-                                              status=form.cleaned_data["status"],
-                                              answer=form.cleaned_data["answer"], by=Actor.of(request))
+                corrections.answer_correction(
+                    tournament=tournament,
+                    request_id=request_id,
+                    status=form.cleaned_data["status"],
+                    answer=form.cleaned_data["answer"],
+                    by=Actor.of(request),
+                )
             except UserError as error:
                 messages.error(request, error.message)
             else:
                 messages.success(request, _("Die Antwort ist gespeichert."))
                 return redirect("tournament:corrections", tournament.slug)
         else:
-            messages.error(request, " ".join(str(e) for errors in form.errors.values() for e in errors)
-                           or _("Diese Anfrage gibt es nicht (mehr)."))
-    return render(request, "tournament/corrections.html", {
-        "tournament": tournament, "requests": people.corrections(tournament.pk), "form": AnswerForm(),
-        "is_director": True}, status=400 if request.method == "POST" else 200)
+            messages.error(
+                request,
+                " ".join(str(e) for errors in form.errors.values() for e in errors)
+                or _("Diese Anfrage gibt es nicht (mehr)."),
+            )
+    return render(
+        request,
+        "tournament/corrections.html",
+        {
+            "tournament": tournament,
+            "requests": people.corrections(tournament.pk),
+            "form": AnswerForm(),
+            "is_director": True,
+        },
+        status=400 if request.method == "POST" else 200,
+    )
