@@ -574,6 +574,8 @@ NO_TOURNAMENT: dict[str, str] = {
     "identities.decide_identity": "who is the same person across clubs (docs/hub.md): no tournament's page shows "
     "it; the hub's person pages expire (hub-person)",
     "identities.undo_identity": "takes such a decision back: the same",
+    "association.add_regular": "a benchmark's person with 300 tournaments and their points in bulk (docs/hub.md): "
+    "tournaments of a generated association, of which no page is cached yet; the hub's pages expire",
     "association.generate_association": "new organisations, players and tournaments in bulk (the hub's benchmark, "
     "docs/hub.md): nothing of them is cached yet, and the hub's pages across tournaments expire (hub-page)",
     "organisations.add_organiser": "who may create tournaments: an account's rights, not a tournament's page",
