@@ -14,7 +14,7 @@ from django.urls import reverse
 from tournament import privacy
 from tournament.log.audit import Actor
 from tournament.models import CorrectionRequest, Entry, IdentityDecision
-from tournament.selectors import identities, people
+from tournament.selectors import hub_search, identities, people
 from tournament.services import corrections, tournaments
 from tournament.services import identities as identity_services
 from tournament.services import privacy as privacy_services
@@ -90,9 +90,11 @@ def test_one_person_by_member_number_at_two_clubs(two_clubs, client):
     assert [row.tournament for row in found.rows] == ["Winterturnier Süd", "Herbstturnier Nord"]
     assert all(row.rounds == 1 and row.place is not None and row.players == 4 for row in found.rows)
     assert found.rounds == 2 and found.points == sum(row.points for row in found.rows)
-    # the search links to the page
+    # the search finds the person once (both clubs' records) and links to the page by the newest record
+    found = [p for p in hub_search.search("Krämer").players if p.name.startswith("Anna")]
+    assert [(p.record, p.clubs, p.tournaments, p.latest_name) for p in found] == [(b, 2, 2, "Winterturnier Süd")]
     search = client.get(reverse("tournament:hub_search"), {"q": "Krämer"}).content.decode()
-    assert reverse("tournament:person", args=[a]) in search
+    assert reverse("tournament:person", args=[b]) in search and "2 Vereine" in search
 
 
 def test_publication_level_of_each_club_record(two_clubs, client):

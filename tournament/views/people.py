@@ -5,6 +5,8 @@ a tournament's correction requests for its directors (`/t/<slug>/korrekturen/`).
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.cache import cache
@@ -12,6 +14,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404
 from django.shortcuts import get_object_or_404, redirect, render
 from django.template.loader import render_to_string
+from django.urls import reverse
+from django.utils import formats
+from django.utils.html import format_html_join
 from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
@@ -21,6 +26,7 @@ from ..log.audit import Actor
 from ..models import Organisation
 from ..selectors import organisations_of, people
 from ..services import corrections, identities
+from ..templatetags.doko import total
 from ..web import cache_keys, rate_limits
 from ..web.charts import places_svg
 from .access import director_required
@@ -40,11 +46,57 @@ def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[in
                 [(row.date, row.place, row.players) for row in page.places],
                 title=_("Plätze von %(name)s") % {"name": page.name},
             )
-            html = render_to_string("tournament/hub/_person.html", {"page": page, "chart": chart})
+            html = render_to_string("tournament/hub/_person.html", {"page": page, "chart": chart, "rows": _cells(page)})
             choices = [(row.slug, f"{row.tournament} ({row.date:%d.%m.%Y})") for row in page.rows]
             kept = (html, choices, {row.slug: (row.tournament_id, row.player_id) for row in page.rows})
         cache.set(key, kept, cache_keys.HUB_TIMEOUT)
     return kept if kept[0] else None
+
+
+@dataclass(frozen=True)
+class Cells:
+    """A history row as the page writes it: every text made here once (300 `{% url %}` and number
+    filters in the template cost more than the page's queries)."""
+
+    href: str
+    tournament: str
+    iso_date: str
+    date: str
+    club: str
+    place: str
+    players: str
+    rounds: str
+    points: str
+    average: str
+
+
+def _cells(page: people.PersonPage) -> list[Cells]:
+    placeholder = "slug-placeholder"
+    overview = reverse("tournament:overview", args=[placeholder])
+    player = reverse("tournament:player", args=[placeholder, 999_999_999]).replace("999999999", "{entry}")
+    rows = []
+    for row in page.rows:
+        href = (
+            player.replace(placeholder, row.slug).replace("{entry}", str(row.entry_id))
+            if row.entry_id
+            else overview.replace(placeholder, row.slug)
+        )
+        average = row.average
+        rows.append(
+            Cells(
+                href=href,
+                tournament=row.tournament,
+                iso_date=row.date.isoformat(),
+                date=formats.date_format(row.date, "SHORT_DATE_FORMAT"),
+                club=row.club,
+                place=str(row.place) if row.place else "–",
+                players=str(row.players) if row.place else "",
+                rounds=str(row.rounds),
+                points=total(row.points) if row.points is not None else "–",
+                average=total(average) if average is not None else "–",
+            )
+        )
+    return rows
 
 
 def person_page(request, record: int):
@@ -69,12 +121,20 @@ def person_page(request, record: int):
         else:
             messages.success(request, _("Danke! Ihre Anfrage ist bei der Turnierleitung eingegangen."))
             return redirect("tournament:person", record)
+    chosen_slug = form.data.get("tournament", "") if form.is_bound else ""
+    selected = mark_safe(" selected")  # noqa: S308 (a constant)
+    options = format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        ((value, selected if value == chosen_slug else "", label) for value, label in [("", "—"), *choices]),
+    )
     status = 429 if limited else 400 if form.is_bound and form.errors else 200
     response = render(
         request,
         "tournament/hub/person.html",
         {
             "listing": mark_safe(html),
+            "options": options,
             "form": form,
             "record": record,  # noqa: S308 (our template's output)
             "limited": rate_limits.correction_message() if limited else "",
