@@ -32,7 +32,17 @@ from ..web.charts import places_svg
 from .access import director_required
 
 
-def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[int, int]]] | None:
+def _options(choices: list[tuple[str, str]], chosen: str = "") -> str:
+    """The correction form's tournaments as <option>s (Django's Select renders each through a template)."""
+    selected = mark_safe(" selected")  # noqa: S308 (a constant)
+    return format_html_join(
+        "",
+        '<option value="{}"{}>{}</option>',
+        ((value, selected if value == chosen else "", label) for value, label in [("", "—"), *choices]),
+    )
+
+
+def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[int, int]], str] | None:
     """The page without the frame and the form, the form's tournaments and what each choice names
     (tournament id, the record that played it); kept `HUB_TIMEOUT` seconds."""
     key = cache_keys.hub_person(record)
@@ -40,7 +50,7 @@ def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[in
     if kept is None:
         page = people.person_page(record)
         if page is None:
-            kept = ("", [], {})
+            kept = ("", [], {}, "")
         else:
             chart = places_svg(
                 [(row.date, row.place, row.players) for row in page.places],
@@ -48,7 +58,12 @@ def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[in
             )
             html = render_to_string("tournament/hub/_person.html", {"page": page, "chart": chart, "rows": _cells(page)})
             choices = [(row.slug, f"{row.tournament} ({row.date:%d.%m.%Y})") for row in page.rows]
-            kept = (html, choices, {row.slug: (row.tournament_id, row.player_id) for row in page.rows})
+            kept = (
+                html,
+                choices,
+                {row.slug: (row.tournament_id, row.player_id) for row in page.rows},
+                _options(choices),
+            )
         cache.set(key, kept, cache_keys.HUB_TIMEOUT)
     return kept if kept[0] else None
 
@@ -103,7 +118,7 @@ def person_page(request, record: int):
     found = _person(record)
     if found is None:
         raise Http404
-    html, choices, chosen = found
+    html, choices, chosen, options = found
     form = CorrectionForm(request.POST if request.method == "POST" else None, tournaments=[("", "—"), *choices])
     limited = request.method == "POST" and rate_limits.correction_over(request)
     if request.method == "POST" and not limited and form.is_valid():
@@ -121,13 +136,8 @@ def person_page(request, record: int):
         else:
             messages.success(request, _("Danke! Ihre Anfrage ist bei der Turnierleitung eingegangen."))
             return redirect("tournament:person", record)
-    chosen_slug = form.data.get("tournament", "") if form.is_bound else ""
-    selected = mark_safe(" selected")  # noqa: S308 (a constant)
-    options = format_html_join(
-        "",
-        '<option value="{}"{}>{}</option>',
-        ((value, selected if value == chosen_slug else "", label) for value, label in [("", "—"), *choices]),
-    )
+    if form.is_bound:
+        options = _options(choices, str(form.data.get("tournament", "")))
     status = 429 if limited else 400 if form.is_bound and form.errors else 200
     response = render(
         request,
