@@ -230,6 +230,8 @@ RATE_LIMIT_REGISTRATION_LINK = os.environ.get("DJANGO_REGISTRATION_LINK_RATE", "
 # the open read API (/api/v1/, docs/api.md), per client address, or per API key for a client that has
 # one (DJANGO_API_KEYS: "name=key" pairs separated by commas, e.g. an association's Rangliste mirror)
 RATE_LIMIT_API = os.environ.get("DJANGO_API_RATE", "120/m").strip()
+# a correction request from a player's page on the hub (docs/hub.md), per client address
+RATE_LIMIT_CORRECTION = os.environ.get("DJANGO_CORRECTION_RATE", "10/10m").strip()
 RATE_LIMIT_API_KEY = os.environ.get("DJANGO_API_KEY_RATE", "1200/m").strip()
 API_KEYS = {key.strip(): name.strip() for name, _, key in (
     pair.partition("=") for pair in os.environ.get("DJANGO_API_KEYS", "").split(",") if pair.strip())
@@ -237,7 +239,8 @@ API_KEYS = {key.strip(): name.strip() for name, _, key in (
 for _name, _rate in (("DJANGO_REGISTRATION_RATE", RATE_LIMIT_REGISTRATION), ("DJANGO_TABLE_LINK_RATE",
                                                                                RATE_LIMIT_TABLE_LINK),
                      ("DJANGO_REGISTRATION_LINK_RATE", RATE_LIMIT_REGISTRATION_LINK),
-                     ("DJANGO_API_RATE", RATE_LIMIT_API), ("DJANGO_API_KEY_RATE", RATE_LIMIT_API_KEY)):
+                     ("DJANGO_API_RATE", RATE_LIMIT_API), ("DJANGO_API_KEY_RATE", RATE_LIMIT_API_KEY),
+                     ("DJANGO_CORRECTION_RATE", RATE_LIMIT_CORRECTION)):
     if not re.fullmatch(r"[1-9][0-9]*/([1-9][0-9]*)?[smhd]", _rate):
         raise ImproperlyConfigured(f"{_name} must read like 30/10m (requests/period), not {_rate!r}")
 # ---- mail (the registration's confirmation with the private link; tournament/web/mail.py) ----------

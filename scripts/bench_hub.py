@@ -1,5 +1,5 @@
-"""Benchmarks of the hub's start page, calendar and search (figures, not tests; docs/hub.md and
-docs/performance.md).
+"""Benchmarks of the hub's start page, calendar, search and a player's page across clubs (figures, not
+tests; docs/hub.md and docs/performance.md).
 
     .venv/bin/python scripts/bench_hub.py [--clubs 200] [--tournaments 10000] [--players 200000] [--repeat 20]
     bash scripts/with-postgres.sh .venv/bin/python scripts/bench_hub.py     (the same on PostgreSQL)
@@ -32,6 +32,7 @@ from bench import BARE_URL, Report, bare_urlconf  # noqa: E402 (scripts/bench.py
 from machine_load import idle_percent  # noqa: E402 (scripts/machine_load.py)
 
 ROOT = Path(__file__).resolve().parent.parent
+REGULAR = 300  # tournaments of the person whose page across clubs is timed (association.add_regular)
 
 
 def main():
@@ -69,7 +70,7 @@ def main():
     from django.utils import timezone
 
     from tournament.models import Organisation, Player, Tournament
-    from tournament.services.association import generate_association
+    from tournament.services.association import add_regular, generate_association
 
     assert settings.DOKO_HUB
     call_command("migrate", verbosity=0)
@@ -80,6 +81,7 @@ def main():
         print(f"generated {made.clubs} clubs, {made.people} people ({made.player_records} player records), "
               f"{made.tournaments} tournaments, {made.entries} entries, {made.rounds} rounds "
               f"in {time.perf_counter() - started:.1f} s")
+        add_regular(tournaments=REGULAR)
         if connection.vendor == "postgresql":
             with connection.cursor() as cursor:
                 cursor.execute("ANALYZE")
@@ -88,6 +90,10 @@ def main():
             connection.close()
             shutil.copy(work / "bench.sqlite3", pristine)
 
+    if not Player.objects.filter(member_number="R0000300").exists():  # a copy made before the player page
+        add_regular(tournaments=REGULAR)
+    regular = (Player.objects.filter(member_number="R0000300").order_by("organisation_id")
+               .values_list("id", flat=True)[0])
     urlconf = bare_urlconf("bench_hub_urls")
     report = Report()
     print(f"{Organisation.objects.count()} clubs, {Tournament.objects.count()} tournaments, "
@@ -130,6 +136,8 @@ def main():
         ("search: Ossenbruegge (finds Oßenbrügge)", "/suche/?q=Ossenbruegge"),
         ("search: Müller (many found)", "/suche/?q=M%C3%BCller"),
         ("search: nothing found", "/suche/?q=Zzyzxq"),
+        # a person's page across clubs (docs/hub.md): 300 tournaments at many clubs, with places
+        (f"player page, {REGULAR} tournaments", f"/spieler/{regular}/"),
     ]
     with override_settings(ROOT_URLCONF=urlconf):
         print("\nfirst render (the shared cache emptied before each request):")

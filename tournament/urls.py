@@ -11,6 +11,7 @@ from .views import (
     help,
     home,
     log,
+    people,
     players,
     printing,
     prizes,
@@ -43,6 +44,10 @@ urlpatterns = [
     # every organisation's public tournaments, by month, and the search (docs/hub.md)
     path("kalender/", calendar.calendar_page, name="calendar"),
     path("suche/", calendar.search_page, name="hub_search"),
+    # a person across every club's published tournaments, and who of a club's guests is who (docs/hub.md)
+    path("spieler/<int:record>/", people.person_page, name="person"),
+    path("o/<slug:organisation_slug>/spieler/", people.identities_page, name="identities"),
+    path(T + "korrekturen/", people.corrections_page, name="corrections"),
     path("t/new/", tournaments.tournament_create, name="tournament_create"),
     path(T, tournaments.tournament_overview, name="overview"),
     path(T + "platz/", seat_notice.seat_notice_poll, name="seat_notice"),

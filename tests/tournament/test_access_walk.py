@@ -43,9 +43,11 @@ from seating.dealing import game_players
 from tournament import urls as tournament_urls
 from tournament.forms.tournaments import SettingsForm
 from tournament.models import (
+    CorrectionRequest,
     DataChange,
     Entry,
     Game,
+    IdentityDecision,
     Penalty,
     Player,
     Rangliste,
@@ -366,6 +368,15 @@ CASES = [
     # the hub's calendar and search (docs/hub.md): public tournaments only, the same for everyone
     Case("calendar", lambda w: {}, get=PUBLIC, post=PUBLIC),
     Case("hub_search", lambda w: {}, get=PUBLIC, post=PUBLIC),
+    # a person across clubs (docs/hub.md): public; a correction request changes the tournament (its log)
+    Case("person", lambda w: {"record": w.first_entry.player_id}, get=PUBLIC, post="302+ 302+ 302+ 302+",
+         data=lambda w: {"tournament": w.slug, "text": "Ein Spiel fehlt."}),
+    # who of an organisation's guests is who: its organisers only (an unknown decision changes nothing)
+    Case("identities", lambda w: {"organisation_slug": "verein"}, get="login 403 403 200",
+         post="login 403 403 302", data=lambda w: {"action": "undo", "decision": "999"}),
+    # a tournament's correction requests: its directors (an unknown request is refused, nothing changes)
+    Case("corrections", T, get=DIRECTOR_PAGE, post="login 403 403 400",
+         data=lambda w: {"request": "999", "status": "answered", "answer": "Erledigt."}),
     # creating tournaments and series and restoring backups: organisers only (the director of club A,
     # the foreign director of club B: each in their own organisation)
     Case("tournament_create", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=new_tournament),
@@ -659,7 +670,8 @@ def counted_models():
     models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey,
               get_user_model(), Tournament.directors.through, Tournament.helpers.through, Series, SeriesMerge,
               Series.directors.through, Series.history.model, SeriesMerge.history.model, Rangliste,
-              Rangliste.directors.through, Rangliste.history.model]
+              Rangliste.directors.through, Rangliste.history.model, CorrectionRequest, CorrectionRequest.history.model,
+              IdentityDecision, IdentityDecision.history.model]
     return models + [model.history.model for model in KINDS.values()]
 
 

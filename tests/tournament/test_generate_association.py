@@ -14,7 +14,7 @@ from django.db.models import Count
 
 from tournament.models import Entry, Organisation, Player, Round, Tournament
 from tournament.selectors import calendar, hub_search
-from tournament.services.association import generate_association
+from tournament.services.association import add_regular, generate_association
 
 pytestmark = pytest.mark.django_db
 
@@ -62,3 +62,16 @@ def test_the_command_is_bounded_and_refuses_a_second_run_with_the_same_prefix():
     with pytest.raises(CommandError, match="1 bis 200000"):
         call_command("generate_association", "--tournaments", "999999", "--prefix", "x")
     assert not Organisation.objects.filter(slug__startswith="x-").exists()
+
+
+def test_a_regular_with_many_tournaments_for_the_player_page(settings):
+    """`add_regular`: one person at every club of their tournaments (one member number), with everyone's
+    points round by round: the hub's player page benchmark (scripts/bench_hub.py) reads a full page."""
+    from tournament.selectors import people
+
+    generate_association(clubs=6, tournaments=120, players=300, seed="r", today=TODAY)
+    record = add_regular(tournaments=30, today=TODAY)
+    page = people.person_page(record)
+    assert page is not None and len(page.rows) == 30
+    assert len(page.clubs) > 1 and all(row.place is not None and row.rounds >= 2 for row in page.rows)
+    assert page.rounds == sum(row.rounds for row in page.rows) and page.average is not None

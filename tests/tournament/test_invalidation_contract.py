@@ -52,6 +52,7 @@ from tournament.services import (
     bulk,
     checkin,
     contacts,
+    corrections,
     editing,
     exporting,
     generate,
@@ -291,7 +292,20 @@ def now(write: Callable[[World], Any]) -> Callable[[World], Callable[[], Any]]:
     return lambda w: lambda: write(w)
 
 
+def _correction(w: World):
+    return corrections.request_correction(tournament=w.tournament, player_id=w.entry().player_id, text="Falsch.")
+
+
 WRITES: dict[str, Write] = {
+    "corrections.request_correction": Write(
+        now(lambda w: corrections.request_correction(tournament=w.tournament, player_id=w.entry().player_id,
+                                                     text="Ein Spiel fehlt."))
+    ),
+    "corrections.answer_correction": Write(
+        lambda w: (lambda r: lambda: corrections.answer_correction(tournament=w.tournament, request_id=r.pk,
+                                                                   status="answered", answer="Erledigt."))(
+            _correction(w))
+    ),
     "importing.replace_contents": Write(
         now(lambda w: importing.replace_contents(tournament=w.fresh(), data=export_tournament(w.fresh(), backup=False),
                                                  by=SYSTEM))
@@ -557,6 +571,11 @@ STEPS: dict[str, Callable[[World], Any]] = {
 
 # writes that change no tournament's pages, each with the reason
 NO_TOURNAMENT: dict[str, str] = {
+    "identities.decide_identity": "who is the same person across clubs (docs/hub.md): no tournament's page shows "
+    "it; the hub's person pages expire (hub-person)",
+    "identities.undo_identity": "takes such a decision back: the same",
+    "association.add_regular": "a benchmark's person with 300 tournaments and their points in bulk (docs/hub.md): "
+    "tournaments of a generated association, of which no page is cached yet; the hub's pages expire",
     "association.generate_association": "new organisations, players and tournaments in bulk (the hub's benchmark, "
     "docs/hub.md): nothing of them is cached yet, and the hub's pages across tournaments expire (hub-page)",
     "organisations.add_organiser": "who may create tournaments: an account's rights, not a tournament's page",
@@ -682,6 +701,7 @@ READS.update(
         for name in (
             "lock",
             "lock_one",
+            "lock_players",
             "lock_rangliste",
             "lock_round",
             "lock_series",

@@ -183,6 +183,10 @@ VARIANTS = {
     # (a piece: the page repeats the search itself) and for what the public may find
     "calendar": lambda w: [({}, ""), ({}, "?month=2026-11"), ({}, "?month=2026-11&q=herbst")],
     "hub_search": lambda w: [({}, f"?q={piece}") for piece in HIDDEN_PIECES],
+    # a person across clubs, by every record (hidden and initials: 404, never their name or number)
+    "person": lambda w: [({"record": e.player_id}, "") for e in w.entries.values()],
+    "identities": lambda w: [({"organisation_slug": "verein"}, "")],  # organisers only (anonymous: login)
+    "corrections": T,  # the tournament's directors only (anonymous: the login page)
     "tournament_create": none, "overview": T, "settings": T, "players": T,
     "player_edit": director_player, "player_withdraw": director_player, "player_return": director_player,
     "registration": T, "registrations": T,

@@ -13,4 +13,5 @@ service, which writes. One module per family of pages:
 - `series`: a series' settings, the evenings to add and the players to merge
 - `rangliste`: a Rangliste's settings
 - `calendar`: the hub's calendar filters and search (GET)
+- `people`: a player's correction request on their page across clubs, a director's answer
 """

@@ -113,6 +113,12 @@ ACTIONS = {
     "publication_started": _("Online-Veröffentlichung gestartet"),
     "publication_stopped": _("Online-Veröffentlichung beendet"),
     "published_from_venue": _("vom Turnierort übernommen (Hub)"),
+    "identity_confirmed": _("als dieselbe Person bestätigt"),
+    "identity_rejected": _("als andere Person vermerkt"),
+    "identity_undone": _("Entscheidung über dieselbe Person zurückgenommen"),
+    "correction_requested": _("Korrektur erbeten"),
+    "correction_answered": _("Korrekturanfrage beantwortet"),
+    "correction_declined": _("Korrekturanfrage abgelehnt"),
 }
 
 

@@ -22,6 +22,8 @@ One module per family; import from the package (`from tournament.models import G
 - `ratings`: each player's rating in a tournament and its course (`Rating`, `RatingStep`)
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
 - `rangliste`: a Rangliste across tournaments (`Rangliste`)
+- `people`: players across clubs on the hub: a director's decision that two records are one person,
+  a player's request for a correction (`IdentityDecision`, `CorrectionRequest`)
 - `publishing`: publishing from a venue to a hub: keys, published tournaments, corrections, the
   venue's outbox (`PublishingKey`, `PublishedTournament`, `HubCorrection`, `IdempotencyRecord`,
   `Publication`, `OutboxEntry`)"""
@@ -29,6 +31,7 @@ One module per family; import from the package (`from tournament.models import G
 from .changes import CounterTurn, DataChange, LoggedChange, RequestKey, kept_history
 from .games import DraftGame, Game, Penalty, Score, Tally
 from .organisations import Organisation, Region
+from .people import CorrectionRequest, IdentityDecision
 from .players import Entry, Player
 from .publishing import (
     HubCorrection,
@@ -46,6 +49,8 @@ from .teams import Team, TeamMember
 from .tournaments import Series, SeriesMerge, Tournament, default_rules
 
 __all__ = [
+    "CorrectionRequest",
+    "IdentityDecision",
     "HubCorrection",
     "IdempotencyRecord",
     "OutboxEntry",

@@ -35,6 +35,8 @@ class Player(models.Model):
         ordering = ["name"]
         verbose_name = pgettext_lazy("one player", "Spieler")
         verbose_name_plural = _("Spieler")
+        # the hub's player page finds a person's records at every club by their number (docs/hub.md)
+        indexes = [models.Index(fields=["member_number"], name="player_member_number")]
 
     def __str__(self):
         return f"{self.name} ({self.club})" if self.club else self.name

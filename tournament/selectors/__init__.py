@@ -22,6 +22,8 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `ratings`: the players' ratings now and one player's course (docs/rating.md)
 - `calendar`: every organisation's public tournaments by kind and stage, the hub's start page and months
 - `hub_search`: the hub's search for tournaments, clubs and players, folded the German way
+- `identities`: who is the same person across clubs (member number, a director's confirmation)
+- `people`: a person's page across clubs, the suggestions for an organisation's guests, correction requests
 - `written_sql`: the only reads written out as SQL (the change counters every poll reads, a player's
   record), each with the bound the ORM missed
 """

@@ -5,8 +5,9 @@ Kraemer, Oßenbrügge = Ossenbruegge).
 What is found is what the public may see: tournaments whose overview is public; players only at the
 full name's level (privacy.py: a player shown by initials or not published is never found by their
 name) and only with an entry in a tournament whose player pages are public, linked to the newest such
-entry. Four queries whatever the size: tournaments, clubs, players, and the players' newest
-tournaments."""
+entry; the records of one member number found at several clubs are one result (linked to the person's
+page across clubs, selectors/people.py). Four queries whatever the size: tournaments, clubs, players,
+and the players' newest tournaments."""
 
 from __future__ import annotations
 
@@ -19,6 +20,7 @@ from django.db.models.functions import Coalesce
 from .. import privacy
 from ..collation import query_forms
 from ..models import Entry, Organisation, Player, Tournament
+from .rangliste import member_key
 
 MOST = 20  # results of each kind
 SHORTEST_PLAYER_SEARCH = 3  # letters (folded) before players are searched: "a" would find everyone
@@ -50,6 +52,8 @@ class FoundPlayer:
     latest_slug: str
     latest_date: datetime.date
     latest_entry: int
+    record: int  # the player record: their page across clubs (`/spieler/<record>/`, docs/hub.md)
+    clubs: int = 1  # the clubs whose records of the same person (one member number) are in this result
 
 
 @dataclass(frozen=True)
@@ -98,12 +102,23 @@ def _players(forms: list[str]) -> list[FoundPlayer]:
                  .annotate(latest_entry=Subquery(latest),
                            tournaments=Coalesce(Subquery(count, output_field=IntegerField()), 0))
                  .filter(latest_entry__isnull=False).order_by("name", "id")
-                 .values("name", "club", "organisation__name", "latest_entry", "tournaments")[:MOST])
+                 .values("id", "name", "club", "member_number", "organisation__name", "latest_entry",
+                         "tournaments")[:MOST])
     latest_of = {entry_id: (name, slug, date) for entry_id, name, slug, date in Entry.objects.filter(
         id__in=[row["latest_entry"] for row in found]).values_list("id", "tournament__name", "tournament__slug",
                                                                     "tournament__date")}
-    return [FoundPlayer(name=row["name"], club=row["club"], organisation=row["organisation__name"],
-                        tournaments=row["tournaments"], latest_name=latest_of[row["latest_entry"]][0],
-                        latest_slug=latest_of[row["latest_entry"]][1], latest_date=latest_of[row["latest_entry"]][2],
-                        latest_entry=row["latest_entry"])
-            for row in found]
+    # one result per person: the records of one member number found at several clubs (all at the full
+    # name's level, or they would not be found) are one line, linked to the newest (docs/hub.md)
+    people: dict[str, list] = {}
+    for row in found:
+        key = member_key(row["member_number"]) if row["member_number"].strip() else f"r{row['id']}"
+        people.setdefault(key, []).append(row)
+    result = []
+    for rows in people.values():
+        newest = max(rows, key=lambda r: (latest_of[r["latest_entry"]][2], r["latest_entry"]))
+        name, slug, date = latest_of[newest["latest_entry"]]
+        result.append(FoundPlayer(name=newest["name"], club=newest["club"], organisation=newest["organisation__name"],
+                                  tournaments=sum(r["tournaments"] for r in rows), latest_name=name, latest_slug=slug,
+                                  latest_date=date, latest_entry=newest["latest_entry"], record=newest["id"],
+                                  clubs=len(rows)))
+    return result

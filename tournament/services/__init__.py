@@ -27,6 +27,8 @@ One module per family of writes:
 - `personal_data`: a person's data on request, and erasing it (GDPR)
 - `teams`: a tournament's teams and its club ranking
 - `rangliste`: a Rangliste across tournaments: creating one, its settings, member numbers
+- `identities`: a club's director decides whether its guest is the same person as a record elsewhere
+- `corrections`: a player asks for a correction of a tournament's result, its director answers
 - `exporting`: a whole tournament as one JSON document (the tournament file, also the backup)
 - `file_checks`: checking a tournament file before anything is written
 - `file_schema`: a file's version of the exchange format and its form against the JSON Schema, as

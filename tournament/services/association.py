@@ -27,7 +27,7 @@ from ..collation import search_key
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM
-from ..models import Entry, Organisation, Player, Region, Round, Tournament
+from ..models import Entry, Organisation, Player, Region, Round, Table, Tally, Tournament
 from . import bulk
 from .generate import FIRST_NAMES, LAST_NAMES
 
@@ -161,3 +161,43 @@ def _tournaments(rng: random.Random, count: int, years: int, club_ids: list[int]
     bulk.insert_dicts(Entry, entries)
     bulk.insert_dicts(Round, rounds)
     return len(entries), len(rounds)
+
+
+def add_regular(*, tournaments: int = 300, name: str = "Rita Regelmann", member_number: str = "R0000300",
+                seed: str = "stammgast", today: datetime.date | None = None) -> int:
+    """A person who played `tournaments` finished public tournaments of the generated association, at
+    every club that ran one (a record there with the same member number), and the points of everyone
+    in those tournaments round by round (one table a round, its tallies): the hub's player page with
+    300 tournaments (docs/hub.md, scripts/bench_hub.py). Returns the record id of the first club's."""
+    rng = random.Random(f"regular:{seed}")
+    today = today or timezone.localdate()
+    with transaction.atomic(), audit.recording("association_generated", by=SYSTEM, tournament=None):
+        finished = list(Tournament.objects.filter(date__lt=today, public_overview=True, public_standings=True)
+                        .order_by("id").values_list("id", "organisation_id"))
+        if len(finished) < tournaments:
+            raise UserError(f"Nur {len(finished)} beendete öffentliche Turniere, nicht {tournaments}.")
+        chosen = dict(rng.sample(finished, tournaments))
+        first = (Player.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
+        bulk.insert_dicts(Player, [{"organisation_id": club, "name": name, "club": "", "member_number": member_number,
+                                    "publication": privacy.FULL, "search_key": search_key(name)}
+                                   for club in sorted(set(chosen.values()))])
+        records = dict(Player.objects.filter(id__gte=first, member_number=member_number)
+                       .values_list("organisation_id", "id"))
+        numbers: dict[int, int] = {}
+        for tournament_id, start_number in Entry.objects.filter(tournament_id__in=chosen).values_list(
+                "tournament_id", "start_number"):
+            numbers[tournament_id] = max(numbers.get(tournament_id, 0), start_number)
+        bulk.insert_dicts(Entry, [{"tournament_id": t, "player_id": records[club],
+                                   "start_number": numbers.get(t, 0) + 1, "categories": []}
+                                  for t, club in chosen.items()])
+        rounds = list(Round.objects.filter(tournament_id__in=chosen).values_list("id", "tournament_id"))
+        bulk.insert_dicts(Table, [{"round_id": round_id, "number": 1} for round_id, _t in rounds])
+        tables = dict(Table.objects.filter(round_id__in=[r for r, _t in rounds]).values_list("round_id", "id"))
+        players: dict[int, list[int]] = {}
+        for entry_id, tournament_id in (Entry.objects.filter(tournament_id__in=chosen)
+                                        .values_list("id", "tournament_id")):
+            players.setdefault(tournament_id, []).append(entry_id)
+        bulk.insert_dicts(Tally, [{"table_id": tables[round_id], "round_id": round_id, "entry_id": entry_id,
+                                   "points": rng.randint(-60, 80), "games": 24}
+                                  for round_id, tournament_id in rounds for entry_id in players[tournament_id]])
+    return records[min(records)]

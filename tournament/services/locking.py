@@ -19,7 +19,7 @@ from typing import TypeVar
 from django.db import connection
 from django.db.models import Model, QuerySet
 
-from ..models import Entry, Rangliste, Round, Series, Table, Tournament
+from ..models import Entry, Player, Rangliste, Round, Series, Table, Tournament
 
 M = TypeVar("M", bound=Model)
 
@@ -85,3 +85,9 @@ def lock_rangliste(rangliste: Rangliste | int) -> Rangliste:
     """A Rangliste, locked; it changes no tournament, so nothing is locked after it."""
     pk = rangliste.pk if isinstance(rangliste, Rangliste) else rangliste
     return lock_one(Rangliste.objects.filter(pk=pk))
+
+
+def lock_players(ids) -> list[Player]:
+    """Player records, locked in id order: a decision about who is the same person (services/identities.py).
+    It changes no tournament, so nothing is locked after them."""
+    return lock(Player.objects.filter(pk__in=list(ids)))

@@ -3,6 +3,8 @@
 - `access`: who may see and change what: the roles and the decorators that check them
 - `home`: the start page: what the reader may open (on a hub: every club's tournaments, `calendar`)
 - `calendar`: the hub's start page lists, the calendar by month and the search across every organisation
+- `people`: a person's page across clubs with the correction form, an organisation's guests to match,
+  a tournament's correction requests
 - `tournaments`: creating a tournament, its overview (the director's dashboard), its settings and directors
 - `players`: the player list: registering, withdrawing and returning; every player's categories at once
 - `checkin`: the public registration page, the director's list of registrations, the evening's check-in

@@ -89,6 +89,10 @@ FAMILIES: dict[str, Family] = {
     # "A season across clubs"): for the public, under `selectors.season.season_version`, a digest of the
     # series' settings and of every day's id, organisation and change counter
     "season": Family("a league table or a cup of a series, as the public sees it", "days", "views/series.py"),
+    # a person's page across clubs (docs/hub.md, "Players across clubs"): the same reasoning, their
+    # tournaments at every club; kept `HUB_TIMEOUT` seconds, the record the address names in the key
+    "hub-person": Family("a player's page across clubs without the frame and the correction form, with the "
+                         "tournaments the form offers", "timeout", "views/people.py"),
 }
 
 # how long a hub page (`hub_page`) is kept: how late a tournament made public, private, started or
@@ -188,6 +192,11 @@ def season(series_id: int, version: str, *, mode: str) -> str:
     """A series' league table or cup for the public; `version`: `selectors.season.season_version` (a day
     that arrives, is corrected or leaves, or a change of the series, gives a new one)."""
     return f"doko:season:{series_id}:{digest(release(), get_language(), version, mode)}"
+
+
+def hub_person(record_id: int) -> str:
+    """A person's page across clubs, by the record its address names; kept `HUB_TIMEOUT` seconds."""
+    return f"doko:hub-person:{record_id}:{digest(release(), get_language())}"
 
 
 def pdf_job(job_id: str) -> str:

@@ -105,3 +105,39 @@ def progression_html(series: list[Series], x_labels: list[str], *, title: str) -
                    + "".join(f'<td class="num">{total_text(v)}</td>' for v in s.values[1:]) + "</tr>" for s in series)
     return (f'{chart}<div class="scroll chart-table" tabindex="0" role="region" aria-label="{escape(title)}">'
             f'<table class="list"><thead><tr><td></td>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
+
+
+def places_svg(places: list[tuple[object, int | None, int]], *, title: str, width: int = 640, height: int = 180) -> str:
+    """A small chart of a player's places over time (docs/hub.md, "Players across clubs"): one point per
+    tournament, oldest left, as the share of the field behind them (the first place at the top, the last
+    at the bottom, whatever the field's size), the place and the field in each point's tooltip. Empty
+    without two places."""
+    shown = [(day, place, field) for day, place, field in places if place is not None and field]
+    if len(shown) < 2:
+        return ""
+    left, right, top, bottom = 44, 12, 12, 24
+    plot_w, plot_h = width - left - right, height - top - bottom
+
+    def x(i: int) -> float:
+        return left + plot_w * i / (len(shown) - 1)
+
+    def y(place: int, field: int) -> float:
+        return top + plot_h * ((place - 1) / (field - 1) if field > 1 else 0)
+
+    parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
+             f'class="chart" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+    for share, label in ((0, "1."), (0.5, "½"), (1, "↓")):
+        pos = top + plot_h * share
+        parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{pos:.1f}" y2="{pos:.1f}" stroke="#ddd"/>')
+        parts.append(f'<text x="{left - 6}" y="{pos + 4:.1f}" text-anchor="end" font-size="11" fill="#444">'
+                     f'{label}</text>')
+    for i in (0, len(shown) - 1):
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 6}" text-anchor="{"start" if i == 0 else "end"}" '
+                     f'font-size="11" fill="#444">{escape(f"{shown[i][0]:%m/%Y}")}</text>')
+    points = " ".join(f"{x(i):.1f},{y(place, field):.1f}" for i, (_day, place, field) in enumerate(shown))
+    parts.append(f'<polyline fill="none" stroke="{PALETTE[0]}" stroke-width="1.5" points="{points}"/>')
+    for i, (day, place, field) in enumerate(shown):
+        parts.append(f'<circle cx="{x(i):.1f}" cy="{y(place, field):.1f}" r="2.5" fill="{PALETTE[0]}">'
+                     f'<title>{escape(f"{day:%d.%m.%Y}")}: {place}/{field}</title></circle>')
+    parts.append("</svg>")
+    return "".join(parts)

@@ -20,6 +20,7 @@ from django.dispatch import receiver
 
 from ..log import audit
 from ..models import (
+    CorrectionRequest,
     CounterTurn,
     DataChange,
     DraftGame,
@@ -27,6 +28,7 @@ from ..models import (
     Game,
     HubCorrection,
     IdempotencyRecord,
+    IdentityDecision,
     Organisation,
     OutboxEntry,
     Penalty,
@@ -108,6 +110,10 @@ NOT_COUNTED = {
     HubCorrection: "written only inside the hub's recording of a batch, which moves the tournament's counter",
     Publication: "the venue's publishing state, shown only on the director's publishing page, read live",
     OutboxEntry: "the venue's outbox, read by the sender only",
+    CorrectionRequest: "a player's request for a correction: shown only on the tournament's correction page "
+    "(its directors'), read live; written inside the tournament's recording",
+    IdentityDecision: "who is the same person across clubs: shown on the organisation's page, read live; the "
+    "hub's person pages expire (hub-person)",
     Organisation: "its settings (publish_member_numbers) show only on the Rangliste's pages, read live; "
     "no tournament page shows the organisation",
 }

@@ -83,6 +83,17 @@ def api_over(request) -> int | None:
     return _over(request, group="api", key=lambda _group, _request: client, rate=rate)
 
 
+def correction_over(request) -> int | None:
+    """A correction request from a player's page on the hub (docs/hub.md), per client address
+    (IPv6: its /64), across all players: `RATE_LIMIT_CORRECTION` (10 in 10 minutes)."""
+    return _over(request, group="correction", key="ip", rate=settings.RATE_LIMIT_CORRECTION)
+
+
+def correction_message() -> str:
+    return _("Von diesem Anschluss kamen in kurzer Zeit zu viele Korrekturanfragen. Bitte in einigen Minuten noch "
+             "einmal versuchen.")
+
+
 def registration_link_message() -> str:
     return _("Über diesen Link kamen in kurzer Zeit zu viele Anfragen. Bitte in einigen Minuten noch einmal "
              "versuchen oder an der Turnierleitung melden.")

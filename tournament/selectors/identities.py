@@ -1,0 +1,114 @@
+"""Who is the same person across clubs (docs/hub.md, "Players across clubs"): the one place that says
+it, for the hub's player page, the directors' suggestions and the association's Rangliste.
+
+Every club has its own record of a person (`Player`). Two records are one person when
+- they carry the same member number (`rangliste.member_key`: spaces dropped, case folded), or
+- a director of the organisation of a guest record (no member number) confirmed that it is the same
+  person as another record (`IdentityDecision.same`); confirmations chain (a guest confirmed as
+  another guest who was confirmed as a member is that member).
+
+A person's key is `member_key(number)` when one of their records has a number, else "g<lowest record
+id>". Publication levels do not change who is who; the pages decide what they show of whom
+(`selectors/people.py` shows records at the full name's level only).
+
+Reads: the confirmations (one query: they are made by hand, a few thousand at most), then the records."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from ..models import IdentityDecision, Player
+from .rangliste import member_key
+
+
+@dataclass(frozen=True)
+class Record:
+    id: int
+    organisation_id: int
+    name: str
+    club: str
+    member_number: str
+    publication: str
+
+
+FIELDS = ("id", "organisation_id", "name", "club", "member_number", "publication")
+
+
+def confirmed_groups() -> dict[int, int]:
+    """Each record that takes part in a confirmation -> the lowest record id of its group (one query)."""
+    parent: dict[int, int] = {}
+
+    def root(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b in IdentityDecision.objects.filter(same=True).values_list("player_id", "other_id"):
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    return {x: root(x) for x in list(parent)}
+
+
+def _members(groups: dict[int, int]) -> dict[int, set[int]]:
+    members: dict[int, set[int]] = {}
+    for record, group in groups.items():
+        members.setdefault(group, set()).add(record)
+    return members
+
+
+def _number_forms(numbers: Iterable[str]) -> set[str]:
+    """The stored spellings a member number is looked up by (the index is exact; `member_key` decides)."""
+    return {form for number in numbers for form in (number, number.upper(), number.lower())}
+
+
+def key_of(records: Iterable[Record]) -> str:
+    """The key of a person from their records: the lowest member key, else "g" and the lowest id."""
+    records = list(records)
+    numbers = sorted(member_key(r.member_number) for r in records if r.member_number.strip())
+    return numbers[0] if numbers else f"g{min(r.id for r in records)}"
+
+
+def identity_keys(player_ids: Iterable[int]) -> dict[int, str]:
+    """Who each record is: record id -> the person's key (two queries: the confirmations, the records
+    and those of their groups). Two records with the same key are the same person."""
+    ids = set(player_ids)
+    groups = confirmed_groups()
+    members = _members(groups)
+    wanted = ids | {other for record in ids if record in groups for other in members[groups[record]]}
+    records = {r["id"]: Record(**r) for r in Player.objects.filter(id__in=wanted).values(*FIELDS)}
+    keys = {}
+    for record in ids:
+        if record not in records:
+            continue
+        group = members[groups[record]] if record in groups else {record}
+        keys[record] = key_of(records[other] for other in group if other in records)
+    return keys
+
+
+def same_person(record_id: int) -> tuple[str, list[Record]] | None:
+    """The person record `record_id` is, and every record of them at every club (None: no such record).
+    Queries: the confirmations, the record with its confirmed group, and where they have a member
+    number the records with that number and their confirmed groups (two more)."""
+    groups = confirmed_groups()
+    members = _members(groups)
+
+    def group_of(record: int) -> set[int]:
+        return members[groups[record]] if record in groups else {record}
+
+    found = {r["id"]: Record(**r) for r in Player.objects.filter(id__in=group_of(record_id)).values(*FIELDS)}
+    if record_id not in found:
+        return None
+    numbers = {r.member_number for r in found.values() if r.member_number.strip()}
+    if numbers:
+        keys = {member_key(n) for n in numbers}
+        for r in Player.objects.filter(member_number__in=_number_forms(numbers)).values(*FIELDS):
+            if member_key(r["member_number"]) in keys:
+                found[r["id"]] = Record(**r)
+        linked = {other for record in list(found) for other in group_of(record)} - set(found)
+        if linked:
+            found.update({r["id"]: Record(**r) for r in Player.objects.filter(id__in=linked).values(*FIELDS)})
+    return key_of(found.values()), sorted(found.values(), key=lambda r: r.id)

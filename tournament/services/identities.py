@@ -1,0 +1,82 @@
+"""A club's director decides who is the same person across clubs (docs/hub.md, "Players across
+clubs"): their guest record (no member number) is, or is not, another record shown to them as a
+suggestion (`selectors.people.identity_page`). Each decision is a row of `IdentityDecision` with its own
+history (who, when, what: the change log of the organisation's identities), and can be undone; undoing
+deletes the row, its history keeps it. Who is the same person is read by `selectors/identities.py`.
+
+Scope: a director decides only about their organisation's own records, and only about another record
+the public may see by name (the full name's level, an entry in a tournament whose player pages are
+public): never another club's private data."""
+
+from __future__ import annotations
+
+from django.db import transaction
+from django.db.models import Exists, OuterRef, Q
+from django.utils.translation import gettext as _
+
+from .. import privacy
+from ..errors import UserError
+from ..log import audit
+from ..log.audit import SYSTEM, Actor
+from ..models import Entry, IdentityDecision, Organisation, Player
+from ..selectors import identities
+from .locking import lock, lock_players
+
+
+def _suggestible(organisation: Organisation, other_id: int) -> bool:
+    public = Entry.objects.filter(
+        player=OuterRef("pk"), tournament__public_overview=True, tournament__public_players=True
+    )
+    return Player.objects.filter(
+        Q(organisation=organisation) | (Q(publication=privacy.FULL) & Exists(public)), pk=other_id
+    ).exists()
+
+
+def decide_identity(
+    *, organisation: Organisation, player_id: int, other_id: int, same: bool, by: Actor = SYSTEM
+) -> IdentityDecision:
+    """Records that the organisation's guest `player_id` is (`same`) or is not the same person as
+    `other_id`. A decision about the same two records is replaced. Refused: a record of another
+    organisation as the guest, a record with a member number as the guest (the number says who it is),
+    another organisation's record the public may not see by name, and a confirmation that would make
+    two different member numbers one person."""
+    if player_id == other_id:
+        raise UserError(_("Ein Spieler ist immer dieselbe Person wie er selbst."))
+    with transaction.atomic():
+        locked = {p.pk: p for p in lock_players([player_id, other_id])}
+        guest, other = locked.get(player_id), locked.get(other_id)
+        if guest is None or other is None or guest.organisation_id != organisation.pk:
+            raise UserError(_("Diesen Spieler gibt es in Ihrer Organisation nicht (mehr)."))
+        if guest.member_number.strip():
+            raise UserError(
+                _("%(name)s hat eine Mitgliedsnummer: wer das ist, sagt die Nummer.") % {"name": guest.name}
+            )
+        if not _suggestible(organisation, other_id):
+            raise UserError(_("Diesen Spieler gibt es nicht (mehr) oder er ist nicht mit Namen veröffentlicht."))
+        if same:
+            keys = identities.identity_keys([player_id, other_id])
+            numbers = {key for key in keys.values() if key.startswith("#")}
+            if len(numbers) > 1:
+                raise UserError(
+                    _("%(name)s gehört schon zu einer anderen Mitgliedsnummer; zwei Nummern sind nicht eine Person.")
+                    % {"name": guest.name}
+                )
+        action = "identity_confirmed" if same else "identity_rejected"
+        with audit.recording(action, by=by, tournament=None):
+            decision = IdentityDecision.objects.filter(player=guest, other=other).first()
+            if decision is None:
+                decision = IdentityDecision(organisation=organisation, player=guest, other=other, same=same)
+            decision.same = same
+            decision.save()
+        return decision
+
+
+def undo_identity(*, organisation: Organisation, decision_id: int, by: Actor = SYSTEM) -> None:
+    """Takes a decision back (a confirmation or a rejection): the two records are suggested again.
+    Only the organisation's own decisions."""
+    with transaction.atomic():
+        found = lock(IdentityDecision.objects.filter(pk=decision_id, organisation=organisation))
+        if not found:
+            raise UserError(_("Diese Entscheidung gibt es nicht (mehr)."))
+        with audit.recording("identity_undone", by=by, tournament=None):
+            found[0].delete()
