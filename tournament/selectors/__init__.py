@@ -17,6 +17,7 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `league`: a match day's Siegpunkte, a team cup group and a league over a series' match days
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
+- `association_rangliste`: an association's Rangliste as stored: its page, a player's line, the tracker
 - `publishing`: the venue's publishing state, the hub's keys of an organisation, the hub's corrections
 - `ratings`: the players' ratings now and one player's course (docs/rating.md)
 - `calendar`: every organisation's public tournaments by kind and stage, the hub's start page and months

@@ -27,6 +27,7 @@ One module per family of writes:
 - `personal_data`: a person's data on request, and erasing it (GDPR)
 - `teams`: a tournament's teams and its club ranking
 - `rangliste`: a Rangliste across tournaments: creating one, its settings, member numbers
+- `rangliste_refresh`: an association's Rangliste stored anew after a tournament arrives (a background task)
 - `exporting`: a whole tournament as one JSON document (the tournament file, also the backup)
 - `file_checks`: checking a tournament file before anything is written
 - `file_schema`: a file's version of the exchange format and its form against the JSON Schema, as
