@@ -49,7 +49,7 @@ def main():
     sys.path.insert(0, str(ROOT))
     work = Path(tempfile.mkdtemp(prefix="doko-bench-hub-"))
     size = f"{args.clubs}-{args.tournaments}-{args.players}"
-    pristine = ROOT / "var" / "bench" / f"hub-v2-{size}.sqlite3"  # v2: with the Ranglistenturniere's results
+    pristine = ROOT / "var" / "bench" / f"hub-v3-{size}.sqlite3"  # v3: with the Ranglistenturniere's results
     sqlite = not os.environ.get("DATABASE_URL")
     if sqlite:
         os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"

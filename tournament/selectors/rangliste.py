@@ -13,6 +13,7 @@ from fractions import Fraction
 
 from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from scoring import rangliste as rules
@@ -54,10 +55,11 @@ class Checked:
     reason: str  # RanglisteTournament.Reason: "" counts
 
 
-def checked_tournaments(rangliste: Rangliste) -> list[Checked]:
-    """Every public Ranglistenturnier of the association's member clubs, each checked against its rules:
-    standings public, at least `minimum_players` players, at least `minimum_tournament_rounds` rounds (the
-    rounds planned, or played where more). One query."""
+def checked_tournaments(rangliste: Rangliste, *, until: datetime.date | None = None) -> list[Checked]:
+    """Every public Ranglistenturnier of the association's member clubs up to `until` (today: one still
+    to come has no results to count yet), each checked against its rules: standings public, at least
+    `minimum_players` players, at least `minimum_tournament_rounds` rounds (the rounds planned, or
+    played where more). One query."""
     from ..models import RanglisteTournament, Round
 
     players = Entry.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament").annotate(
@@ -65,6 +67,7 @@ def checked_tournaments(rangliste: Rangliste) -> list[Checked]:
     rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament").annotate(
         n=Count("id")).values("n")
     found = (Tournament.objects.filter(counts_for_rangliste=True, public_overview=True,
+                                       date__lte=until or timezone.localdate(),
                                        organisation__in=rangliste.members.values("id"))
              .annotate(players=Coalesce(Subquery(players), 0), made=Coalesce(Subquery(rounds), 0))
              .order_by("-date", "id")
@@ -146,16 +149,18 @@ class RanglisteView:
     people: dict[str, Person]
 
 
-def _tournaments(rangliste: Rangliste):
+def _tournaments(rangliste: Rangliste, until: datetime.date | None = None):
     tournaments = Tournament.objects.filter(public_standings=True)
     if rangliste.source == Rangliste.Source.ASSOCIATION:
-        return tournaments.filter(pk__in=[c.tournament_id for c in checked_tournaments(rangliste) if not c.reason])
+        return tournaments.filter(pk__in=[c.tournament_id for c in checked_tournaments(rangliste, until=until)
+                                          if not c.reason])
     if rangliste.source == Rangliste.Source.SERIES:
         return tournaments.filter(series_id=rangliste.series_id) if rangliste.series_id else tournaments.none()
     return tournaments.filter(counts_for_rangliste=True)
 
 
-def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[RoundLine], dict[str, Person], int]:
+def round_lines(rangliste: Rangliste, *, public: bool = False,
+                until: datetime.date | None = None) -> tuple[list[RoundLine], dict[str, Person], int]:
     """Every round a player played in the Rangliste's tournaments, with who they are across them.
     Counted: the tournaments whose standings are public, their rounds whose results are not hidden
     (what the public sees anyway). Who is who goes by the member number; the number itself is shown
@@ -163,9 +168,10 @@ def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[Rou
     tournament's seating is public (docs/security.md). Four queries.
 
     `public`: names, clubs and member numbers as the public sees them (`privacy`, the strictest level
-    of the person's records; "—" for a hidden one: the Rangliste has no start number)."""
-    tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli",
-                                                                 "public_seating")}
+    of the person's records; "—" for a hidden one: the Rangliste has no start number). `until`: an
+    association's Ranglistenturniere up to that day (today when None; `checked_tournaments`)."""
+    tournaments = {t.pk: t for t in _tournaments(rangliste, until).only("id", "name", "slug", "date", "pflichtsoli",
+                                                                        "public_seating")}
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
                    .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
                                 "player__organisation__publish_member_numbers", "player__publication",
@@ -241,7 +247,7 @@ def records(lines: list[RoundLine]) -> list[rules.RoundRecord]:
 def rangliste_view(rangliste: Rangliste, *, until: datetime.date, public: bool = False) -> RanglisteView:
     """The Rangliste on `until`: ranked, below the minimum, the cut lines; and every round in the window.
     `public`: with the names the public sees (`round_lines`)."""
-    return view_from_lines(rangliste, until, *round_lines(rangliste, public=public))
+    return view_from_lines(rangliste, until, *round_lines(rangliste, public=public, until=until))
 
 
 def view_from_lines(rangliste: Rangliste, until: datetime.date, lines: list[RoundLine], people: dict[str, Person],
@@ -280,7 +286,7 @@ class PlayerHistory:
 def player_history(rangliste: Rangliste, *, link: str, until: datetime.date,
                    public: bool = False) -> PlayerHistory | None:
     """A player's tournaments in the Rangliste, found by their link (`Person.link`; None: nobody)."""
-    lines, people, count = round_lines(rangliste, public=public)
+    lines, people, count = round_lines(rangliste, public=public, until=until)
     view = view_from_lines(rangliste, until, lines, people, count)
     key = next((person.key for person in people.values() if person.link == link), None)
     if key is None:

@@ -10,7 +10,8 @@ apart by the member number. Most people publish their full name, some their init
 The tournaments' entries and rounds are written, not their games: the start page, the calendar and
 the search read the tournaments, their rounds' states and the players; a tournament with its games is
 `generate.generate_tournament`'s. The Ranglistenturniere (bigger: about 44 players, as an association's
-rules want at least 32) have their results for the association's Rangliste: each closed round seats
+rules want at least 32, seven in ten of them the club's 40 regulars, so that a Rangliste has players
+with enough rounds) have their results for the association's Rangliste: each closed round seats
 its players at tables of 4 and 5 and enters each table as final totals (zero-sum, about ±25 points a
 player and round), as `Score` and `Tally` rows (docs/competitions.md, "The association's Rangliste").
 Past tournaments have every planned round closed, today's are running (a round closed, the next
@@ -49,6 +50,7 @@ REGION_WEIGHTS = {Region.NW: 30, Region.NI: 25, Region.HB: 4, Region.HH: 5, Regi
                   Region.RP: 3, Region.BY: 3, Region.BW: 3, Region.TH: 2, Region.SN: 2, Region.ST: 2,
                   Region.BB: 1, Region.BE: 2, Region.MV: 1, Region.SL: 1}
 KINDS = {"abend": 60, "rangliste": 25, "liga": 10, "pokal": 5}
+REGULARS = 40  # the records of a club that play most of its Ranglistenturniere (and so reach the minimum of rounds)
 MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
           "November", "Dezember"]
 
@@ -136,7 +138,8 @@ def _tournaments(rng: random.Random, count: int, years: int, club_ids: list[int]
         name = {"abend": f"Vereinsabend {MONTHS[date.month - 1]}", "rangliste": f"Ranglistenturnier {number}",
                 "liga": f"Ligaspieltag {rng.randint(1, 10)}", "pokal": f"Pokal Runde {rng.randint(1, 4)}"}[kind]
         place = rng.choice(CITIES)
-        rounds_planned = rng.choice((2, 3, 3, 4))
+        # a Ranglistenturnier plays 3 or 4 rounds (Serien) mostly; one in ten only 2, which does not count
+        rounds_planned = rng.choice((2, 3, 3, 3, 4, 4, 4, 4, 4, 4) if kind == "rangliste" else (2, 3, 3, 4))
         rows.append({"organisation_id": club, "name": name, "slug": f"{prefix}-{number}", "date": date,
                      "place": place, "search_key": search_key(name, place), "rounds_planned": rounds_planned,
                      "counts_for_rangliste": kind == "rangliste", "team_match": kind == "liga",
@@ -153,7 +156,14 @@ def _tournaments(rng: random.Random, count: int, years: int, club_ids: list[int]
         size = min(len(pool), max(4, int(rng.gauss(44, 14) if kind == "rangliste" else rng.gauss(26, 10))))
         if kind == "rangliste" and date <= today:
             ranglistenturniere.append(tournament_id)
-        for start_number, player_id in enumerate(rng.sample(pool, size), start=1):
+        if kind == "rangliste":  # most of a Ranglistenturnier's players are the club's regulars
+            regulars = pool[:REGULARS]
+            chosen = rng.sample(regulars, min(len(regulars), size * 7 // 10))
+            taken = set(chosen)
+            chosen += rng.sample([p for p in pool if p not in taken], min(size - len(chosen), len(pool) - len(taken)))
+        else:
+            chosen = rng.sample(pool, size)
+        for start_number, player_id in enumerate(chosen, start=1):
             entries.append({"tournament_id": tournament_id, "player_id": player_id, "start_number": start_number,
                             "categories": []})
         if date < today:

@@ -83,8 +83,8 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
     cache.delete(queued_key(rangliste.pk))
     with transaction.atomic(), audit.recording("rangliste_refreshed", by=SYSTEM, tournament=None):
         Rangliste.objects.filter(pk=rangliste.pk).update(stale=False)
-    checked = selectors.checked_tournaments(rangliste)
-    lines, people, count = selectors.round_lines(rangliste)
+    checked = selectors.checked_tournaments(rangliste, until=today)
+    lines, people, count = selectors.round_lines(rangliste, until=today)
     view = selectors.view_from_lines(rangliste, today, lines, people, count)
     ranked_averages = sorted(row.row.average for row in view.rows)  # ascending, for the places of those below
     standings = []
