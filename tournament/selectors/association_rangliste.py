@@ -37,7 +37,19 @@ class Line:
     points: int
     tournaments: int
     qualifies: str
-    tracker: str
+    minimum_rounds: int
+    lines: tuple[tuple[int, str], ...]  # the cut lines
+
+    @property
+    def tracker(self) -> str:
+        """The qualification tracker's sentence (`tracker`), worded when shown."""
+        return tracker(
+            ranked=self.ranked,
+            place=self.place,
+            rounds=self.rounds,
+            minimum_rounds=self.minimum_rounds,
+            lines=list(self.lines),
+        )
 
     @property
     def average(self) -> Decimal:
@@ -157,13 +169,8 @@ def _line(row: RanglisteStanding, rangliste: Rangliste, *, public: bool) -> Line
         points=row.points,
         tournaments=row.tournaments,
         qualifies=row.qualifies,
-        tracker=tracker(
-            ranked=row.ranked,
-            place=row.place,
-            rounds=row.rounds,
-            minimum_rounds=rangliste.minimum_rounds,
-            lines=cut_lines(rangliste),
-        ),
+        minimum_rounds=rangliste.minimum_rounds,
+        lines=tuple(cut_lines(rangliste)),
     )
 
 
@@ -180,9 +187,9 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
     page = min(max(1, page), pages)
     start = (page - 1) * PAGE
     rows = list(
-        RanglisteStanding.objects.filter(rangliste=rangliste, position__gte=start, position__lt=start + PAGE).order_by(
-            "position"
-        )
+        RanglisteStanding.objects.defer("key")
+        .filter(rangliste=rangliste, position__gte=start, position__lt=start + PAGE)
+        .order_by("position")
     )
     cuts: dict[int, list[tuple[int, str, bool]]] = {}
     for place, label, rows_above, moved in computed.get("cuts", []):
@@ -197,16 +204,26 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
             below.append(line)
     refused = [
         Refused(
-            name=c.tournament.name,
-            slug=c.tournament.slug,
-            date=c.tournament.date,
-            organisation=c.tournament.organisation.name,
-            sentence=refusal(reason=c.reason, players=c.players, rounds=c.rounds, rangliste=rangliste),
+            name=name,
+            slug=slug,
+            date=day,
+            organisation=organisation,
+            sentence=refusal(reason=reason, players=players, rounds=rounds, rangliste=rangliste),
         )
-        for c in RanglisteTournament.objects.filter(rangliste=rangliste)
+        for name, slug, day, organisation, reason, players, rounds in RanglisteTournament.objects.filter(
+            rangliste=rangliste
+        )
         .exclude(reason="")
-        .select_related("tournament__organisation")
-        .order_by("-tournament__date", "tournament_id")[:REFUSED_SHOWN]
+        .order_by("-tournament__date", "tournament_id")
+        .values_list(
+            "tournament__name",
+            "tournament__slug",
+            "tournament__date",
+            "tournament__organisation__name",
+            "reason",
+            "players",
+            "rounds",
+        )[:REFUSED_SHOWN]
     ]
     return StoredView(
         rangliste=rangliste,
@@ -252,16 +269,16 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
     window = _window(rangliste)
     played = [
         Played(
-            name=c.tournament.name,
-            slug=c.tournament.slug,
-            date=c.tournament.date,
-            rounds=c.rounds,
-            points=c.points,
-            counted=window is not None and window[0] <= c.tournament.date <= window[1],
+            name=name,
+            slug=slug,
+            date=day,
+            rounds=rounds,
+            points=points,
+            counted=window is not None and window[0] <= day <= window[1],
         )
-        for c in RanglisteCount.objects.filter(rangliste=rangliste, link=link)
-        .select_related("tournament")
+        for name, slug, day, rounds, points in RanglisteCount.objects.filter(rangliste=rangliste, link=link)
         .order_by("-tournament__date", "tournament_id")
+        .values_list("tournament__name", "tournament__slug", "tournament__date", "rounds", "points")
     ]
     return StoredPlayer(line=_line(row, rangliste, public=public), tournaments=played)
 
