@@ -30,9 +30,10 @@ TODAY = timezone.localdate()
 JANUARY = TODAY - datetime.timedelta(days=60)
 MARCH = TODAY - datetime.timedelta(days=30)
 
-# Club A (its records carry the club's name); Dieter Brand has the member number M-1 at both clubs
+# Club A (its records carry the club's name, but Anna Kreuz's none: she is of the organisation's club);
+# Dieter Brand has the member number M-1 at both clubs
 AT_A = [
-    ("Anna Kreuz", "DK Nord", 30),
+    ("Anna Kreuz", "", 30),
     ("Bernd Pik", "DK Nord", 10),
     ("Carla Herz", "DK Nord", -15),
     ("Dieter Brand", "DK Nord", -25),
