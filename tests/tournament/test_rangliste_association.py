@@ -309,6 +309,17 @@ def test_a_tournament_arriving_on_the_hub_refreshes_the_rangliste(
     assert len(stored(rangliste)) == 11
 
 
+def test_only_a_ranglistenturnier_or_one_that_was_marks_the_rangliste_stale(clubs):
+    a, b, director_a, director_b = clubs
+    january, _march = two_clubs(clubs)
+    rangliste = refreshed(association_rangliste(director_a, [a, b]))
+    evening_ = evening(director_b, "Vereinsabend", MARCH, AT_B, slug="abend")
+    assert rangliste_refresh.association_ranglisten_of(evening_.pk) == []
+    assert rangliste_refresh.association_ranglisten_of(january.pk) == [rangliste.pk]
+    Tournament.objects.filter(pk=january.pk).update(counts_for_rangliste=False)  # the flag taken off: once more
+    assert rangliste_refresh.association_ranglisten_of(january.pk) == [rangliste.pk]
+
+
 def test_a_changed_rule_marks_the_rangliste_stale_and_refreshes_it(
     clubs, immediate, django_capture_on_commit_callbacks
 ):

@@ -36,12 +36,22 @@ def queued_key(rangliste_id: int) -> str:
 
 
 def association_ranglisten_of(tournament_id: int) -> list[int]:
-    """The association Ranglisten whose member clubs include the tournament's organisation (reads)."""
+    """The association Ranglisten whose member clubs include the tournament's organisation, when it is a
+    Ranglistenturnier or was one when last checked (a club evening's batch changes no Rangliste). Reads."""
+    flagged = Tournament.objects.filter(pk=tournament_id, counts_for_rangliste=True).exists()
+    checked = set(
+        RanglisteTournament.objects.filter(tournament_id=tournament_id).values_list("rangliste_id", flat=True)
+    )
+    if not flagged:
+        return sorted(checked)
     organisation = Tournament.objects.filter(pk=tournament_id).values("organisation_id")
-    return list(
-        Rangliste.objects.filter(source=Rangliste.Source.ASSOCIATION, members__in=organisation)
-        .values_list("id", flat=True)
-        .distinct()
+    return sorted(
+        checked
+        | set(
+            Rangliste.objects.filter(source=Rangliste.Source.ASSOCIATION, members__in=organisation).values_list(
+                "id", flat=True
+            )
+        )
     )
 
 
