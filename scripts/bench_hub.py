@@ -1,5 +1,5 @@
-"""Benchmarks of the hub's start page, calendar, search and a player's page across clubs (figures, not
-tests; docs/hub.md and docs/performance.md).
+"""Benchmarks of the hub's start page, calendar, search, a player's page across clubs and the association's
+Rangliste (figures, not tests; docs/hub.md, docs/competitions.md and docs/performance.md).
 
     .venv/bin/python scripts/bench_hub.py [--clubs 200] [--tournaments 10000] [--players 200000] [--repeat 20]
     bash scripts/with-postgres.sh .venv/bin/python scripts/bench_hub.py     (the same on PostgreSQL)
@@ -13,6 +13,10 @@ figure a bare Django view that returns the same number of bytes through the same
 - first render: the shared cache emptied before every request (what the first visitor after the
   30 seconds a page is kept pays);
 - cached: the same request again (every other visitor within those 30 seconds).
+
+The association's Rangliste (every club a member, the generated Ranglistenturniere with their round
+results) is computed and stored first, as the background task does after a batch (its time printed);
+its pages read what is stored, with no page cache: every request is a first render.
 
 Targets: first render under 100 ms, cached within 25x the bare view.
 """
@@ -46,7 +50,7 @@ def main():
     sys.path.insert(0, str(ROOT))
     work = Path(tempfile.mkdtemp(prefix="doko-bench-hub-"))
     size = f"{args.clubs}-{args.tournaments}-{args.players}"
-    pristine = ROOT / "var" / "bench" / f"hub-{size}.sqlite3"
+    pristine = ROOT / "var" / "bench" / f"hub-v3-{size}.sqlite3"  # v3: with the Ranglistenturniere's results
     sqlite = not os.environ.get("DATABASE_URL")
     if sqlite:
         os.environ["DATABASE_URL"] = f"sqlite:///{work / 'bench.sqlite3'}"
@@ -79,7 +83,8 @@ def main():
         started = time.perf_counter()
         made = generate_association(clubs=args.clubs, tournaments=args.tournaments, players=args.players)
         print(f"generated {made.clubs} clubs, {made.people} people ({made.player_records} player records), "
-              f"{made.tournaments} tournaments, {made.entries} entries, {made.rounds} rounds "
+              f"{made.tournaments} tournaments, {made.entries} entries, {made.rounds} rounds, {made.scores} round "
+              f"results "
               f"in {time.perf_counter() - started:.1f} s")
         add_regular(tournaments=REGULAR)
         if connection.vendor == "postgresql":
@@ -94,6 +99,25 @@ def main():
         add_regular(tournaments=REGULAR)
     regular = (Player.objects.filter(member_number="R0000300").order_by("organisation_id")
                .values_list("id", flat=True)[0])
+
+    from tournament.models import Rangliste, RanglisteStanding
+    from tournament.services import rangliste as rangliste_services
+    from tournament.services.rangliste_refresh import refresh_rangliste
+
+    rangliste = Rangliste.objects.filter(slug="verband").first()
+    if rangliste is None:
+        rangliste = rangliste_services.create_rangliste(settings=rangliste_services.Settings(
+            name="Verbandsrangliste", slug="verband", source=Rangliste.Source.ASSOCIATION,
+            members=tuple(Organisation.objects.filter(slug__startswith="v-verein-")),
+            cut_lines=((38, "Deutsche Meisterschaft"), (200, "Regionalmeisterschaft"))))
+    started = time.perf_counter()
+    lines = refresh_rangliste(rangliste=rangliste)
+    rangliste.refresh_from_db()
+    print(f"the association's Rangliste computed and stored in {time.perf_counter() - started:.1f} s: {lines} "
+          f"players ({rangliste.computed['ranked']} ranked), {rangliste.computed['tournaments']} tournaments count, "
+          f"{rangliste.computed['refused']} do not")
+    someone = RanglisteStanding.objects.filter(rangliste=rangliste, position=30).values_list("link", flat=True)[0]
+
     urlconf = bare_urlconf("bench_hub_urls")
     report = Report()
     print(f"{Organisation.objects.count()} clubs, {Tournament.objects.count()} tournaments, "
@@ -142,6 +166,10 @@ def main():
     with override_settings(ROOT_URLCONF=urlconf):
         print("\nfirst render (the shared cache emptied before each request):")
         for name, url in pages:
+            measure(name, url, first=True, target=100)
+        print("\nthe association's Rangliste, as stored (no page cache: every request renders):")
+        for name, url in [("Rangliste, page 1", "/r/verband/"), ("Rangliste, page 40", "/r/verband/?seite=40"),
+                          ("a player's line and tournaments", f"/r/verband/spieler/?p={someone}")]:
             measure(name, url, first=True, target=100)
         print("\ncached (the same request within the 30 seconds a page is kept):")
         for name, url in pages:

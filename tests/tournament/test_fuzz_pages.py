@@ -996,7 +996,10 @@ def test_rangliste_create(world, clients, data):
              "public": "on"}
     sent = body(data, valid, {
         "organisation": value(*world.organisations.values()),
-        "name": value("Rangliste", ""), "slug": value("", "rl", "new", "Groß"), "source": value("flagged", "series"),
+        "name": value("Rangliste", ""), "slug": value("", "rl", "new", "Groß"),
+        "source": value("flagged", "series", "association"),
+        "members": value("", *world.organisations.values(), "999999", "x"),
+        "minimum_players": value(32, "", -1, 10000, "x"), "minimum_tournament_rounds": value(3, "", -1, 100),
         "series": value("", "1", "999999", *world.series_ids), "months": value(24, 0, 121),
         "minimum_rounds": value(36, 0, 1000),
         "cut_lines": value("16 DM", "16 DM\n16 RM", "DM 16", "0 DM", "١٦ DM", "48 RM\n16 DM"), "public": texts})

@@ -10,10 +10,13 @@ from io import StringIO
 import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
-from django.db.models import Count
+from django.db.models import Count, Sum
 
-from tournament.models import Entry, Organisation, Player, Round, Tournament
+from tournament.models import Entry, Organisation, Player, Rangliste, RanglisteStanding, Round, Score, Tournament
 from tournament.selectors import calendar, hub_search
+from tournament.selectors import rangliste as rangliste_selectors
+from tournament.services import rangliste as services
+from tournament.services import rangliste_refresh
 from tournament.services.association import add_regular, generate_association
 
 pytestmark = pytest.mark.django_db
@@ -43,6 +46,27 @@ def test_an_association_of_every_kind_and_stage():
     someone = Player.objects.filter(publication="full", entries__tournament__public_overview=True,
                                     entries__tournament__public_players=True).first()
     assert someone.search_key and someone.name in {p.name for p in hub_search.search(someone.name).players}
+
+
+def test_the_ranglistenturniere_have_round_results_an_association_rangliste_ranks():
+    made = generate_association(clubs=6, tournaments=120, players=400, seed="r", today=TODAY)
+    ranglistenturniere = Tournament.objects.filter(counts_for_rangliste=True, date__lt=TODAY)
+    closed = Round.objects.filter(tournament__in=ranglistenturniere, status=Round.Status.CLOSED)
+    # every player of every closed round has one result, at a table of 4 or 5 whose totals sum to zero
+    assert made.scores == Score.objects.count() == sum(r.tournament.entries.count() for r in closed)
+    sums = Score.objects.values("table").annotate(n=Count("id"), points=Sum("points")).order_by()
+    assert {row["n"] for row in sums} <= {4, 5} and {row["points"] for row in sums} == {0}
+    assert not Score.objects.exclude(round__tournament__counts_for_rangliste=True).exists()
+    rangliste = services.create_rangliste(settings=services.Settings(
+        name="Verband", source=Rangliste.Source.ASSOCIATION, members=tuple(Organisation.objects.all()),
+        minimum_rounds=6, cut_lines=((10, "DEM"),)))
+    rangliste_refresh.refresh_rangliste(rangliste=rangliste, today=TODAY)
+    rangliste.refresh_from_db()
+    assert rangliste.computed["ranked"] > 10 and rangliste.computed["tournaments"] > 5
+    fresh = rangliste_selectors.rangliste_view(rangliste, until=TODAY)
+    stored = RanglisteStanding.objects.filter(rangliste=rangliste, ranked=True).order_by("position")
+    assert [(s.key, s.place, s.rounds, s.points) for s in stored] == [
+        (r.person.key, r.row.place, r.row.rounds, r.row.points) for r in fresh.rows]
 
 
 def test_the_same_seed_gives_the_same_association():

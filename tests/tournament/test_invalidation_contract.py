@@ -584,6 +584,12 @@ NO_TOURNAMENT: dict[str, str] = {
     "organisations.home_organisation": "an account's organisation (made for the first organiser only)",
     "rangliste.create_rangliste": "a Rangliste's own pages are read live (outside_writes.NOT_COUNTED)",
     "rangliste.update_rangliste": "a Rangliste's own pages are read live (outside_writes.NOT_COUNTED)",
+    "rangliste_refresh.refresh_rangliste": "an association's stored Rangliste: shown only on its own pages, read "
+    "as stored, never cached under a tournament's counter (outside_writes.NOT_COUNTED)",
+    "rangliste_refresh.tournament_arrived": "marks an association's Rangliste stale inside the hub's recording of "
+    "a batch (whose tournament's counter moves with it); its pages are not cached under a counter",
+    "rangliste_refresh.mark_stale": "marks a Rangliste stale inside the recording of its settings' change",
+    "rangliste_refresh.enqueue_refresh": "enqueues the background refresh (the cache's queued mark), no data",
     "series.create_series": "a new series has no tournament yet",
     "series.merge_players": "shows only on the series' standings, read live (outside_writes.NOT_COUNTED)",
     "series.unmerge_players": "shows only on the series' standings, read live (outside_writes.NOT_COUNTED)",
@@ -659,6 +665,8 @@ READS: dict[str, str] = {
         "privacy.checked_level",
         "rangliste.checked",
         "rangliste.parse_cut_lines",
+        "rangliste_refresh.association_ranglisten_of",
+        "rangliste_refresh.queued_key",
         "results.check_list",
         "results.follow_deal",
         "results.preview_game",

@@ -25,9 +25,9 @@ from pypdf import PdfReader
 
 from tournament import privacy
 from tournament import urls as tournament_urls
-from tournament.models import Entry, Player, Rangliste, Registration
+from tournament.models import Entry, Player, Rangliste, RanglisteStanding, Registration, Tournament
 from tournament.selectors import rangliste as rangliste_selectors
-from tournament.services import checkin, penalties, seating, teams, tournaments
+from tournament.services import checkin, penalties, rangliste_refresh, seating, teams, tournaments
 from tournament.services import privacy as privacy_services
 from tournament.services import rangliste as rangliste_services
 from tournament.services import series as series_services
@@ -103,6 +103,12 @@ def build_world(*, publish_member_numbers: bool = False) -> World:
     rangliste = rangliste_services.create_rangliste(settings=rangliste_services.Settings(
         name="Rangliste", slug="rl", source=Rangliste.Source.SERIES, series=series, minimum_rounds=1),
         director=director)
+    # an association's Rangliste over the same tournaments, read as stored (docs/competitions.md)
+    Tournament.objects.filter(pk__in=[tournament.pk, winter.pk]).update(counts_for_rangliste=True)
+    association = rangliste_services.create_rangliste(settings=rangliste_services.Settings(
+        name="Verband", slug="verband", source=Rangliste.Source.ASSOCIATION, members=(tournament.organisation,),
+        minimum_players=0, minimum_tournament_rounds=0, minimum_rounds=1), director=director)
+    rangliste_refresh.refresh_rangliste(rangliste=association)
     entries = {e.player.name: e for e in tournament.entries.select_related("player")}
     return World(slug=tournament.slug, entries=entries, rangliste=rangliste)
 
@@ -139,12 +145,14 @@ def series_variants(w: World) -> list[tuple[dict, str]]:
 
 
 def rangliste_variants(w: World) -> list[tuple[dict, str]]:
-    return [({"slug": "rl"}, "")]
+    return [({"slug": "rl"}, ""), ({"slug": "verband"}, "")]
 
 
 def rangliste_people(w: World) -> list[tuple[dict, str]]:
     _lines, people, _count = rangliste_selectors.round_lines(w.rangliste)
-    return [({"slug": "rl"}, f"?p={person.link}") for person in people.values()]
+    stored = RanglisteStanding.objects.filter(rangliste__slug="verband").values_list("link", flat=True)
+    return [({"slug": "rl"}, f"?p={person.link}") for person in people.values()] + [
+        ({"slug": "verband"}, f"?p={link}") for link in stored]
 
 
 def standings_variants(w: World) -> list[tuple[dict, str]]:

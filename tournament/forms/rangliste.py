@@ -5,7 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
-from ..models import Rangliste, Series
+from ..models import Organisation, Rangliste, Series
 from .common import VersionField, add_organisation_field, choice_field
 
 
@@ -24,6 +24,14 @@ class RanglisteForm(forms.Form):
         widget=forms.Textarea(attrs={"rows": 3, "spellcheck": "false"}),
         help_text=_("Eine Linie pro Zeile: der letzte Platz, der sich qualifiziert, dann wofür, z. B. "
                     "„16 Deutsche Meisterschaft“."))
+    members = forms.MultipleChoiceField(
+        label=_("Mitgliedsvereine"), required=False, widget=forms.CheckboxSelectMultiple,
+        help_text=_("Nur bei einer Verbandsrangliste: die Vereine, deren veröffentlichte Ranglistenturniere zählen."))
+    minimum_players = forms.IntegerField(label=_("Mindestzahl Spieler je Turnier"), min_value=0, max_value=9999,
+                                         initial=32, required=False, help_text=_("Nur bei einer Verbandsrangliste."))
+    minimum_tournament_rounds = forms.IntegerField(label=_("Mindestzahl Runden je Turnier"), min_value=0,
+                                                   max_value=99, initial=3, required=False,
+                                                   help_text=_("Nur bei einer Verbandsrangliste."))
     public = forms.BooleanField(label=_("Rangliste öffentlich"), required=False, initial=True)
     version = VersionField()
 
@@ -35,6 +43,9 @@ class RanglisteForm(forms.Form):
                 "name": rangliste.name, "slug": rangliste.slug, "source": rangliste.source,
                 "series": str(rangliste.series_id or ""), "months": rangliste.months,
                 "minimum_rounds": rangliste.minimum_rounds, "public": rangliste.public, "version": rangliste.version,
+                "members": [str(pk) for pk in rangliste.members.values_list("id", flat=True)],
+                "minimum_players": rangliste.minimum_players,
+                "minimum_tournament_rounds": rangliste.minimum_tournament_rounds,
                 "cut_lines": "\n".join(f"{place} {label}" for place, label in rangliste.cut_line_pairs())}
         super().__init__(*args, **kwargs)
         if rangliste is None:
@@ -47,6 +58,11 @@ class RanglisteForm(forms.Form):
             "id", "name", "organisation_id")}
         choice_field(self, "series").choices = [("", "–")] + [(str(pk), s.name) for pk, s in
                                                                self.series_offered.items()]
+        # an association counts clubs of the site: every organisation's published tournaments are public
+        self.members_offered = {o.pk: o for o in Organisation.objects.only("id", "name").order_by("name")}
+        members = self.fields["members"]
+        assert isinstance(members, forms.MultipleChoiceField)
+        members.choices = [(str(pk), o.name) for pk, o in self.members_offered.items()]
 
     def clean(self):
         data = super().clean() or {}
@@ -54,6 +70,9 @@ class RanglisteForm(forms.Form):
         if series is not None and "organisation" in data and series.organisation_id != data["organisation"]:
             self.add_error("series", _("Diese Serie gehört zu einer anderen Organisation."))
         return data
+
+    def member_objects(self) -> tuple[Organisation, ...]:
+        return tuple(self.members_offered[int(pk)] for pk in self.cleaned_data.get("members") or [])
 
     def series_object(self) -> Series | None:
         pk = self.cleaned_data.get("series")

@@ -106,6 +106,7 @@ ACTIONS = {
     "teams_taken_over": _("Teams des letzten Spieltags übernommen"),
     "rangliste_created": _("Rangliste angelegt"),
     "rangliste_changed": _("Rangliste geändert"),
+    "rangliste_refreshed": _("Rangliste des Verbands neu berechnet"),
     "member_number_changed": _("Mitgliedsnummer geändert"),
     "player_erased": _("Daten eines Spielers auf Wunsch gelöscht (Pseudonym)"),
     "publication_changed": _("Veröffentlichung geändert"),

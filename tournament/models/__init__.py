@@ -21,7 +21,8 @@ One module per family; import from the package (`from tournament.models import G
   and each player's sums at a table (`Tally`)
 - `ratings`: each player's rating in a tournament and its course (`Rating`, `RatingStep`)
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
-- `rangliste`: a Rangliste across tournaments (`Rangliste`)
+- `rangliste`: a Rangliste across tournaments (`Rangliste`) and an association's stored list
+  (`RanglisteStanding`, `RanglisteCount`, `RanglisteTournament`)
 - `people`: players across clubs on the hub: a director's decision that two records are one person,
   a player's request for a correction (`IdentityDecision`, `CorrectionRequest`)
 - `publishing`: publishing from a venue to a hub: keys, published tournaments, corrections, the
@@ -41,7 +42,7 @@ from .publishing import (
     PublishedTournament,
     PublishingKey,
 )
-from .rangliste import Rangliste
+from .rangliste import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament
 from .ratings import Rating, RatingStep
 from .registration import Registration
 from .rounds import Round, Seat, Table
@@ -58,6 +59,9 @@ __all__ = [
     "PublishedTournament",
     "PublishingKey",
     "Rangliste",
+    "RanglisteCount",
+    "RanglisteStanding",
+    "RanglisteTournament",
     "Registration",
     "Team",
     "TeamMember",

@@ -18,6 +18,7 @@ modules from `table_state` on, which are imported as modules (`from tournament.s
 - `season`: a season across clubs: its cup over the rounds clubs publish, and what its cached part depends on
 - `prizes`: a tournament's prize list and its players' categories
 - `rangliste`: a Rangliste across tournaments: each player's rounds, recognised across tournaments
+- `association_rangliste`: an association's Rangliste as stored: its page, a player's line, the tracker
 - `publishing`: the venue's publishing state, the hub's keys of an organisation, the hub's corrections
 - `ratings`: the players' ratings now and one player's course (docs/rating.md)
 - `calendar`: every organisation's public tournaments by kind and stage, the hub's start page and months

@@ -1,8 +1,9 @@
 """A Rangliste across tournaments: each player's rounds, recognised across the tournaments, handed
 to `scoring.rangliste` (docs/competitions.md, "Rangliste in the app").
 
-Reads only, in four queries whatever the number of tournaments, players and rounds: the
-tournaments, their entries, one aggregate of the scores per player and round, the series' merges."""
+Reads only, in four queries whatever the number of tournaments, players and rounds: the tournaments,
+their entries, one aggregate of the scores per player and round, the series' merges (an association's:
+five, its member clubs' tournaments checked first, `checked_tournaments`)."""
 
 from __future__ import annotations
 
@@ -10,7 +11,9 @@ import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
+from django.db.models.functions import Coalesce
+from django.utils import timezone
 from django.utils.crypto import salted_hmac
 
 from scoring import rangliste as rules
@@ -29,6 +32,60 @@ def member_key(number: str) -> str:
 def player_key(*, name: str, club: str, member_number: str) -> str:
     """The member number when there is one, else the name and club as in series (`names.identity`)."""
     return member_key(member_number) if member_number.strip() else names.identity(name, club)
+
+
+def identity(*, name: str, club: str, member_number: str, organisation: str) -> str:
+    """Who a player of an association's Rangliste is, across its clubs: the one place that says it (to be
+    switched to the confirmed identities of `selectors.identities` once they exist). The member number,
+    else the name and the club, where a record without a club is of its organisation's club."""
+    return player_key(name=name, club=club.strip() or organisation, member_number=member_number)
+
+
+@dataclass(frozen=True)
+class Checked:
+    """A Ranglistenturnier of a member club as an association's rules find it (docs/competitions.md)."""
+
+    tournament_id: int
+    name: str
+    slug: str
+    date: datetime.date
+    organisation: str
+    players: int
+    rounds: int
+    reason: str  # RanglisteTournament.Reason: "" counts
+
+
+def checked_tournaments(rangliste: Rangliste, *, until: datetime.date | None = None) -> list[Checked]:
+    """Every public Ranglistenturnier of the association's member clubs up to `until` (today: one still
+    to come has no results to count yet), each checked against its rules: standings public, at least
+    `minimum_players` players, at least `minimum_tournament_rounds` rounds (the rounds planned, or
+    played where more). One query."""
+    from ..models import RanglisteTournament, Round
+
+    players = Entry.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament").annotate(
+        n=Count("id")).values("n")
+    rounds = Round.objects.filter(tournament=OuterRef("pk")).order_by().values("tournament").annotate(
+        n=Count("id")).values("n")
+    found = (Tournament.objects.filter(counts_for_rangliste=True, public_overview=True,
+                                       date__lte=until or timezone.localdate(),
+                                       organisation__in=rangliste.members.values("id"))
+             .annotate(players=Coalesce(Subquery(players), 0), made=Coalesce(Subquery(rounds), 0))
+             .order_by("-date", "id")
+             .values_list("id", "name", "slug", "date", "organisation__name", "public_standings", "players",
+                          "rounds_planned", "made"))
+    result = []
+    for pk, name, slug, day, organisation, public_standings, count, planned, made in found:
+        rounds_count = max(planned, made)
+        if not public_standings:
+            reason = RanglisteTournament.Reason.STANDINGS
+        elif count < rangliste.minimum_players:
+            reason = RanglisteTournament.Reason.PLAYERS
+        elif rounds_count < rangliste.minimum_tournament_rounds:
+            reason = RanglisteTournament.Reason.ROUNDS
+        else:
+            reason = RanglisteTournament.Reason.COUNTS
+        result.append(Checked(pk, name, slug, day, organisation, count, rounds_count, str(reason)))
+    return result
 
 
 @dataclass(frozen=True)
@@ -62,6 +119,7 @@ class Person:
     name: str  # as written at their latest tournament
     club: str
     member_number: str  # empty unless their organisation publishes member numbers
+    level: str = privacy.FULL  # the strictest publication level of their records
 
     @property
     def link(self) -> str:
@@ -91,14 +149,18 @@ class RanglisteView:
     people: dict[str, Person]
 
 
-def _tournaments(rangliste: Rangliste):
+def _tournaments(rangliste: Rangliste, until: datetime.date | None = None):
     tournaments = Tournament.objects.filter(public_standings=True)
+    if rangliste.source == Rangliste.Source.ASSOCIATION:
+        return tournaments.filter(pk__in=[c.tournament_id for c in checked_tournaments(rangliste, until=until)
+                                          if not c.reason])
     if rangliste.source == Rangliste.Source.SERIES:
         return tournaments.filter(series_id=rangliste.series_id) if rangliste.series_id else tournaments.none()
     return tournaments.filter(counts_for_rangliste=True)
 
 
-def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[RoundLine], dict[str, Person], int]:
+def round_lines(rangliste: Rangliste, *, public: bool = False,
+                until: datetime.date | None = None) -> tuple[list[RoundLine], dict[str, Person], int]:
     """Every round a player played in the Rangliste's tournaments, with who they are across them.
     Counted: the tournaments whose standings are public, their rounds whose results are not hidden
     (what the public sees anyway). Who is who goes by the member number; the number itself is shown
@@ -106,12 +168,14 @@ def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[Rou
     tournament's seating is public (docs/security.md). Four queries.
 
     `public`: names, clubs and member numbers as the public sees them (`privacy`, the strictest level
-    of the person's records; "—" for a hidden one: the Rangliste has no start number)."""
-    tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli",
-                                                                 "public_seating")}
+    of the person's records; "—" for a hidden one: the Rangliste has no start number). `until`: an
+    association's Ranglistenturniere up to that day (today when None; `checked_tournaments`)."""
+    tournaments = {t.pk: t for t in _tournaments(rangliste, until).only("id", "name", "slug", "date", "pflichtsoli",
+                                                                        "public_seating")}
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
                    .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
-                                "player__organisation__publish_member_numbers", "player__publication"))
+                                "player__organisation__publish_member_numbers", "player__publication",
+                                "player__organisation__name"))
     sums = list(Score.objects.filter(round__tournament_id__in=list(tournaments), round__results_hidden=False)
                 .order_by().values("entry_id", "round__number")
                 .annotate(sum_points=Sum("points"), sum_games=Sum("games"), table_number=Max("table__number"),
@@ -129,8 +193,14 @@ def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[Rou
     latest: dict[str, tuple[datetime.date, int, str, str, str]] = {}
     by_entry = {}
     levels: dict[str, list[str]] = {}
-    for entry_id, tournament_id, name, club, number, published, level in sorted(entries, key=lambda e: (e[1], e[0])):
-        key = player_key(name=name, club=club, member_number=number)
+    association = rangliste.source == Rangliste.Source.ASSOCIATION
+    for entry_id, tournament_id, name, club, number, published, level, organisation in sorted(
+            entries, key=lambda e: (e[1], e[0])):
+        if association:
+            key = identity(name=name, club=club, member_number=number, organisation=organisation)
+            club = club.strip() or organisation  # shown as the key reads it
+        else:
+            key = player_key(name=name, club=club, member_number=number)
         number = number if published else ""
         if not number.strip():
             key = resolve(merges, key)
@@ -152,7 +222,7 @@ def round_lines(rangliste: Rangliste, *, public: bool = False) -> tuple[list[Rou
         return (privacy.shown_name(name, level), privacy.shown_club(club, level),
                 privacy.shown_member_number(number, level))
 
-    people = {key: Person(key, *shown(key, name, club, number.strip()))
+    people = {key: Person(key, *shown(key, name, club, number.strip()), strictest[key])
               for key, (_day, _id, name, club, number) in latest.items()}
     lines = []
     for entry_id, round_number, points, games, table, penalties, totals, pflichtsoli in sums:
@@ -177,10 +247,10 @@ def records(lines: list[RoundLine]) -> list[rules.RoundRecord]:
 def rangliste_view(rangliste: Rangliste, *, until: datetime.date, public: bool = False) -> RanglisteView:
     """The Rangliste on `until`: ranked, below the minimum, the cut lines; and every round in the window.
     `public`: with the names the public sees (`round_lines`)."""
-    return _view(rangliste, until, *round_lines(rangliste, public=public))
+    return view_from_lines(rangliste, until, *round_lines(rangliste, public=public, until=until))
 
 
-def _view(rangliste: Rangliste, until: datetime.date, lines: list[RoundLine], people: dict[str, Person],
+def view_from_lines(rangliste: Rangliste, until: datetime.date, lines: list[RoundLine], people: dict[str, Person],
           count: int) -> RanglisteView:
     result = rules.rangliste(records=records(lines), until=until, months=rangliste.months,
                              minimum_rounds=rangliste.minimum_rounds, cut_lines=rangliste.cut_line_pairs())
@@ -216,8 +286,8 @@ class PlayerHistory:
 def player_history(rangliste: Rangliste, *, link: str, until: datetime.date,
                    public: bool = False) -> PlayerHistory | None:
     """A player's tournaments in the Rangliste, found by their link (`Person.link`; None: nobody)."""
-    lines, people, count = round_lines(rangliste, public=public)
-    view = _view(rangliste, until, lines, people, count)
+    lines, people, count = round_lines(rangliste, public=public, until=until)
+    view = view_from_lines(rangliste, until, lines, people, count)
     key = next((person.key for person in people.values() if person.link == link), None)
     if key is None:
         return None

@@ -9,9 +9,14 @@ apart by the member number. Most people publish their full name, some their init
 
 The tournaments' entries and rounds are written, not their games: the start page, the calendar and
 the search read the tournaments, their rounds' states and the players; a tournament with its games is
-`generate.generate_tournament`'s. Past tournaments have every planned round closed, today's are running
-(a round closed, the next published), later ones wait for their registration. Written in bulk
-(`bulk.insert_dicts`: COPY on PostgreSQL) inside one recording, in one transaction."""
+`generate.generate_tournament`'s. The Ranglistenturniere (bigger: about 44 players, as an association's
+rules want at least 32, seven in ten of them the club's 40 regulars, so that a Rangliste has players
+with enough rounds) have their results for the association's Rangliste: each closed round seats
+its players at tables of 4 and 5 and enters each table as final totals (zero-sum, about ±25 points a
+player and round), as `Score` and `Tally` rows (docs/competitions.md, "The association's Rangliste").
+Past tournaments have every planned round closed, today's are running (a round closed, the next
+published), later ones wait for their registration. Written in bulk (`bulk.insert_dicts`: COPY on
+PostgreSQL) inside one recording, in one transaction."""
 
 from __future__ import annotations
 
@@ -27,7 +32,7 @@ from ..collation import search_key
 from ..errors import UserError
 from ..log import audit
 from ..log.audit import SYSTEM
-from ..models import Entry, Organisation, Player, Region, Round, Table, Tally, Tournament
+from ..models import Entry, Organisation, Player, Region, Round, Score, Seat, Table, Tally, Tournament
 from . import bulk
 from .generate import FIRST_NAMES, LAST_NAMES
 
@@ -45,6 +50,7 @@ REGION_WEIGHTS = {Region.NW: 30, Region.NI: 25, Region.HB: 4, Region.HH: 5, Regi
                   Region.RP: 3, Region.BY: 3, Region.BW: 3, Region.TH: 2, Region.SN: 2, Region.ST: 2,
                   Region.BB: 1, Region.BE: 2, Region.MV: 1, Region.SL: 1}
 KINDS = {"abend": 60, "rangliste": 25, "liga": 10, "pokal": 5}
+REGULARS = 40  # the records of a club that play most of its Ranglistenturniere (and so reach the minimum of rounds)
 MONTHS = ["Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
           "November", "Dezember"]
 
@@ -57,6 +63,7 @@ class Generated:
     tournaments: int
     entries: int
     rounds: int
+    scores: int = 0  # players' round results of the Ranglistenturniere
 
 
 def generate_association(*, clubs: int = 200, tournaments: int = 10_000, players: int = 200_000, years: int = 3,
@@ -79,7 +86,7 @@ def generate_association(*, clubs: int = 200, tournaments: int = 10_000, players
         members = _people(rng, players, club_ids)
         made = _tournaments(rng, tournaments, years, club_ids, members, prefix, today, now)
     return Generated(clubs=clubs, people=players, player_records=sum(len(m) for m in members.values()),
-                     tournaments=tournaments, entries=made[0], rounds=made[1])
+                     tournaments=tournaments, entries=made[0], rounds=made[1], scores=made[2])
 
 
 def _clubs(rng: random.Random, count: int, prefix: str, now) -> list[int]:
@@ -119,7 +126,7 @@ def _people(rng: random.Random, count: int, club_ids: list[int]) -> dict[int, li
 
 
 def _tournaments(rng: random.Random, count: int, years: int, club_ids: list[int], members: dict[int, list[int]],
-                 prefix: str, today: datetime.date, now) -> tuple[int, int]:
+                 prefix: str, today: datetime.date, now) -> tuple[int, int, int]:
     start = today - datetime.timedelta(days=365 * years - 91)
     span = 365 * years
     weights = [max(1, len(members[club])) for club in club_ids]
@@ -131,21 +138,32 @@ def _tournaments(rng: random.Random, count: int, years: int, club_ids: list[int]
         name = {"abend": f"Vereinsabend {MONTHS[date.month - 1]}", "rangliste": f"Ranglistenturnier {number}",
                 "liga": f"Ligaspieltag {rng.randint(1, 10)}", "pokal": f"Pokal Runde {rng.randint(1, 4)}"}[kind]
         place = rng.choice(CITIES)
-        rounds_planned = rng.choice((2, 3, 3, 4))
+        # a Ranglistenturnier plays 3 or 4 rounds (Serien) mostly; one in ten only 2, which does not count
+        rounds_planned = rng.choice((2, 3, 3, 3, 4, 4, 4, 4, 4, 4) if kind == "rangliste" else (2, 3, 3, 4))
         rows.append({"organisation_id": club, "name": name, "slug": f"{prefix}-{number}", "date": date,
                      "place": place, "search_key": search_key(name, place), "rounds_planned": rounds_planned,
                      "counts_for_rangliste": kind == "rangliste", "team_match": kind == "liga",
                      "cup_advance": 2 if kind == "pokal" else None, "public_overview": rng.random() < 0.95,
                      "registration_open": date > today and rng.random() < 0.5, "created_at": now})
-        planned.append((club, date, rounds_planned))
+        planned.append((club, date, rounds_planned, kind))
     first = (Tournament.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
     bulk.insert_dicts(Tournament, rows)
     ids = list(Tournament.objects.filter(id__gte=first).order_by("id").values_list("id", flat=True))
     entries, rounds = [], []
-    for tournament_id, (club, date, rounds_planned) in zip(ids, planned, strict=True):
+    ranglistenturniere = []
+    for tournament_id, (club, date, rounds_planned, kind) in zip(ids, planned, strict=True):
         pool = members[club]
-        size = min(len(pool), max(4, int(rng.gauss(26, 10))))
-        for start_number, player_id in enumerate(rng.sample(pool, size), start=1):
+        size = min(len(pool), max(4, int(rng.gauss(44, 14) if kind == "rangliste" else rng.gauss(26, 10))))
+        if kind == "rangliste" and date <= today:
+            ranglistenturniere.append(tournament_id)
+        if kind == "rangliste":  # most of a Ranglistenturnier's players are the club's regulars
+            regulars = pool[:REGULARS]
+            chosen = rng.sample(regulars, min(len(regulars), size * 7 // 10))
+            taken = set(chosen)
+            chosen += rng.sample([p for p in pool if p not in taken], min(size - len(chosen), len(pool) - len(taken)))
+        else:
+            chosen = rng.sample(pool, size)
+        for start_number, player_id in enumerate(chosen, start=1):
             entries.append({"tournament_id": tournament_id, "player_id": player_id, "start_number": start_number,
                             "categories": []})
         if date < today:
@@ -160,7 +178,7 @@ def _tournaments(rng: random.Random, count: int, years: int, club_ids: list[int]
                            "seed": f"{tournament_id}-{round_number}"})
     bulk.insert_dicts(Entry, entries)
     bulk.insert_dicts(Round, rounds)
-    return len(entries), len(rounds)
+    return len(entries), len(rounds), _results(rng, ranglistenturniere)
 
 
 def add_regular(*, tournaments: int = 300, name: str = "Rita Regelmann", member_number: str = "R0000300",
@@ -201,3 +219,45 @@ def add_regular(*, tournaments: int = 300, name: str = "Rita Regelmann", member_
                                    "points": rng.randint(-60, 80), "games": 24}
                                   for round_id, tournament_id in rounds for entry_id in players[tournament_id]])
     return records[min(records)]
+
+
+def _results(rng: random.Random, tournament_ids: list[int]) -> int:
+    """Every closed round of these tournaments played: its players at tables of 4 and 5 (as many of 5
+    as a count not divisible by 4 needs), each table entered as final totals that sum to zero. Returns
+    the players' round results written."""
+    players: dict[int, list[int]] = {}
+    for entry_id, tournament_id in (Entry.objects.filter(tournament_id__in=tournament_ids).order_by("id")
+                                    .values_list("id", "tournament_id").iterator(chunk_size=10_000)):
+        players.setdefault(tournament_id, []).append(entry_id)
+    closed = list(Round.objects.filter(tournament_id__in=tournament_ids, status=Round.Status.CLOSED)
+                  .order_by("id").values_list("id", "tournament_id"))
+    plans: list[tuple[int, int, list[int], list[int]]] = []  # round, table number, its entries, their points
+    for round_id, tournament_id in closed:
+        present = list(players.get(tournament_id, []))
+        rng.shuffle(present)
+        fives = len(present) % 4 if len(present) >= 5 * (len(present) % 4) else 0
+        sizes = [5] * fives + [4] * ((len(present) - 5 * fives) // 4)
+        start = 0
+        for number, size in enumerate(sizes, start=1):
+            points = [round(rng.gauss(0, 25)) for _ in range(size)]
+            points[-1] -= sum(points)  # a table's totals sum to zero
+            plans.append((round_id, number, present[start:start + size], points))
+            start += size
+    first = (Table.objects.order_by("-id").values_list("id", flat=True).first() or 0) + 1
+    bulk.insert_dicts(Table, [{"round_id": round_id, "number": number, "totals_only": True,
+                               "entered_totals": {str(e): p for e, p in zip(seated, points, strict=True)}}
+                              for round_id, number, seated, points in plans])
+    table_ids = list(Table.objects.filter(id__gte=first).order_by("id").values_list("id", flat=True))
+    seats, scores, tallies = [], [], []
+    for table_id, (round_id, _number, seated, points) in zip(table_ids, plans, strict=True):
+        games = 8 if len(seated) == 4 else 10
+        for position, (entry, value) in enumerate(zip(seated, points, strict=True), start=1):
+            seats.append({"table_id": table_id, "round_id": round_id, "position": position, "entry_id": entry})
+            scores.append({"table_id": table_id, "round_id": round_id, "entry_id": entry, "kind": Score.Kind.TOTAL,
+                           "points": value, "games": games})
+            tallies.append({"table_id": table_id, "round_id": round_id, "entry_id": entry, "points": value,
+                            "games": games, "totals_only": True})
+    bulk.insert_dicts(Seat, seats)
+    bulk.insert_dicts(Score, scores)
+    bulk.insert_dicts(Tally, tallies)
+    return len(scores)

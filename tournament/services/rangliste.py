@@ -18,13 +18,15 @@ from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, Organisation, Player, Rangliste, Series
 from ..validators import checked_name
-from . import organisations, tournaments
+from . import organisations, rangliste_refresh, tournaments
 from .locking import lock_rangliste, lock_tournaments_of_player
 
 RESERVED_SLUGS = {"new"}
 MOST_MONTHS = 120
 MOST_ROUNDS = 999
 MOST_CUT_LINES = 10
+MOST_PLAYERS = 9999
+MOST_TOURNAMENT_ROUNDS = 99
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -39,6 +41,10 @@ class Settings:
     minimum_rounds: int = 36
     cut_lines: tuple[tuple[int, str], ...] = ()
     public: bool = True
+    # an association's (source "association"): its member clubs and what a tournament needs to count
+    members: tuple[Organisation, ...] = ()
+    minimum_players: int = 32
+    minimum_tournament_rounds: int = 3
 
 
 def parse_cut_lines(text: str) -> tuple[tuple[int, str], ...]:
@@ -73,10 +79,20 @@ def checked(settings: Settings) -> Settings:
         raise UserError(_("Der Zeitraum ist 1 bis %(n)s Monate lang.") % {"n": MOST_MONTHS}, field="months")
     if not 0 <= settings.minimum_rounds <= MOST_ROUNDS:
         raise UserError(_("Die Mindestzahl der Runden ist 0 bis %(n)s.") % {"n": MOST_ROUNDS}, field="minimum_rounds")
+    if not 0 <= settings.minimum_players <= MOST_PLAYERS:
+        raise UserError(_("Die Mindestzahl der Spieler eines Turniers ist 0 bis %(n)s.") % {"n": MOST_PLAYERS},
+                        field="minimum_players")
+    if not 0 <= settings.minimum_tournament_rounds <= MOST_TOURNAMENT_ROUNDS:
+        raise UserError(_("Die Mindestzahl der Runden eines Turniers ist 0 bis %(n)s.")
+                        % {"n": MOST_TOURNAMENT_ROUNDS}, field="minimum_tournament_rounds")
+    if settings.source == Rangliste.Source.ASSOCIATION and not settings.members:
+        raise UserError(_("Bitte die Vereine wählen, deren Ranglistenturniere zählen."), field="members")
     series = settings.series if settings.source == Rangliste.Source.SERIES else None
+    members = tuple(settings.members) if settings.source == Rangliste.Source.ASSOCIATION else ()
     return Settings(name=name, slug=settings.slug, source=settings.source, series=series, months=settings.months,
                     minimum_rounds=settings.minimum_rounds, cut_lines=tuple(settings.cut_lines),
-                    public=settings.public)
+                    public=settings.public, members=members, minimum_players=settings.minimum_players,
+                    minimum_tournament_rounds=settings.minimum_tournament_rounds)
 
 
 def _check_series_owner(settings: Settings, organisation: Organisation) -> None:
@@ -99,6 +115,8 @@ def _apply(rangliste: Rangliste, settings: Settings) -> None:
     rangliste.months, rangliste.minimum_rounds = settings.months, settings.minimum_rounds
     rangliste.cut_lines = [[place, label] for place, label in settings.cut_lines]
     rangliste.public = settings.public
+    rangliste.minimum_players = settings.minimum_players
+    rangliste.minimum_tournament_rounds = settings.minimum_tournament_rounds
 
 
 def create_rangliste(*, settings: Settings, director=None, organisation: Organisation | None = None,
@@ -115,8 +133,10 @@ def create_rangliste(*, settings: Settings, director=None, organisation: Organis
                 settings.name, model=Rangliste, fallback="rangliste", reserved=RESERVED_SLUGS))
             _apply(rangliste, settings)
             rangliste.save()
+            rangliste.members.set(settings.members)
             if director is not None:
                 rangliste.directors.add(director)
+            rangliste_refresh.mark_stale(rangliste=rangliste)
         return rangliste
 
 
@@ -138,6 +158,8 @@ def update_rangliste(*, rangliste: Rangliste, settings: Settings, version: int |
             rangliste.slug = slug
             rangliste.version += 1
             rangliste.save()
+            rangliste.members.set(settings.members)
+            rangliste_refresh.mark_stale(rangliste=rangliste)
         return rangliste
 
 

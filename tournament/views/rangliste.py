@@ -20,9 +20,11 @@ from ..forms.common import chosen_organisation
 from ..forms.rangliste import RanglisteForm
 from ..log.audit import Actor
 from ..models import Rangliste
+from ..selectors import association_rangliste as association
 from ..selectors import organisations_of
 from ..selectors import rangliste as selectors
 from ..services import rangliste as services
+from ..services import rangliste_refresh
 from . import query_string
 from .access import organiser_required
 from .spreadsheet import csv_response
@@ -76,7 +78,14 @@ def _settings(form: RanglisteForm) -> services.Settings:
     return services.Settings(name=data["name"], slug=data["slug"], source=data["source"],
                              series=form.series_object(), months=data["months"],
                              minimum_rounds=data["minimum_rounds"],
-                             cut_lines=services.parse_cut_lines(data["cut_lines"]), public=data["public"])
+                             cut_lines=services.parse_cut_lines(data["cut_lines"]), public=data["public"],
+                             members=form.member_objects(), minimum_players=_or(data.get("minimum_players"), 32),
+                             minimum_tournament_rounds=_or(data.get("minimum_tournament_rounds"), 3))
+
+
+def _or(value: int | None, default: int) -> int:
+    """A number the form may leave empty (an older page sends none): the association's default."""
+    return default if value is None else value
 
 
 def _error(form: RanglisteForm, error: UserError) -> None:
@@ -121,8 +130,30 @@ def rangliste_edit(request, rangliste):
     return render(request, "tournament/rangliste_form.html", {"form": form, "rangliste": rangliste}, status=status)
 
 
+def stored(request, rangliste: Rangliste) -> bool:
+    """An association's Rangliste on today is read as stored (asking for a refresh when it is behind);
+    on another day (`?bis=`), and every other Rangliste, computed anew."""
+    if rangliste.source != Rangliste.Source.ASSOCIATION or request.GET.get("bis"):
+        return False
+    if association.wants_refresh(rangliste):
+        rangliste_refresh.enqueue_refresh([rangliste.pk])
+    return True
+
+
+def page_number(request) -> int:
+    try:
+        return max(1, int(request.GET.get("seite", "1")))
+    except ValueError:
+        return 1
+
+
 @public_or_director
 def rangliste_page(request, rangliste):
+    if stored(request, rangliste):
+        view = association.stored_view(rangliste, public=not request.is_director, page=page_number(request))
+        return render(request, "tournament/rangliste_association.html", {
+            "view": view, "rangliste": rangliste, "is_director": request.is_director,
+            "behind": association.wants_refresh(rangliste)})
     view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     say_until(request)
     rows = [(entry, view.cut_after.get(index, [])) for index, entry in enumerate(view.rows)]
@@ -132,6 +163,12 @@ def rangliste_page(request, rangliste):
 
 @public_or_director
 def rangliste_player(request, rangliste):
+    if stored(request, rangliste):
+        found = association.stored_player(rangliste, link=request.GET.get("p", ""), public=not request.is_director)
+        if found is None:
+            raise Http404
+        return render(request, "tournament/rangliste_association_player.html",
+                      {"player": found, "rangliste": rangliste})
     history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request),
                                        public=not request.is_director)
     if history is None:

@@ -34,5 +34,6 @@ class Command(BaseCommand):
             raise CommandError(str(error.message), returncode=2) from None
         self.stdout.write(
             f"{made.clubs} Vereine, {made.people} Personen ({made.player_records} Spielerdatensätze), "
-            f"{made.tournaments} Turniere, {made.entries} Teilnahmen, {made.rounds} Runden: "
+            f"{made.tournaments} Turniere, {made.entries} Teilnahmen, {made.rounds} Runden, "
+            f"{made.scores} Rundenergebnisse der Ranglistenturniere: "
             f"{time.perf_counter() - started:.1f} s")

@@ -1,0 +1,288 @@
+"""An association's Rangliste as stored (`services.rangliste_refresh`): the page's lines, a player's
+line with their tournaments, the tournaments that do not count and why, and the qualification tracker's
+sentence (docs/competitions.md, "The association's Rangliste"). Each read is a fixed number of
+queries whatever the association's size; publication levels are applied here, where lines become
+output."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass
+from decimal import Decimal
+from fractions import Fraction
+
+from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+
+from scoring import rangliste as rules
+
+from .. import privacy
+from ..models import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament
+
+PAGE = 100  # lines a page shows
+REFUSED_SHOWN = 100  # tournaments that do not count, the newest first
+
+
+@dataclass(frozen=True)
+class Line:
+    link: str
+    name: str
+    club: str
+    member_number: str
+    ranked: bool
+    place: int
+    shared: int
+    rounds: int
+    points: int
+    tournaments: int
+    qualifies: str
+    minimum_rounds: int
+    lines: tuple[tuple[int, str], ...]  # the cut lines
+
+    @property
+    def tracker(self) -> str:
+        """The qualification tracker's sentence (`tracker`), worded when shown."""
+        return tracker(
+            ranked=self.ranked,
+            place=self.place,
+            rounds=self.rounds,
+            minimum_rounds=self.minimum_rounds,
+            lines=list(self.lines),
+        )
+
+    @property
+    def average(self) -> Decimal:
+        return rules.rounded(Fraction(self.points, self.rounds))
+
+    @property
+    def is_shared(self) -> bool:
+        return self.shared > 1
+
+
+@dataclass(frozen=True)
+class Refused:
+    name: str
+    slug: str
+    date: datetime.date
+    organisation: str
+    sentence: str
+
+
+@dataclass(frozen=True)
+class StoredView:
+    rangliste: Rangliste
+    computed_on: datetime.date | None  # None: not computed yet
+    window: tuple[datetime.date, datetime.date] | None
+    tournaments: int
+    ranked_count: int
+    below_count: int
+    ranked: list[tuple[Line, list[tuple[int, str, bool]]]]  # a line and the cut lines drawn after it
+    below: list[Line]
+    page: int
+    pages: int
+    refused: list[Refused]
+    refused_count: int
+
+
+def cut_lines(rangliste: Rangliste) -> list[tuple[int, str]]:
+    """The cut lines the stored list was computed with (place, label), by place."""
+    return [(int(c[0]), str(c[1])) for c in rangliste.computed.get("cuts", [])]
+
+
+def tracker(*, ranked: bool, place: int, rounds: int, minimum_rounds: int, lines: list[tuple[int, str]]) -> str:
+    """Where a player stands towards the championships, in a sentence: their place (or the place their
+    average would give while they have too few rounds), the line that matters to them, and the rounds
+    they still need (docs/competitions.md, "The qualification tracker")."""
+    lines = sorted(lines)
+    if ranked:
+        reached = [(line, label) for line, label in lines if place <= line]
+        if reached and reached[0] == lines[0]:
+            line, label = reached[0]
+            return _("Platz %(place)s — qualifiziert für „%(label)s“ (bis Platz %(line)s).") % {
+                "place": place,
+                "label": label,
+                "line": line,
+            }
+        if reached:
+            line, label = reached[0]
+            better_line, better = [item for item in lines if item[0] < line][-1]
+            return _(
+                "Platz %(place)s — qualifiziert für „%(label)s“ (bis Platz %(line)s); die Grenze für "
+                "„%(better)s“ ist Platz %(better_line)s."
+            ) % {"place": place, "label": label, "line": line, "better": better, "better_line": better_line}
+        if lines:
+            line, label = lines[-1]
+            return _("Platz %(place)s — die Grenze für „%(label)s“ ist Platz %(line)s.") % {
+                "place": place,
+                "label": label,
+                "line": line,
+            }
+        return _("Platz %(place)s.") % {"place": place}
+    missing = max(1, minimum_rounds - rounds)
+    if lines:
+        line, label = next(((line, label) for line, label in lines if place <= line), lines[-1])
+        return ngettext(
+            "Mit diesem Schnitt wäre es Platz %(place)s — die Grenze für „%(label)s“ ist Platz %(line)s; "
+            "%(n)s Runde fehlt zur Wertung.",
+            "Mit diesem Schnitt wäre es Platz %(place)s — die Grenze für „%(label)s“ ist Platz %(line)s; "
+            "%(n)s Runden fehlen zur Wertung.",
+            missing,
+        ) % {"place": place, "label": label, "line": line, "n": missing}
+    return ngettext(
+        "Mit diesem Schnitt wäre es Platz %(place)s; %(n)s Runde fehlt zur Wertung.",
+        "Mit diesem Schnitt wäre es Platz %(place)s; %(n)s Runden fehlen zur Wertung.",
+        missing,
+    ) % {"place": place, "n": missing}
+
+
+def refusal(*, reason: str, players: int, rounds: int, rangliste: Rangliste) -> str:
+    """Why a tournament does not count, in a sentence ("zählt nicht: 24 Spieler, mindestens 32")."""
+    if reason == RanglisteTournament.Reason.PLAYERS:
+        return _("zählt nicht: %(players)s Spieler, mindestens %(minimum)s") % {
+            "players": players,
+            "minimum": rangliste.minimum_players,
+        }
+    if reason == RanglisteTournament.Reason.ROUNDS:
+        return ngettext(
+            "zählt nicht: %(rounds)s Runde, mindestens %(minimum)s",
+            "zählt nicht: %(rounds)s Runden, mindestens %(minimum)s",
+            rounds,
+        ) % {"rounds": rounds, "minimum": rangliste.minimum_tournament_rounds}
+    return _("zählt nicht: die Tabelle des Turniers ist nicht öffentlich")
+
+
+def _line(row: RanglisteStanding, rangliste: Rangliste, *, public: bool) -> Line:
+    name, club, number = row.name, row.club, row.member_number
+    if public:
+        name, club = privacy.shown_name(name, row.publication), privacy.shown_club(club, row.publication)
+        number = privacy.shown_member_number(number, row.publication)
+    return Line(
+        link=row.link,
+        name=name,
+        club=club,
+        member_number=number,
+        ranked=row.ranked,
+        place=row.place,
+        shared=row.shared,
+        rounds=row.rounds,
+        points=row.points,
+        tournaments=row.tournaments,
+        qualifies=row.qualifies,
+        minimum_rounds=rangliste.minimum_rounds,
+        lines=tuple(cut_lines(rangliste)),
+    )
+
+
+def _window(rangliste: Rangliste) -> tuple[datetime.date, datetime.date] | None:
+    found = rangliste.computed.get("window")
+    return (datetime.date.fromisoformat(found[0]), datetime.date.fromisoformat(found[1])) if found else None
+
+
+def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredView:
+    """One page of the stored list and the tournaments that do not count. Two queries."""
+    computed = rangliste.computed
+    total = int(computed.get("ranked", 0)) + int(computed.get("below", 0))
+    pages = max(1, -(-total // PAGE))
+    page = min(max(1, page), pages)
+    start = (page - 1) * PAGE
+    rows = list(
+        RanglisteStanding.objects.defer("key")
+        .filter(rangliste=rangliste, position__gte=start, position__lt=start + PAGE)
+        .order_by("position")
+    )
+    cuts: dict[int, list[tuple[int, str, bool]]] = {}
+    for place, label, rows_above, moved in computed.get("cuts", []):
+        if rows_above:
+            cuts.setdefault(rows_above - 1, []).append((place, label, moved))
+    ranked, below = [], []
+    for row in rows:
+        line = _line(row, rangliste, public=public)
+        if row.ranked:
+            ranked.append((line, cuts.get(row.position, [])))
+        else:
+            below.append(line)
+    refused = [
+        Refused(
+            name=name,
+            slug=slug,
+            date=day,
+            organisation=organisation,
+            sentence=refusal(reason=reason, players=players, rounds=rounds, rangliste=rangliste),
+        )
+        for name, slug, day, organisation, reason, players, rounds in RanglisteTournament.objects.filter(
+            rangliste=rangliste
+        )
+        .exclude(reason="")
+        .order_by("-tournament__date", "tournament_id")
+        .values_list(
+            "tournament__name",
+            "tournament__slug",
+            "tournament__date",
+            "tournament__organisation__name",
+            "reason",
+            "players",
+            "rounds",
+        )[:REFUSED_SHOWN]
+    ]
+    return StoredView(
+        rangliste=rangliste,
+        computed_on=rangliste.computed_on,
+        window=_window(rangliste),
+        tournaments=int(computed.get("tournaments", 0)),
+        ranked_count=int(computed.get("ranked", 0)),
+        below_count=int(computed.get("below", 0)),
+        ranked=ranked,
+        below=below,
+        page=page,
+        pages=pages,
+        refused=refused,
+        refused_count=int(computed.get("refused", 0)),
+    )
+
+
+@dataclass(frozen=True)
+class Played:
+    name: str
+    slug: str
+    date: datetime.date
+    rounds: int
+    points: int
+    counted: bool  # in the window
+
+    @property
+    def average(self) -> Decimal:
+        return rules.rounded(Fraction(self.points, self.rounds))
+
+
+@dataclass(frozen=True)
+class StoredPlayer:
+    line: Line
+    tournaments: list[Played]
+
+
+def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPlayer | None:
+    """A player's line (with the tracker) and their tournaments, found by their link. Two queries."""
+    row = RanglisteStanding.objects.filter(rangliste=rangliste, link=link).first()
+    if row is None:
+        return None
+    window = _window(rangliste)
+    played = [
+        Played(
+            name=name,
+            slug=slug,
+            date=day,
+            rounds=rounds,
+            points=points,
+            counted=window is not None and window[0] <= day <= window[1],
+        )
+        for name, slug, day, rounds, points in RanglisteCount.objects.filter(rangliste=rangliste, link=link)
+        .order_by("-tournament__date", "tournament_id")
+        .values_list("tournament__name", "tournament__slug", "tournament__date", "rounds", "points")
+    ]
+    return StoredPlayer(line=_line(row, rangliste, public=public), tournaments=played)
+
+
+def wants_refresh(rangliste: Rangliste, today: datetime.date | None = None) -> bool:
+    """The stored list is behind: a tournament arrived since, the rules changed, or the day moved on."""
+    return rangliste.stale or rangliste.computed_on != (today or timezone.localdate())

@@ -1,0 +1,176 @@
+"""An association's Rangliste, stored (docs/competitions.md, "The association's Rangliste"): the whole
+list computed anew by a background task after a tournament arrives on the hub, and kept in
+`RanglisteStanding` (each player's line), `RanglisteCount` (their tournaments) and
+`RanglisteTournament` (each Ranglistenturnier of a member club, counting or not, and why), which the
+pages read. The computation is `selectors.rangliste`'s, the same that reads a Rangliste live, so the
+stored list is that list (tested).
+
+`tournament_arrived` marks the Rangliste stale in the hub's transaction of the batch and enqueues one
+refresh after the commit (one at a time per Rangliste: a batch arriving while one runs enqueues the
+next); `refresh_rangliste` clears the mark, computes without holding a lock (seconds at an
+association's size, while batches keep arriving), then writes the list in one short transaction, unless
+a computation started later has already written its own."""
+
+from __future__ import annotations
+
+import datetime
+from bisect import bisect_left
+
+from django.core.cache import cache
+from django.db import transaction
+from django.utils import timezone
+from django_tasks import task
+
+from ..log import audit
+from ..log.audit import SYSTEM
+from ..models import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament, Tournament
+from ..selectors import rangliste as selectors
+from . import bulk
+from .locking import lock_rangliste
+
+QUEUED_FOR = 600  # seconds a queued refresh keeps others from being queued (a worker that died: then again)
+
+
+def queued_key(rangliste_id: int) -> str:
+    return f"rangliste-refresh:{rangliste_id}"
+
+
+def association_ranglisten_of(tournament_id: int) -> list[int]:
+    """The association Ranglisten whose member clubs include the tournament's organisation, when it is a
+    Ranglistenturnier or was one when last checked (a club evening's batch changes no Rangliste). Reads."""
+    flagged = Tournament.objects.filter(pk=tournament_id, counts_for_rangliste=True).exists()
+    checked = set(
+        RanglisteTournament.objects.filter(tournament_id=tournament_id).values_list("rangliste_id", flat=True)
+    )
+    if not flagged:
+        return sorted(checked)
+    organisation = Tournament.objects.filter(pk=tournament_id).values("organisation_id")
+    return sorted(
+        checked
+        | set(
+            Rangliste.objects.filter(source=Rangliste.Source.ASSOCIATION, members__in=organisation).values_list(
+                "id", flat=True
+            )
+        )
+    )
+
+
+def tournament_arrived(*, tournament_id: int) -> list[int]:
+    """A tournament of a member club changed on the hub (a batch applied): its association Ranglisten
+    are stale; a refresh of each is enqueued once the caller's transaction commits. A step of the
+    caller's recording. Returns the Ranglisten's ids."""
+    audit.require("rangliste_refresh.tournament_arrived")
+    ids = association_ranglisten_of(tournament_id)
+    if ids:
+        Rangliste.objects.filter(pk__in=ids).update(stale=True)
+        transaction.on_commit(lambda: enqueue_refresh(ids))
+    return ids
+
+
+def mark_stale(*, rangliste: Rangliste) -> None:
+    """A Rangliste's rules changed: computed anew after the commit (a step of the caller's recording)."""
+    audit.require("rangliste_refresh.mark_stale")
+    if rangliste.source == Rangliste.Source.ASSOCIATION:
+        Rangliste.objects.filter(pk=rangliste.pk).update(stale=True)
+        transaction.on_commit(lambda: enqueue_refresh([rangliste.pk]))
+
+
+def enqueue_refresh(ids: list[int]) -> None:
+    """Enqueues a refresh of each Rangliste unless one is queued and not started yet."""
+    for pk in ids:
+        if cache.add(queued_key(pk), 1, QUEUED_FOR):
+            try:
+                refresh_task.enqueue(pk)
+            except Exception:
+                cache.delete(queued_key(pk))
+                raise
+
+
+def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = None) -> int:
+    """Computes the association's Rangliste on `today` and stores it whole; returns its lines."""
+    today = today or timezone.localdate()
+    started = timezone.now()
+    cache.delete(queued_key(rangliste.pk))
+    with transaction.atomic(), audit.recording("rangliste_refreshed", by=SYSTEM, tournament=None):
+        Rangliste.objects.filter(pk=rangliste.pk).update(stale=False)
+    checked = selectors.checked_tournaments(rangliste, until=today)
+    lines, people, count = selectors.round_lines(rangliste, until=today)
+    view = selectors.view_from_lines(rangliste, today, lines, people, count)
+    ranked_averages = sorted(row.row.average for row in view.rows)  # ascending, for the places of those below
+    standings = []
+    for position, entry in enumerate([*view.rows, *view.below]):
+        row, person = entry.row, entry.person
+        if row.place is not None:
+            place = row.place
+        else:  # the place its average would have: behind every ranked player with as good an average
+            place = len(ranked_averages) - bisect_left(ranked_averages, row.average) + 1
+        standings.append(
+            {
+                "rangliste_id": rangliste.pk,
+                "position": position,
+                "key": person.key[:400],
+                "link": person.link,
+                "name": person.name,
+                "club": person.club[:200],
+                "member_number": person.member_number[:40],
+                "publication": person.level,
+                "ranked": row.place is not None,
+                "place": place,
+                "shared": row.shared,
+                "rounds": row.rounds,
+                "points": row.points,
+                "tournaments": row.tournaments,
+                "qualifies": (row.qualifies or "")[:100],
+            }
+        )
+    by_tournament: dict[tuple[str, int], list[int]] = {}
+    slugs = {c.slug: c.tournament_id for c in checked}
+    for line in lines:
+        if line.date <= today:
+            sums = by_tournament.setdefault((selectors.public_key(line.key), slugs[line.tournament_slug]), [0, 0])
+            sums[0] += 1
+            sums[1] += line.points
+    counts = [
+        {"rangliste_id": rangliste.pk, "link": link, "tournament_id": tournament, "rounds": rounds, "points": points}
+        for (link, tournament), (rounds, points) in by_tournament.items()
+    ]
+    tournaments = [
+        {
+            "rangliste_id": rangliste.pk,
+            "tournament_id": c.tournament_id,
+            "reason": c.reason,
+            "players": c.players,
+            "rounds": c.rounds,
+        }
+        for c in checked
+    ]
+    window = view.result.window
+    computed = {
+        "ranked": len(view.rows),
+        "below": len(view.below),
+        "tournaments": count,
+        "refused": sum(1 for c in checked if c.reason),
+        "window": [window.start.isoformat(), window.end.isoformat()],
+        "cuts": [[c.place, c.label, c.rows_above, c.moved_by_tie] for c in view.result.cut_lines],
+    }
+    with transaction.atomic(), audit.recording("rangliste_refreshed", by=SYSTEM, tournament=None):
+        current = lock_rangliste(rangliste)
+        if current.computed_at is not None and current.computed_at > started:
+            return len(standings)  # a computation started later has stored a newer list
+        RanglisteStanding.objects.filter(rangliste=rangliste)._raw_delete(RanglisteStanding.objects.db)
+        RanglisteCount.objects.filter(rangliste=rangliste)._raw_delete(RanglisteCount.objects.db)
+        RanglisteTournament.objects.filter(rangliste=rangliste)._raw_delete(RanglisteTournament.objects.db)
+        bulk.insert_dicts(RanglisteStanding, standings)
+        bulk.insert_dicts(RanglisteCount, counts)
+        bulk.insert_dicts(RanglisteTournament, tournaments)
+        Rangliste.objects.filter(pk=rangliste.pk).update(computed_on=today, computed_at=started, computed=computed)
+    return len(standings)
+
+
+@task()
+def refresh_task(rangliste_id: int) -> int:
+    """The background task: computes and stores the Rangliste (gone meanwhile: nothing); its lines."""
+    rangliste = Rangliste.objects.filter(pk=rangliste_id).first()
+    if rangliste is None:
+        return 0
+    return refresh_rangliste(rangliste=rangliste)
