@@ -190,7 +190,9 @@ def add_regular(*, tournaments: int = 300, name: str = "Rita Regelmann", member_
     rng = random.Random(f"regular:{seed}")
     today = today or timezone.localdate()
     with transaction.atomic(), audit.recording("association_generated", by=SYSTEM, tournament=None):
+        # not the Ranglistenturniere, whose rounds `generate_association` has played already
         finished = list(Tournament.objects.filter(date__lt=today, public_overview=True, public_standings=True)
+                        .exclude(rounds__tables__isnull=False).distinct()
                         .order_by("id").values_list("id", "organisation_id"))
         if len(finished) < tournaments:
             raise UserError(f"Nur {len(finished)} beendete öffentliche Turniere, nicht {tournaments}.")
