@@ -79,6 +79,9 @@ FAMILIES: dict[str, Family] = {
                            "and the own tables)", "change", "web/front.py"),
     "front-static": Family("a static file whose name holds its content's hash, as sent", "release",
                            "web/front.py"),
+    "rating-scope": Family("the ratings carried across a Rangliste's tournaments: the players' ratings after each "
+                           "tournament, each with a digest of it and every tournament before it (their change "
+                           "counters, who their entries are)", "in place", "web/rating_scopes.py"),
     # the hub's pages across every organisation's tournaments (docs/hub.md): no counter of one tournament
     # says when they change, and a site-wide one would move with every game saved anywhere on a Saturday
     # evening; they are kept `HUB_TIMEOUT` seconds, the day and the filters in the key
@@ -177,6 +180,13 @@ def hub_page(page: str, *variant) -> str:
     (the day, the filters, the page number); kept `HUB_TIMEOUT` seconds."""
     assert page in ("start", "month", "search", "clubs"), page
     return f"doko:hub-page:{page}:{digest(release(), get_language(), *variant)}"
+
+
+def rating_scope(scope: str) -> str:
+    """One entry per scope (`scope`: "rangliste-3") and release; the value holds, for each tournament,
+    the digest of what it was computed from, and a reader rates again from the first that moved
+    (web/rating_scopes.py). Holds no words: no language."""
+    return f"doko:rating-scope:{scope}:{release()}"
 
 
 def pdf_job(job_id: str) -> str:

@@ -1,0 +1,135 @@
+"""The rating carried across a Rangliste's tournaments (web/rating_scopes.py, docs/rating.md, "Across
+tournaments"): exactly what rating all its games anew in the order of the tournaments' dates gives, after
+games saved, corrected and deleted in any of them; kept per tournament, so that a change rates only that
+tournament and the later ones again."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.core.cache import cache
+
+from scoring import rating
+from tournament.models import Game, Rangliste, Seat
+from tournament.selectors import rangliste as rangliste_selectors
+from tournament.services import rangliste as rangliste_services
+from tournament.services import results, tournaments
+from tournament.web import rating_scopes
+
+from .factories import normal_game, play_round, player_names
+
+pytestmark = pytest.mark.django_db
+
+DAYS = [datetime.date(2026, 1, 9), datetime.date(2026, 2, 13), datetime.date(2026, 3, 13)]
+
+
+def flagged(director, day, players, *, slug):
+    tournament = tournaments.create_tournament(name=f"Abend {slug}", date=day, director=director, slug=slug,
+                                               counts_for_rangliste=True)
+    for name in players:
+        tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
+    return tournament
+
+
+def three_evenings(director):
+    """Three evenings, not entered in the order of their dates; most players come to more than one."""
+    names = player_names(10)
+    march = flagged(director, DAYS[2], names[:8], slug="maerz")
+    january = flagged(director, DAYS[0], names[2:10], slug="januar")
+    february = flagged(director, DAYS[1], names[1:9], slug="februar")
+    for tournament in (march, january, february):
+        play_round(tournament, games=2)
+        play_round(tournament, games=2)
+    return [january, february, march]
+
+
+def from_scratch(rangliste) -> dict[str, rating.Rating]:
+    """Every game of the Rangliste's tournaments rated anew by the pure engine, in date, round, table and
+    game order, the players recognised as the Rangliste recognises them."""
+    found = rangliste_selectors.read(rangliste)
+    matches = []
+    for tournament in sorted(found.tournaments, key=lambda t: (t.date, t.pk)):
+        seated: dict[int, list[int]] = {}
+        for table_id, entry_id in (Seat.objects.filter(round__tournament=tournament).order_by("position")
+                                   .values_list("table_id", "entry_id")):
+            seated.setdefault(table_id, []).append(entry_id)
+        for game in Game.objects.filter(table__round__tournament=tournament).order_by(
+                "table__round__number", "table__number", "number"):
+            players = [found.keys[e] for e in seated[game.table_id] if e != game.sitting_out_id]
+            matches.append(rating.match(players=players, re=[found.keys[int(e)] for e in game.re],
+                                        winner=game.winner, value=game.value // game.multiplier))
+    return rating.replay(matches)
+
+
+def carried(rangliste) -> dict[str, rating.Rating]:
+    return rating_scopes.carried(rangliste_selectors.read(rangliste), scope=f"rangliste-{rangliste.pk}").now
+
+
+def test_the_carried_rating_equals_rating_every_game_anew_after_corrections_and_deletions(director):
+    january, february, march = three_evenings(director)
+    rangliste = rangliste_services.create_rangliste(settings=rangliste_services.Settings(name="Nord"),
+                                                    director=director)
+    first = carried(rangliste)
+    assert first == from_scratch(rangliste)
+    assert len(first) == 10 and max(r.games for r in first.values()) == 12  # three evenings of 4 games
+    # a correction in the first evening moves the ratings of every later one
+    table = january.rounds.get(number=1).tables.order_by("number").first()
+    results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=40))
+    corrected = carried(rangliste)
+    assert corrected != first and corrected == from_scratch(rangliste)
+    # a deletion in the second, a game added in the last
+    results.delete_game(table=february.rounds.get(number=2).tables.first(), number=2)
+    assert carried(rangliste) == from_scratch(rangliste)
+    table = march.rounds.get(number=2).tables.first()
+    results.save_game(table=table, data=normal_game(table, 3))
+    assert carried(rangliste) == from_scratch(rangliste)
+
+
+def test_a_change_rates_only_its_tournament_and_the_later_ones_again(director, django_assert_num_queries):
+    january, february, march = three_evenings(director)
+    rangliste = rangliste_services.create_rangliste(settings=rangliste_services.Settings(name="Nord"),
+                                                    director=director)
+    found = rangliste_selectors.read(rangliste)
+    cache.clear()
+    # the counters, the kept entry (none), the seats and the games, storing it (3 in the tests' savepoint)
+    with django_assert_num_queries(7):
+        rating_scopes.carried(found, scope="r")
+    with django_assert_num_queries(2):  # the counters and the kept entry: nothing rated again
+        kept = rating_scopes.carried(found, scope="r")
+    rated = []
+    real = rating_scopes.scope_games
+
+    def counting(ids):
+        rated.append(len(ids))
+        return real(ids)
+
+    rating_scopes.scope_games = counting
+    try:
+        table = march.rounds.get(number=1).tables.first()
+        results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=40))
+        rating_scopes.carried(rangliste_selectors.read(rangliste), scope="r")
+        table = january.rounds.get(number=1).tables.first()
+        results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=40))
+        again = rating_scopes.carried(rangliste_selectors.read(rangliste), scope="r")
+    finally:
+        rating_scopes.scope_games = real
+    assert rated == [1, 3]  # the newest tournament alone, then all three
+    assert again.now != kept.now
+    # each player's course: the rating after each tournament played
+    assert sorted(len(steps) for steps in again.course.values()) == [1, 1, 2, 2, 3, 3, 3, 3, 3, 3]
+    assert [t for t, _r in again.course[found.keys[march.entries.order_by("start_number").first().pk]]][-1] == march.pk
+
+
+def test_a_hidden_round_is_not_rated_and_players_are_recognised_across_tournaments(director):
+    from tournament.services import seating
+
+    january, february, march = three_evenings(director)
+    rangliste = rangliste_services.create_rangliste(settings=rangliste_services.Settings(name="Nord"),
+                                                    director=director)
+    before = carried(rangliste)
+    seating.hide_results(round=march.rounds.get(number=2))
+    hidden = carried(rangliste)
+    assert hidden != before
+    assert max(r.games for r in hidden.values()) < max(r.games for r in before.values())
+    assert Rangliste.objects.count() == 1
