@@ -161,3 +161,43 @@ def test_the_rating_has_the_readers_decimal_mark(client):
         page = client.get(f"/t/komma/players/{entry.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         shown[language] = re.search(r"<dd>(-?\d+[.,]\d) <span class=\"muted\">± (\d+[.,]\d)</span>", page).groups()
     assert all("," in value for value in shown["de"]) and all("." in value for value in shown["en"])
+
+
+def test_the_standings_show_the_rating_beside_the_players_unless_switched_off(client):
+    """A column "WZ" beside the players (issue 36, point 4), its value the rating now; none where the
+    tournament has it off."""
+    from tournament.services import tournaments
+
+    tournament = make_tournament(players=8, slug="spalte")
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    page = client.get("/t/spalte/standings/").content.decode()
+    assert '<th class="num rating" title="Wertungszahl">' in page
+    shown = Rating.objects.get(entry=entry).mu
+    from django.utils.formats import number_format
+
+    assert f'<td class="num rating" title="Wertungszahl: Spielstärke aus allen Spielen (siehe Hilfe)">' \
+           f'{number_format(shown, 1)}</td>' in page
+    tournaments.update_tournament(tournament=tournament, fields={"rating_shown": False}, rules=tournament.rules)
+    assert 'class="num rating"' not in client.get("/t/spalte/standings/").content.decode()
+
+
+def test_a_player_not_published_has_no_public_rating(client):
+    """docs/privacy.md: no rating by name where the name is not published; a player not published has no
+    public rating (standings, CSV, JSON, the player's page); the director still sees it."""
+    from tournament import privacy
+    from tournament.models import Player
+
+    tournament = make_tournament(players=4, slug="verborgen")
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    Player.objects.filter(pk=entry.player_id).update(publication=privacy.HIDDEN)
+    results.save_game(table=tournament.rounds.get().tables.get(), data=normal_game(tournament.rounds.get().tables.get(), 3))
+    rows = client.get("/t/verborgen/standings.json").json()
+    hidden = [row for row in rows if row["player"].startswith("Spieler/in Nr.")]
+    assert len(hidden) == 1 and hidden[0]["rating"] is None
+    assert all(row["rating"] is not None for row in rows if row not in hidden)
+    page = client.get(f"/t/verborgen/players/{entry.pk}/").content.decode()
+    assert "Wertungszahl" not in page
+    csv_lines = client.get("/t/verborgen/standings.csv").content.decode("utf-8-sig").splitlines()
+    assert [line for line in csv_lines if line.split(";")[1].startswith("Spieler/in")][0].endswith(";;;0")
