@@ -133,3 +133,51 @@ def test_a_hidden_round_is_not_rated_and_players_are_recognised_across_tournamen
     assert hidden != before
     assert max(r.games for r in hidden.values()) < max(r.games for r in before.values())
     assert Rangliste.objects.count() == 1
+
+
+def test_the_rangliste_shows_the_carried_rating_its_export_and_the_players_chart(director, client):
+    """Issue 36, point 4: a WZ column beside the Schnitt, the rating after each tournament in the CSV
+    and JSON, the player's page with the carried rating and its chart; a player not published has no
+    public rating; the organisation's switch takes it off every page."""
+    from django.urls import reverse
+
+    from tournament import privacy
+    from tournament.models import Player
+    from tournament.services import organisations
+
+    three_evenings(director)
+    rangliste = rangliste_services.create_rangliste(
+        settings=rangliste_services.Settings(name="Nord", slug="nord", minimum_rounds=2), director=director)
+    now = from_scratch(rangliste)
+    found = rangliste_selectors.read(rangliste)
+    page = client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"}), {"bis": "2026-06-30"}).content.decode()
+    assert 'title="Wertungszahl">WZ</abbr>' in page
+    from django.utils.formats import number_format
+
+    name = player_names(10)[2]  # at all three evenings
+    anna = next(key for key, person in found.people.items() if person.name == name)
+    assert f">{number_format(now[anna].mu, 1)}</td>" in page
+    data = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"}).json()
+    last = [line for line in data["rounds"] if line["player"] == name][-1]
+    assert last["rating"] == round(now[anna].mu, 1) and last["rating_games"] == now[anna].games
+    csv = client.get(reverse("tournament:rangliste_csv", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
+    assert csv.content.decode("utf-8-sig").splitlines()[0].endswith(
+        "Wertungszahl nach dem Turnier;Unsicherheit;Spiele gewertet")
+    player = client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}),
+                        {"p": found.people[anna].link, "bis": "2026-06-30"}).content.decode()
+    assert f"Wertungszahl von {name} nach jedem Turnier" in player and "<svg" in player
+    assert "Noch unsicher: noch 28 Spiele" in player  # 12 games rated in three evenings
+    # the player is not published: no public rating (the director still sees it)
+    Player.objects.filter(name=name).update(publication=privacy.HIDDEN)
+    data = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"}).json()
+    assert all(line["rating"] is None for line in data["rounds"] if line["player"] == privacy.NO_NAME)
+    assert any(line["rating"] is not None for line in data["rounds"])
+    hidden = rangliste_selectors.read(rangliste, public=True).people[anna].link
+    player = client.get(reverse("tournament:rangliste_player", kwargs={"slug": "nord"}),
+                        {"p": hidden, "bis": "2026-06-30"}).content.decode()
+    assert "Wertungszahl" not in player
+    # the organisation switches the rating off: a logged settings change, no rating anywhere
+    organisations.switch_rating(organisation=rangliste.organisation, enabled=False)
+    page = client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"}), {"bis": "2026-06-30"}).content.decode()
+    assert "WZ" not in page
+    assert "rating" not in client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"})).json()["fields"]

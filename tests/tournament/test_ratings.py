@@ -201,3 +201,40 @@ def test_a_player_not_published_has_no_public_rating(client):
     assert "Wertungszahl" not in page
     csv_lines = client.get("/t/verborgen/standings.csv").content.decode("utf-8-sig").splitlines()
     assert [line for line in csv_lines if line.split(";")[1].startswith("Spieler/in")][0].endswith(";;;0")
+
+
+def test_each_tables_expected_result_before_a_round_when_switched_on(client):
+    """Issue 36, point 4: off by default; switched on, the seating of a round shows each player's expected
+    share of games won from the ratings before the round, moving with a correction of an earlier round;
+    refused for a tournament that counts for the Rangliste."""
+    import re
+
+    from scoring.rating_forecast import win_shares
+    from tournament.errors import UserError
+    from tournament.selectors.ratings import ratings_before
+    from tournament.services import tournaments
+
+    tournament = make_tournament(players=8, slug="erwartung")
+    first = play_round(tournament, games=2)
+    round = seated_round(tournament, seed="r2")
+    url = f"/t/erwartung/rounds/{round.number}/"
+    assert "Erwartung" not in client.get(url).content.decode()
+    tournaments.update_tournament(tournament=tournament, fields={"rating_forecast": True}, rules=tournament.rules)
+    page = client.get(url).content.decode()
+    assert "Erwartung: welcher Anteil seiner Spiele" in page
+    table = round.tables.order_by("number").first()
+    players = [str(e) for e in seat_ids(table)]
+    shares = win_shares({str(e): r for e, r in ratings_before(tournament, 2).items()}, players)
+    shown = re.findall(r'<td class="num forecast">(\d+) %</td>', page)
+    assert shown[:4] == [str(int(shares[p] * 100 + 0.5)) for p in players]
+    # a correction in round 1 moves the expectation (the page is kept by the change counter)
+    corrected = first.tables.order_by("number").first()
+    results.save_game(table=corrected, number=1, data=normal_game(corrected, 1, re_augen=40))
+    shares = win_shares({str(e): r for e, r in ratings_before(tournament, 2).items()}, players)
+    page = client.get(url).content.decode()
+    assert re.findall(r'<td class="num forecast">(\d+) %</td>', page)[:4] != shown[:4]
+    assert re.findall(r'<td class="num forecast">(\d+) %</td>', page)[:4] == [
+        str(int(shares[p] * 100 + 0.5)) for p in players]
+    with pytest.raises(UserError):
+        tournaments.update_tournament(tournament=tournament, fields={"counts_for_rangliste": True},
+                                      rules=tournament.rules)

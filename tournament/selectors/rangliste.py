@@ -10,7 +10,7 @@ import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, Q, Sum
+from django.db.models import Count, F, Max, Q, Sum
 from django.utils.crypto import salted_hmac
 
 from scoring import rangliste as rules
@@ -125,7 +125,8 @@ def read(rangliste: Rangliste, *, public: bool = False) -> Read:
     `public`: names, clubs and member numbers as the public sees them (`privacy`, the strictest level
     of the person's records; "—" for a hidden one: the Rangliste has no start number)."""
     tournaments = {t.pk: t for t in _tournaments(rangliste).only("id", "name", "slug", "date", "pflichtsoli",
-                                                                 "public_seating")}
+                                                                 "public_seating", "rating_shown")
+                   .annotate(organisation_rating=F("organisation__rating_enabled"))}
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
                    .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
                                 "player__organisation__publish_member_numbers", "player__publication"))

@@ -76,3 +76,14 @@ def scope_games(tournament_ids: list[int]) -> dict[int, list[tuple[list[int], li
         players = [e for e in seated.get(table_id, []) if e != sitting_out]
         games[tournament_id].append((players, list(re), winner, value // (multiplier or 1)))
     return games
+
+
+def ratings_before(tournament: Tournament, round_number: int) -> dict[int, rating.Rating]:
+    """Each player's rating before round `round_number`: his newest step of an earlier round (a
+    player without one is new). One query."""
+    found: dict[int, rating.Rating] = {}
+    for entry_id, mu, sigma, games in (RatingStep.objects.filter(round__tournament=tournament,
+                                                                 round__number__lt=round_number)
+                                       .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
+        found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
+    return found

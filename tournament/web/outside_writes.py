@@ -109,7 +109,8 @@ NOT_COUNTED = {
     Publication: "the venue's publishing state, shown only on the director's publishing page, read live",
     OutboxEntry: "the venue's outbox, read by the sender only",
     Organisation: "its settings (publish_member_numbers) show only on the Rangliste's pages, read live; "
-    "no tournament page shows the organisation",
+    "its rating switch is written only by services.organisations.switch_rating, which moves every one of its "
+    "tournaments' counters (read-only in the admin)",
 }
 
 

@@ -22,6 +22,7 @@ from django.core.cache import cache
 
 from scoring import rating
 
+from .. import privacy
 from ..selectors.rangliste import Read
 from ..selectors.ratings import change_counters, scope_games
 from . import cache_keys
@@ -43,11 +44,13 @@ def carried(read: Read, *, scope: str) -> Carried:
     are across them. `scope` names the scope in the cache ("rangliste-3"). Queries: the change
     counters and the kept entry; when a tournament's digest has moved, its and the later tournaments'
     seats and games and storing the entry (3 more)."""
-    ids = [t.pk for t in read.tournaments]
+    # a tournament whose rating is switched off (by itself or its organisation) is not rated here either
+    ids = [t.pk for t in read.tournaments if t.rating_shown and getattr(t, "organisation_rating", True)]
     counters = change_counters(ids)
     entries: dict[int, list[tuple[int, str]]] = {t: [] for t in ids}
     for entry_id, key in read.keys.items():
-        entries[read.tournament_of[entry_id]].append((entry_id, key))
+        if read.tournament_of[entry_id] in entries:
+            entries[read.tournament_of[entry_id]].append((entry_id, key))
     digests, previous = [], ""
     for tournament_id in ids:
         previous = cache_keys.digest(previous, tournament_id, counters.get(tournament_id, 0),
@@ -84,3 +87,13 @@ def carried(read: Read, *, scope: str) -> Carried:
         for key, value in delta.items():
             course.setdefault(key, []).append((tournament_id, value))
     return Carried(now=result, course=course)
+
+
+def shown(read: Read, found: Carried, *, public: bool) -> Carried:
+    """What a reader sees of the carried ratings: the public none of a person not published (the
+    strictest level of their records, docs/privacy.md)."""
+    if not public:
+        return found
+    keys = {key for key, person in read.people.items() if person.level != privacy.HIDDEN}
+    return Carried(now={k: v for k, v in found.now.items() if k in keys},
+                   course={k: v for k, v in found.course.items() if k in keys})
