@@ -192,7 +192,8 @@ def test_a_player_not_published_has_no_public_rating(client):
     play_round(tournament, games=2)
     entry = tournament.entries.order_by("start_number").first()
     Player.objects.filter(pk=entry.player_id).update(publication=privacy.HIDDEN)
-    results.save_game(table=tournament.rounds.get().tables.get(), data=normal_game(tournament.rounds.get().tables.get(), 3))
+    table = tournament.rounds.get().tables.get()
+    results.save_game(table=table, data=normal_game(table, 3))
     rows = client.get("/t/verborgen/standings.json").json()
     hidden = [row for row in rows if row["player"].startswith("Spieler/in Nr.")]
     assert len(hidden) == 1 and hidden[0]["rating"] is None

@@ -93,7 +93,8 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
         chart = progression_svg([Series(record.entry.name, values, highlight=True)], labels,
                                 title=_("Punkteverlauf von %(name)s") % {"name": record.entry.name}
                                 ) if len(values) > 1 and show_standing else ""
-        course = rating_course(entry_id) if tournament.rating_on and show_standing and shown_rating(request, record) else None
+        rated = tournament.rating_on and show_standing and shown_rating(request, record)
+        course = rating_course(entry_id) if rated else None
         rating_chart = progression_svg(
             [Series(_("Wertungszahl"), [round(step.mu) for _n, step in course.rounds], highlight=True)],
             [_("R%(n)s") % {"n": n} for n, _step in course.rounds],

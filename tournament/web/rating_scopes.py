@@ -77,15 +77,15 @@ def carried(read: Read, *, scope: str) -> Carried:
                                      winner=winner, value=value)
                 now = rating.update(now, match)
                 played.update(match.re + match.kontra)
-            delta = {key: now[key] for key in played}
+            delta = {player: now[player] for player in played}
             after.append(delta)
         cache.set(key, list(zip(digests, after, strict=True)), TIMEOUT)
     result: dict[str, rating.Rating] = {}
     course: dict[str, list[tuple[int, rating.Rating]]] = {}
     for tournament_id, delta in zip(ids, after, strict=True):
         result.update(delta)
-        for key, value in delta.items():
-            course.setdefault(key, []).append((tournament_id, value))
+        for player, rated in delta.items():
+            course.setdefault(player, []).append((tournament_id, rated))
     return Carried(now=result, course=course)
 
 
