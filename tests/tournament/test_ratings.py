@@ -4,6 +4,7 @@ and after every correction or deletion exactly what rating all games anew, in or
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from scoring import rating
 from tournament.models import Game, Rating, RatingStep, Seat
@@ -239,3 +240,34 @@ def test_each_tables_expected_result_before_a_round_when_switched_on(client):
     with pytest.raises(UserError):
         tournaments.update_tournament(tournament=tournament, fields={"counts_for_rangliste": True},
                                       rules=tournament.rules)
+
+
+def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(client):
+    """Players decide (issue 36): the organisation's switch takes the rating off every tournament's pages
+    and exports at once (each tournament's counter moves, so no cached page keeps it), whatever the
+    tournament's own switch says; the organisation's history records who did it."""
+    from tournament.models import Organisation
+
+    from .factories import make_director
+
+    director = make_director()
+    tournament = make_tournament(players=4, slug="verband", director=director)
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
+    assert "Wertungszahl" in client.get(f"/t/verband/players/{entry.pk}/").content.decode()
+    organiser = Client()
+    organiser.force_login(director)
+    url = f"/o/{tournament.organisation.slug}/einstellungen/"
+    assert organiser.get(url).status_code == 200
+    assert organiser.post(url, {}).status_code == 302  # the box unticked: off
+    organisation = Organisation.objects.get(pk=tournament.organisation_id)
+    assert organisation.rating_enabled is False
+    newest = organisation.history.order_by("-history_id").first()
+    assert newest.log_action == "rating_switched" and newest.history_user == director
+    assert 'class="num rating"' not in client.get("/t/verband/standings/").content.decode()
+    assert "Wertungszahl" not in client.get(f"/t/verband/players/{entry.pk}/").content.decode()
+    assert "rating" not in client.get("/t/verband/standings.json").json()[0]
+    assert "Wertungszahl" not in client.get("/t/verband/standings.csv").content.decode("utf-8-sig")
+    organiser.post(url, {"rating_enabled": "on"})
+    assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
