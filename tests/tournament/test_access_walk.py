@@ -301,7 +301,8 @@ class Case:
     superuser gets what the director gets). An answer is a status code, "login" (302 to the login
     page), and a POST answer may end in "+" (it changes the tournament: exactly one DataChange row
     more), "new" (a new tournament of the user's own), "s" (it changes a series, not a tournament:
-    no DataChange row) or "o" (an organisation's setting: one DataChange row per tournament of it). Any other answer changes nothing at all."""
+    no DataChange row) or "o" (an organisation's setting: one DataChange row per tournament of it).
+    Any other answer changes nothing at all."""
 
     name: str
     kwargs: Callable[[World], dict]
