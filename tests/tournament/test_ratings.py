@@ -271,3 +271,29 @@ def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(cli
     assert "Wertungszahl" not in client.get("/t/verband/standings.csv").content.decode("utf-8-sig")
     organiser.post(url, {"rating_enabled": "on"})
     assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
+
+
+
+def test_a_round_whose_results_are_hidden_does_not_show_through_the_rating(client):
+    """A hidden round's games must not show on the public pages: the public's rating is the one after the
+    newest round whose results are out (standings, exports, the player's page); the director's is now."""
+    import re
+
+    from django.utils.formats import number_format
+
+    from tournament.services import seating
+
+    tournament = make_tournament(players=4, slug="geheim")
+    first = play_round(tournament, games=2)
+    second = play_round(tournament, games=2)
+    seating.hide_results(round=second)
+    entry = tournament.entries.order_by("start_number").first()
+    after_first = RatingStep.objects.get(table__round=first, entry=entry)
+    now = Rating.objects.get(entry=entry)
+    assert number_format(after_first.mu, 1) != number_format(now.mu, 1)
+    assert {r["rating"]["games"] for r in client.get("/t/geheim/standings.json").json()} == {2}  # round 1's
+    page = client.get(f"/t/geheim/players/{entry.pk}/").content.decode()
+    assert re.search(r"<dd>(-?\d+,\d) <span", page).group(1) == number_format(after_first.mu, 1)
+    seating.show_results(round=second)
+    page = client.get(f"/t/geheim/players/{entry.pk}/").content.decode()
+    assert re.search(r"<dd>(-?\d+,\d) <span", page).group(1) == number_format(now.mu, 1)

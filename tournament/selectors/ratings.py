@@ -14,8 +14,17 @@ from scoring import rating
 from ..models import DataChange, Game, Rating, RatingStep, Seat, Tournament
 
 
-def ratings_of(tournament: Tournament) -> dict[int, rating.Rating]:
-    """Each rated player's rating now, by entry id."""
+def ratings_of(tournament: Tournament, *, include_hidden: bool = True) -> dict[int, rating.Rating]:
+    """Each rated player's rating now, by entry id; without `include_hidden` (the public), the rating
+    after the newest round whose results are not hidden (a hidden round's games must not show through
+    the rating). One query."""
+    if not include_hidden:
+        found: dict[int, rating.Rating] = {}
+        for entry_id, mu, sigma, games in (RatingStep.objects.filter(round__tournament=tournament,
+                                                                     round__results_hidden=False)
+                                           .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
+            found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
+        return found
     return {entry_id: rating.Rating(mu=mu, sigma=sigma, games=games) for entry_id, mu, sigma, games in
             Rating.objects.filter(tournament=tournament).values_list("entry_id", "mu", "sigma", "games")}
 
@@ -30,10 +39,14 @@ class RatingCourse:
         return self.now.games_missing
 
 
-def rating_course(entry_id: int) -> RatingCourse | None:
-    """One player's rating after each round he played; None before his first game."""
+def rating_course(entry_id: int, *, include_hidden: bool = True) -> RatingCourse | None:
+    """One player's rating after each round he played (without `include_hidden`: the rounds whose
+    results are not hidden); None before his first game."""
+    steps_of = RatingStep.objects.filter(entry_id=entry_id)
+    if not include_hidden:
+        steps_of = steps_of.filter(round__results_hidden=False)
     steps = [(number, rating.Rating(mu=mu, sigma=sigma, games=games)) for number, mu, sigma, games in
-             RatingStep.objects.filter(entry_id=entry_id).order_by("round__number")
+             steps_of.order_by("round__number")
              .values_list("round__number", "mu", "sigma", "games")]
     return RatingCourse(now=steps[-1][1], rounds=steps) if steps else None
 
@@ -78,12 +91,16 @@ def scope_games(tournament_ids: list[int]) -> dict[int, list[tuple[list[int], li
     return games
 
 
-def ratings_before(tournament: Tournament, round_number: int) -> dict[int, rating.Rating]:
+def ratings_before(tournament: Tournament, round_number: int, *, include_hidden: bool = True
+                   ) -> dict[int, rating.Rating]:
     """Each player's rating before round `round_number`: his newest step of an earlier round (a
-    player without one is new). One query."""
+    player without one is new; without `include_hidden`, of an earlier round whose results are not
+    hidden). One query."""
     found: dict[int, rating.Rating] = {}
-    for entry_id, mu, sigma, games in (RatingStep.objects.filter(round__tournament=tournament,
-                                                                 round__number__lt=round_number)
+    steps = RatingStep.objects.filter(round__tournament=tournament, round__number__lt=round_number)
+    if not include_hidden:
+        steps = steps.filter(round__results_hidden=False)
+    for entry_id, mu, sigma, games in (steps
                                        .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
         found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
     return found

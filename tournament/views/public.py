@@ -94,7 +94,7 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
                                 title=_("Punkteverlauf von %(name)s") % {"name": record.entry.name}
                                 ) if len(values) > 1 and show_standing else ""
         rated = tournament.rating_on and show_standing and shown_rating(request, record)
-        course = rating_course(entry_id) if rated else None
+        course = rating_course(entry_id, include_hidden=request.is_director) if rated else None
         rating_chart = progression_svg(
             [Series(_("Wertungszahl"), [round(step.mu) for _n, step in course.rounds], highlight=True)],
             [_("R%(n)s") % {"n": n} for n, _step in course.rounds],

@@ -89,11 +89,12 @@ def shows_forecast(tournament) -> bool:
     return tournament.rating_forecast and not tournament.counts_for_rangliste and tournament.rating_on
 
 
-def forecast(round: Round, tables, *, public: bool) -> dict[int, str]:
+def forecast(round: Round, tables, *, public: bool, include_hidden: bool) -> dict[int, str]:
     """entry id -> the share of games the player is expected to win at his table ("55 %"), from the
-    ratings before the round; none for a player not published (on the public page) and none at all
-    before anyone has a rating (everyone would be 50 %)."""
-    before = ratings_before(round.tournament, round.number)
+    ratings before the round (without `include_hidden`: from the rounds whose results are not hidden);
+    none for a player not published (on the public page) and none at all before anyone has a rating
+    (everyone would be 50 %)."""
+    before = ratings_before(round.tournament, round.number, include_hidden=include_hidden)
     if not before:
         return {}
     shown = {}
@@ -126,7 +127,8 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
     tables = round_tables(round, public=not request.can_enter)
     # how far each table is: for those who enter results (a visitor's seating changes only with the setup)
     progress = round_progress(round) if request.can_enter and not round.is_draft else {}
-    shares = forecast(round, tables, public=not request.can_enter) if shows_forecast(tournament) else {}
+    shares = forecast(round, tables, public=not request.can_enter,
+                      include_hidden=director) if shows_forecast(tournament) else {}
     rows = [{"seated": t, "progress": progress.get(t.table.id, {}),
              "players": [(entry, shares.get(entry.id, "")) for entry in t.entries],
              "games_expected": t.table.expected_games(tournament.games_at_table(t.size))} for t in tables]

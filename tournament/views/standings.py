@@ -109,12 +109,13 @@ def rating_cell(row: selectors.StandingRow, texts: RowTexts) -> str:
     return f'<td class="num rating" title="{texts.rating_title}">{escape(shown)}</td>'
 
 
-def shown_ratings(tournament, rows) -> dict[int, str] | None:
+def shown_ratings(tournament, rows, *, director: bool) -> dict[int, str] | None:
     """The ratings of the standings' rows as the table shows them (`selectors.ratings.rating_text`),
-    None where the tournament or its organisation has the rating off; a player not published has none."""
+    None where the tournament or its organisation has the rating off; a player not published has none,
+    and the public's leave out rounds whose results are hidden."""
     if not tournament.rating_on:
         return None
-    rated = ratings_of(tournament)
+    rated = ratings_of(tournament, include_hidden=director)
     return {row.entry_id: rating_text(rated[row.entry_id]) for row in rows
             if row.entry_id in rated and not row.hidden}
 
@@ -275,7 +276,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
             rows = [row for row in rows if query["kategorie"] in (categories.get(row.entry_id) or ())]
         links = player_link(tournament, tournament.public_players or director)
         show_all = bool(query.get("all"))
-        ratings = shown_ratings(tournament, rows)
+        ratings = shown_ratings(tournament, rows, director=director)
         table = StandingsTable(rows, player_url=links, limit=None if show_all else settings.STANDINGS_TOP,
                                mode=tournament.ranking, tables_shown=tournament.public_seating or director,
                                ratings=ratings)
@@ -424,7 +425,7 @@ def standings_csv(request, tournament):
     rank, as the printed standings; empty for a round the player did not play), then, when the rating is
     shown, the rating now, its uncertainty and the games rated (docs/rating.md). The new columns come
     last, so that a spreadsheet that reads the others by position keeps working."""
-    rated = ratings_of(tournament) if tournament.rating_on else None
+    rated = ratings_of(tournament, include_hidden=request.is_director) if tournament.rating_on else None
 
     def build(rows, mode, rounds, per_round):
         header = [_("Platz"), pgettext("one player", "Spieler"), _("Verein"), *ranking.export_labels(mode).values(),
@@ -445,7 +446,7 @@ def standings_csv(request, tournament):
 @public_or_director("standings")
 def standings_json(request, tournament):
     tables = tournament.public_seating or request.is_director
-    rated = ratings_of(tournament) if tournament.rating_on else None
+    rated = ratings_of(tournament, include_hidden=request.is_director) if tournament.rating_on else None
 
     def build(rows, mode, _rounds, _per_round):
         data = [{"rank": r.rank or None, "player": r.name, "club": r.club,
