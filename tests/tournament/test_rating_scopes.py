@@ -181,3 +181,37 @@ def test_the_rangliste_shows_the_carried_rating_its_export_and_the_players_chart
     page = client.get(reverse("tournament:rangliste", kwargs={"slug": "nord"}), {"bis": "2026-06-30"}).content.decode()
     assert "WZ" not in page
     assert "rating" not in client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"})).json()["fields"]
+
+
+def test_the_rangliste_pages_with_the_rating_run_a_fixed_number_of_queries(director, client):
+    """The Rangliste's page, a player's page and the JSON export read the same number of queries whatever
+    the number of tournaments and players: the Rangliste's four, the Rangliste with its organisation, the
+    change counters and the kept scope (and, when a tournament moved, its seats and games and storing the
+    entry: 3 in the tests' savepoint)."""
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+    from django.urls import reverse
+
+    def counts(slug) -> tuple[int, ...]:
+        cache.clear()
+        rangliste = Rangliste.objects.get(slug=slug)
+        link = next(iter(rangliste_selectors.read(rangliste).people.values())).link
+        found = []
+        # the page first (it rates every tournament: the cache is empty), then again, the JSON, a player
+        for name, query in (("rangliste", {}), ("rangliste", {}), ("rangliste_json", {}),
+                            ("rangliste_player", {"p": link})):
+            with CaptureQueriesContext(connection) as queries:
+                answer = client.get(reverse(f"tournament:{name}", kwargs={"slug": slug}),
+                                    {**query, "bis": "2026-06-30"})
+            assert answer.status_code == 200
+            found.append(len(queries))
+        return tuple(found)
+
+    cache.clear()
+    small = rangliste_services.create_rangliste(
+        settings=rangliste_services.Settings(name="Klein", slug="klein"), director=director)
+    flagged(director, DAYS[0], player_names(8), slug="eins")
+    play_round(small.organisation.tournaments.get(slug="eins"), games=2)
+    few = counts("klein")
+    three_evenings(director)  # three more tournaments, ten more players
+    assert counts("klein") == few == (12, 7, 7, 7)
