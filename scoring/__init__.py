@@ -13,6 +13,7 @@
 - `tie_break`: why a row level with the one above stands where it stands (one for teams, league, cup, Rangliste)
 - `rating`: a player's rating (Wertungszahl) from every game, with openskill (docs/rating.md)
 - `rating_sim`: `python -m scoring.rating_sim`, the rating against the Rundenschnitt on synthetic players
+- `rating_forecast`: a table's expected result before a round (each player's share of games won) from the ratings
 - `vocabulary`: the game's words and the engine's messages, in English and German
 - `__main__`: `python -m scoring`, the command line of ../shared/scoring-contract.md
 """

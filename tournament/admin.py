@@ -14,3 +14,6 @@ class OrganisationAdmin(SimpleHistoryAdmin):
     prepopulated_fields = {"slug": ["name"]}
     filter_horizontal = ["organisers"]
     search_fields = ["name", "slug"]
+    # switched on the organisation's own page (services.organisations.switch_rating), which moves every
+    # one of its tournaments' change counters; a save here would not
+    readonly_fields = ["rating_enabled"]

@@ -302,8 +302,9 @@ class Case:
     `get` and `post` list the answers of: anonymous, foreign director, helper, director (the
     superuser gets what the director gets). An answer is a status code, "login" (302 to the login
     page), and a POST answer may end in "+" (it changes the tournament: exactly one DataChange row
-    more), "new" (a new tournament of the user's own) or "s" (it changes a series, not a tournament:
-    no DataChange row). Any other answer changes nothing at all."""
+    more), "new" (a new tournament of the user's own), "s" (it changes a series, not a tournament:
+    no DataChange row) or "o" (an organisation's setting: one DataChange row per tournament of it).
+    Any other answer changes nothing at all."""
 
     name: str
     kwargs: Callable[[World], dict]
@@ -537,6 +538,10 @@ CASES = [
          data=lambda w: {"action": "start", "hub_url": "https://hub.example", "key": ""}),
     Case("publishing_keys", lambda w: {"organisation_slug": "verein"}, get="login 404 403 404",
          post="login 404 403 404", data=lambda w: {"action": "issue", "label": "Vereinsheim"}, label="not a hub"),
+    # an organisation's settings (the rating switched off for all its tournaments): its organisers only; it
+    # moves every tournament's counter of the organisation
+    Case("organisation_settings", lambda w: {"organisation_slug": "verein"}, get="login 403 403 200",
+         post="login 403 403 302o", data=lambda w: {}),
     # an organiser restores a file as a new tournament of their own (views/backups.py)
     Case("restore_backup", lambda w: {}, get=ORGANISER_PAGE, post="login 302new 403 302new", data=backup_file),
     Case("standings", T, get=PUBLIC, post=PUBLIC),
@@ -745,7 +750,7 @@ def check(case: Case, method: str, role: str, expected: str, response, changed: 
         if status != 302 or not response["Location"].startswith("/accounts/login/"):
             return what + f"expected a redirect to the login page, got {status} {response.get('Location', '')}"
     else:
-        code = int(expected.rstrip("+s").removesuffix("new"))
+        code = int(expected.rstrip("+so").removesuffix("new"))
         if status != code:
             return what + f"expected {code}, got {status} {response.get('Location', '')}"
         if code == 302 and response["Location"].startswith("/accounts/login/"):
@@ -761,6 +766,11 @@ def check(case: Case, method: str, role: str, expected: str, response, changed: 
         in_series = Tournament.objects.filter(series__isnull=False).count()
         if new_data_changes > in_series or not any("Series" in c or "Rangliste" in c for c in changed):
             return what + f"expected a change of a series only, got {changed}"
+    elif expected.endswith("o"):
+        # an organisation's own setting shown on all its tournaments' pages: each one's counter moves once
+        own = Tournament.objects.filter(organisation__slug="verein").count()
+        if new_data_changes != own:
+            return what + f"expected a change of the organisation and {own} counters, got {changed}"
     elif expected.endswith("new"):
         if not any(c.startswith("tournament.Tournament:") for c in changed):
             return what + f"expected a new tournament, got {changed}"

@@ -339,9 +339,10 @@ def said_error(response) -> bool:
     return False
 
 
-def post(client: Client, url: str, data: dict, *, what: str, new_tournament: bool = False, counted: bool = True):
+def post(client: Client, url: str, data: dict, *, what: str, new_tournament: bool = False, counted: int = 1):
     """Posts, then checks: no 500, nothing changed when it says error, one DataChange per change
-    (`counted=False`: a change of no tournament, none), zero-sum scores, no redirect off the site."""
+    (`counted`: a change of an organisation moves each of its tournaments' counters; 0 or False: a change
+    of no tournament, none), zero-sum scores, no redirect off the site."""
     client.cookies.pop("messages", None)  # only this request's messages count
     before = state()
     response = client.post(url, data)
@@ -360,7 +361,7 @@ def post(client: Client, url: str, data: dict, *, what: str, new_tournament: boo
         assert not changed, f"POST {url} said error but changed {changed}: {data!r}"
     elif changed and not new_tournament:
         added = after["counts"]["tournament.DataChange"] - before["counts"]["tournament.DataChange"]
-        assert added == (1 if counted else 0), f"POST {url} changed {changed} with {added} DataChange rows: {data!r}"
+        assert added == counted, f"POST {url} changed {changed} with {added} DataChange rows: {data!r}"
     if new_tournament and changed:
         assert after["counts"]["tournament.Tournament"] == before["counts"]["tournament.Tournament"] + 1, changed
     if response.status_code in (301, 302):
@@ -847,6 +848,20 @@ def test_publishing_keys(world, clients, data):
                                       "label": value("Vereinsheim", "", "x" * 201),
                                       "key": value("1", "x", "99999999999999999999", "")})
             post(clients["director"], url, sent, what="publishing keys")
+
+
+@fuzz(20)
+@given(data=st.data())
+def test_organisation_settings(world, clients, data):
+    """The organisation's rating switch (views/organisations.py): anything sent is a checkbox, never a 500."""
+    from tournament.models import Tournament
+
+    url = reverse("tournament:organisation_settings", kwargs={"organisation_slug": "verein"})
+    with rolled_back():
+        counted = Tournament.objects.filter(organisation__slug="verein").count()
+        for _ in range(data.draw(st.integers(1, 2), label="requests")):
+            sent = body(data, {"rating_enabled": "on"}, {"rating_enabled": value("on", "", "off", "x" * 201)})
+            post(clients["director"], url, sent, what="organisation settings", counted=counted)
 
 
 @fuzz(40)

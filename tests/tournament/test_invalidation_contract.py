@@ -59,6 +59,7 @@ from tournament.services import (
     hub_tables,
     importing,
     match_days,
+    organisations,
     outbox,
     penalties,
     personal_data,
@@ -403,6 +404,9 @@ WRITES: dict[str, Write] = {
     "round_clock.start_clock": Write(now(lambda w: round_clock.start_clock(round=w.round))),
     "round_clock.stop_clock": Write(_started_clock),
     "ratings.rebuild_ratings": Write(now(lambda w: ratings.rebuild_ratings(tournament=w.tournament))),
+    "organisations.switch_rating": Write(
+        now(lambda w: organisations.switch_rating(organisation=w.fresh().organisation, enabled=False))
+    ),
     "scores.rebuild_scores": Write(now(lambda w: scores.rebuild_scores(tournament=w.tournament))),
     "seating.close_round": Write(now(lambda w: seating.close_round(round=w.round, backup=False))),
     "seating.create_round": Write(now(lambda w: seating.create_round(tournament=w.fresh()))),

@@ -221,6 +221,8 @@ VARIANTS = {
     "publishing": T,  # director only (anonymous: the login page)
     # an organisation's keys: organisers only and only on a hub; names no player
     "publishing_keys": lambda w: [({"organisation_slug": "verein"}, "")],
+    # an organisation's settings: organisers only; names no player
+    "organisation_settings": lambda w: [({"organisation_slug": "verein"}, "")],
     "seat_notice": lambda w: [({"slug": w.slug}, f"?me={w.entries[HIDDEN_NAME].pk}"), ({"slug": w.slug}, "?me=x")],
     "standings": standings_variants, "projector": T, "standings_csv": lambda w: [({"slug": w.slug}, ""),
                                                                                ({"slug": w.slug}, "?round=1")],

@@ -231,10 +231,13 @@ def test_the_export_has_one_plain_line_per_player_and_round_in_csv_and_json(dire
     answer = client.get(reverse("tournament:rangliste_json", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
     data = json.loads(answer.content)
     assert data["fields"] == ["player", "member_number", "club", "tournament", "tournament_slug", "date", "round",
-                              "table", "games", "points", "penalties", "pflichtsolo"]
+                              "table", "games", "points", "penalties", "pflichtsolo",
+                              "rating", "rating_sigma", "rating_games"]  # (the carried rating: last)
+    # (a table entered as totals only has no games: nobody is rated)
     assert data["rounds"][0] == {"player": "Anna", "member_number": "4711", "club": NORD, "tournament": "Januar",
                                  "tournament_slug": "januar", "date": "2026-01-09", "round": 1, "table": 1,
-                                 "games": 8, "points": 30, "penalties": 0, "pflichtsolo": None}
+                                 "games": 8, "points": 30, "penalties": 0, "pflichtsolo": None,
+                                 "rating": None, "rating_sigma": None, "rating_games": None}
     answer = client.get(reverse("tournament:rangliste_csv", kwargs={"slug": "nord"}), {"bis": "2026-06-30"})
     rows = list(csv.reader(io.StringIO(answer.content.decode("utf-8-sig")), delimiter=";"))
     assert rows[0][:3] == ["Spieler", "Mitgliedsnummer", "Verein"] and len(rows) == 5

@@ -4,6 +4,7 @@ and after every correction or deletion exactly what rating all games anew, in or
 from __future__ import annotations
 
 import pytest
+from django.test import Client
 
 from scoring import rating
 from tournament.models import Game, Rating, RatingStep, Seat
@@ -161,3 +162,138 @@ def test_the_rating_has_the_readers_decimal_mark(client):
         page = client.get(f"/t/komma/players/{entry.pk}/", HTTP_ACCEPT_LANGUAGE=language).content.decode()
         shown[language] = re.search(r"<dd>(-?\d+[.,]\d) <span class=\"muted\">± (\d+[.,]\d)</span>", page).groups()
     assert all("," in value for value in shown["de"]) and all("." in value for value in shown["en"])
+
+
+def test_the_standings_show_the_rating_beside_the_players_unless_switched_off(client):
+    """A column "WZ" beside the players (issue 36, point 4), its value the rating now; none where the
+    tournament has it off."""
+    from tournament.services import tournaments
+
+    tournament = make_tournament(players=8, slug="spalte")
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    page = client.get("/t/spalte/standings/").content.decode()
+    assert '<th class="num rating" title="Wertungszahl">' in page
+    shown = Rating.objects.get(entry=entry).mu
+    from django.utils.formats import number_format
+
+    assert f'<td class="num rating" title="Wertungszahl: Spielstärke aus allen Spielen (siehe Hilfe)">' \
+           f'{number_format(shown, 1)}</td>' in page
+    tournaments.update_tournament(tournament=tournament, fields={"rating_shown": False}, rules=tournament.rules)
+    assert 'class="num rating"' not in client.get("/t/spalte/standings/").content.decode()
+
+
+def test_a_player_not_published_has_no_public_rating(client):
+    """docs/privacy.md: no rating by name where the name is not published; a player not published has no
+    public rating (standings, CSV, JSON, the player's page); the director still sees it."""
+    from tournament import privacy
+    from tournament.models import Player
+
+    tournament = make_tournament(players=4, slug="verborgen")
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    Player.objects.filter(pk=entry.player_id).update(publication=privacy.HIDDEN)
+    table = tournament.rounds.get().tables.get()
+    results.save_game(table=table, data=normal_game(table, 3))
+    rows = client.get("/t/verborgen/standings.json").json()
+    hidden = [row for row in rows if row["player"].startswith("Spieler/in Nr.")]
+    assert len(hidden) == 1 and hidden[0]["rating"] is None
+    assert all(row["rating"] is not None for row in rows if row not in hidden)
+    page = client.get(f"/t/verborgen/players/{entry.pk}/").content.decode()
+    assert "Wertungszahl" not in page
+    csv_lines = client.get("/t/verborgen/standings.csv").content.decode("utf-8-sig").splitlines()
+    assert [line for line in csv_lines if line.split(";")[1].startswith("Spieler/in")][0].endswith(";;;0")
+
+
+def test_each_tables_expected_result_before_a_round_when_switched_on(client):
+    """Issue 36, point 4: off by default; switched on, the seating of a round shows each player's expected
+    share of games won from the ratings before the round, moving with a correction of an earlier round;
+    refused for a tournament that counts for the Rangliste."""
+    import re
+
+    from scoring.rating_forecast import win_shares
+    from tournament.errors import UserError
+    from tournament.selectors.ratings import ratings_before
+    from tournament.services import tournaments
+
+    tournament = make_tournament(players=8, slug="erwartung")
+    first = play_round(tournament, games=2)
+    round = seated_round(tournament, seed="r2")
+    url = f"/t/erwartung/rounds/{round.number}/"
+    assert "Erwartung" not in client.get(url).content.decode()
+    tournaments.update_tournament(tournament=tournament, fields={"rating_forecast": True}, rules=tournament.rules)
+    page = client.get(url).content.decode()
+    assert "Erwartung: welcher Anteil seiner Spiele" in page
+    table = round.tables.order_by("number").first()
+    players = [str(e) for e in seat_ids(table)]
+    shares = win_shares({str(e): r for e, r in ratings_before(tournament, 2).items()}, players)
+    shown = re.findall(r'<td class="num forecast">(\d+) %</td>', page)
+    assert shown[:4] == [str(int(shares[p] * 100 + 0.5)) for p in players]
+    # a correction in round 1 moves the expectation (the page is kept by the change counter)
+    corrected = first.tables.order_by("number").first()
+    results.save_game(table=corrected, number=1, data=normal_game(corrected, 1, re_augen=40))
+    shares = win_shares({str(e): r for e, r in ratings_before(tournament, 2).items()}, players)
+    page = client.get(url).content.decode()
+    assert re.findall(r'<td class="num forecast">(\d+) %</td>', page)[:4] != shown[:4]
+    assert re.findall(r'<td class="num forecast">(\d+) %</td>', page)[:4] == [
+        str(int(shares[p] * 100 + 0.5)) for p in players]
+    with pytest.raises(UserError):
+        tournaments.update_tournament(tournament=tournament, fields={"counts_for_rangliste": True},
+                                      rules=tournament.rules)
+
+
+def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(client):
+    """Players decide (issue 36): the organisation's switch takes the rating off every tournament's pages
+    and exports at once (each tournament's counter moves, so no cached page keeps it), whatever the
+    tournament's own switch says; the organisation's history records who did it."""
+    from tournament.models import Organisation
+
+    from .factories import make_director
+
+    director = make_director()
+    tournament = make_tournament(players=4, slug="verband", director=director)
+    play_round(tournament, games=2)
+    entry = tournament.entries.order_by("start_number").first()
+    assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
+    assert "Wertungszahl" in client.get(f"/t/verband/players/{entry.pk}/").content.decode()
+    organiser = Client()
+    organiser.force_login(director)
+    url = f"/o/{tournament.organisation.slug}/einstellungen/"
+    assert organiser.get(url).status_code == 200
+    assert organiser.post(url, {}).status_code == 302  # the box unticked: off
+    organisation = Organisation.objects.get(pk=tournament.organisation_id)
+    assert organisation.rating_enabled is False
+    newest = organisation.history.order_by("-history_id").first()
+    assert newest.log_action == "rating_switched" and newest.history_user == director
+    assert 'class="num rating"' not in client.get("/t/verband/standings/").content.decode()
+    assert "Wertungszahl" not in client.get(f"/t/verband/players/{entry.pk}/").content.decode()
+    assert "rating" not in client.get("/t/verband/standings.json").json()[0]
+    assert "Wertungszahl" not in client.get("/t/verband/standings.csv").content.decode("utf-8-sig")
+    organiser.post(url, {"rating_enabled": "on"})
+    assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
+
+
+
+def test_a_round_whose_results_are_hidden_does_not_show_through_the_rating(client):
+    """A hidden round's games must not show on the public pages: the public's rating is the one after the
+    newest round whose results are out (standings, exports, the player's page); the director's is now."""
+    import re
+
+    from django.utils.formats import number_format
+
+    from tournament.services import seating
+
+    tournament = make_tournament(players=4, slug="geheim")
+    first = play_round(tournament, games=2)
+    second = play_round(tournament, games=2)
+    seating.hide_results(round=second)
+    entry = tournament.entries.order_by("start_number").first()
+    after_first = RatingStep.objects.get(table__round=first, entry=entry)
+    now = Rating.objects.get(entry=entry)
+    assert number_format(after_first.mu, 1) != number_format(now.mu, 1)
+    assert {r["rating"]["games"] for r in client.get("/t/geheim/standings.json").json()} == {2}  # round 1's
+    page = client.get(f"/t/geheim/players/{entry.pk}/").content.decode()
+    assert re.search(r"<dd>(-?\d+,\d) <span", page).group(1) == number_format(after_first.mu, 1)
+    seating.show_results(round=second)
+    page = client.get(f"/t/geheim/players/{entry.pk}/").content.decode()
+    assert re.search(r"<dd>(-?\d+,\d) <span", page).group(1) == number_format(now.mu, 1)

@@ -118,7 +118,8 @@ class TournamentForm(forms.Form):
         return data
 
 
-PUBLIC_SWITCHES = ("public_overview", "public_seating", "public_standings", "public_players", "rating_shown")
+PUBLIC_SWITCHES = ("public_overview", "public_seating", "public_standings", "public_players", "rating_shown",
+                   "rating_forecast")
 
 
 class SettingsForm(TournamentForm):
@@ -147,6 +148,9 @@ class SettingsForm(TournamentForm):
     public_standings = forms.BooleanField(label=_("Tabelle (mit CSV und JSON)"), required=False)
     public_players = forms.BooleanField(label=_("Spielerseiten mit allen Spielen"), required=False)
     rating_shown = forms.BooleanField(label=_("Wertungszahl (Spielstärke aus allen Spielen)"), required=False)
+    rating_forecast = forms.BooleanField(
+        label=_("Erwartung je Tisch vor der Runde (aus den Wertungszahlen)"), required=False,
+        help_text=_("Nur für Turniere, die nicht für die Rangliste zählen, und nur mit der Wertungszahl."))
     counts_for_rangliste = forms.BooleanField(
         label=_("zählt für die Rangliste"), required=False,
         help_text=_("Die Ergebnisse zählen in jeder Rangliste über alle Turniere, die dafür zählen."))

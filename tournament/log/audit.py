@@ -45,6 +45,7 @@ from ..models import (
 ACTIONS = {
     "tournament_created": _("Turnier angelegt"),
     "settings_changed": _("Einstellungen geändert"),
+    "rating_switched": _("Wertungszahl für die ganze Organisation ein- oder ausgeschaltet"),
     "roles_changed": _("Turnierleitung und Helfer geändert"),
     "player_registered": _("Spieler angemeldet"),
     "player_withdrawn": _("Spieler zurückgezogen"),

@@ -41,6 +41,9 @@ class Organisation(models.Model):
                                         verbose_name=_("Veranstalter"))
     # member numbers of its players appear on public pages and exports only when this is on
     publish_member_numbers = models.BooleanField(_("Mitgliedsnummern öffentlich"), default=False)
+    # the players' rating (docs/rating.md): off hides it on every tournament, series and Rangliste of the
+    # organisation, whatever a tournament's own switch says (services.organisations.switch_rating)
+    rating_enabled = models.BooleanField(_("Wertungszahl zeigen"), default=True)
     # the region of the hub's calendar filter; "": none given (listed under every region's "alle")
     region = models.CharField(_("Region"), max_length=2, choices=Region.choices, blank=True, default="")
     search_key = SearchKeyField(sources=("name",))  # the name folded, for the hub's search

@@ -245,6 +245,9 @@ class Tournament(models.Model):
     public_players = models.BooleanField(_("Spielerseiten öffentlich"), default=True)
     # the rating (docs/rating.md): always computed, shown only when switched on
     rating_shown = models.BooleanField(_("Wertungszahl zeigen"), default=True)
+    # each table's expected result before a round, from the ratings (docs/rating.md): off by default, and
+    # not for a tournament that counts for the Rangliste (services.tournaments refuses both on)
+    rating_forecast = models.BooleanField(_("Erwartung je Tisch zeigen"), default=False)
     # the public registration page (models/registration.py); 0 places: no limit
     registration_open = models.BooleanField(_("Anmeldung online offen"), default=False)
     registration_limit = models.PositiveSmallIntegerField(_("Plätze (0: unbegrenzt)"), default=0)
@@ -307,6 +310,12 @@ class Tournament(models.Model):
             return ValidationError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier."), code="unique",
                                    params={"slug": self.slug})
         return super().unique_error_message(model_class, unique_check)
+
+    @property
+    def rating_on(self) -> bool:
+        """The rating is shown: switched on here and by the organisation (`Organisation.rating_enabled`;
+        the public pages read the organisation with the tournament's row: web/caching.tournament_by_slug)."""
+        return self.rating_shown and self.organisation.rating_enabled
 
     def scoring_rules(self) -> scoring.Rules:
         return scoring.rules_from(self.rules)

@@ -25,6 +25,7 @@ class PlayerEntry:
     start_number: int
     name: str
     club: str
+    level: str = privacy.FULL  # the player's publication level (a player not published has no public rating)
 
 
 @dataclass(frozen=True)
@@ -147,7 +148,7 @@ def player_record(tournament: Tournament, entry_id: int, *, include_hidden: bool
     if public:
         own_name = privacy.shown_name(own_name, own_level, own_number)
         own_club = privacy.shown_club(own_club, own_level)
-    entry = PlayerEntry(own_id, own_number, own_name, own_club)
+    entry = PlayerEntry(own_id, own_number, own_name, own_club, own_level)
     # everyone seated at the player's tables, the player too: who sat where, and the rounds
     seated = sql.player_seats(entry.id)
     names = {seat[7]: privacy.shown_name(seat[8], seat[9], seat[10]) if public else seat[8] for seat in seated}

@@ -11,7 +11,7 @@ import datetime
 from dataclasses import dataclass
 from fractions import Fraction
 
-from django.db.models import Count, Max, OuterRef, Q, Subquery, Sum
+from django.db.models import Count, F, Max, OuterRef, Q, Subquery, Sum
 from django.db.models.functions import Coalesce
 from django.utils import timezone
 from django.utils.crypto import salted_hmac
@@ -147,6 +147,7 @@ class RanglisteView:
     lines: list[RoundLine]  # every round in the window (the export)
     cut_after: dict[int, list[rules.CutLine]]  # index of the ranked row a cut line follows -> its lines
     people: dict[str, Person]
+    read: Read  # what it was read from (the carried rating: web/rating_scopes.py)
 
 
 def _tournaments(rangliste: Rangliste, until: datetime.date | None = None):
@@ -161,6 +162,21 @@ def _tournaments(rangliste: Rangliste, until: datetime.date | None = None):
 
 def round_lines(rangliste: Rangliste, *, public: bool = False,
                 until: datetime.date | None = None) -> tuple[list[RoundLine], dict[str, Person], int]:
+    """Every round a player played in the Rangliste's tournaments, with who they are (`read`)."""
+    found = read(rangliste, public=public, until=until)
+    return found.lines, found.people, len(found.tournaments)
+
+
+@dataclass(frozen=True)
+class Read:
+    lines: list[RoundLine]
+    people: dict[str, Person]
+    tournaments: list[Tournament]  # in the order of their dates (then ids)
+    keys: dict[int, str]  # entry id -> who the entry is across the tournaments (`Person.key`)
+    tournament_of: dict[int, int]  # entry id -> its tournament's id
+
+
+def read(rangliste: Rangliste, *, public: bool = False, until: datetime.date | None = None) -> Read:
     """Every round a player played in the Rangliste's tournaments, with who they are across them.
     Counted: the tournaments whose standings are public, their rounds whose results are not hidden
     (what the public sees anyway). Who is who goes by the member number; the number itself is shown
@@ -171,7 +187,8 @@ def round_lines(rangliste: Rangliste, *, public: bool = False,
     of the person's records; "—" for a hidden one: the Rangliste has no start number). `until`: an
     association's Ranglistenturniere up to that day (today when None; `checked_tournaments`)."""
     tournaments = {t.pk: t for t in _tournaments(rangliste, until).only("id", "name", "slug", "date", "pflichtsoli",
-                                                                        "public_seating")}
+                                                                        "public_seating", "rating_shown")
+                   .annotate(organisation_rating=F("organisation__rating_enabled"))}
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
                    .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
                                 "player__organisation__publish_member_numbers", "player__publication",
@@ -222,7 +239,7 @@ def round_lines(rangliste: Rangliste, *, public: bool = False,
         return (privacy.shown_name(name, level), privacy.shown_club(club, level),
                 privacy.shown_member_number(number, level))
 
-    people = {key: Person(key, *shown(key, name, club, number.strip()), strictest[key])
+    people = {key: Person(key, *shown(key, name, club, number.strip()), level=strictest[key])
               for key, (_day, _id, name, club, number) in latest.items()}
     lines = []
     for entry_id, round_number, points, games, table, penalties, totals, pflichtsoli in sums:
@@ -236,7 +253,9 @@ def round_lines(rangliste: Rangliste, *, public: bool = False,
             games=games or 0, points=points or 0, penalties=penalties or 0,
             pflichtsolo=None if not tournament.pflichtsoli or totals else pflichtsoli > 0))
     lines.sort(key=lambda line: (name_key(line.name), line.key, line.date, line.tournament_slug, line.round))
-    return lines, people, len(tournaments)
+    ordered = sorted(tournaments.values(), key=lambda t: (t.date, t.pk))
+    return Read(lines=lines, people=people, tournaments=ordered, keys=keys,
+                tournament_of={entry_id: found[0] for entry_id, found in by_entry.items()})
 
 
 def records(lines: list[RoundLine]) -> list[rules.RoundRecord]:
@@ -247,11 +266,16 @@ def records(lines: list[RoundLine]) -> list[rules.RoundRecord]:
 def rangliste_view(rangliste: Rangliste, *, until: datetime.date, public: bool = False) -> RanglisteView:
     """The Rangliste on `until`: ranked, below the minimum, the cut lines; and every round in the window.
     `public`: with the names the public sees (`round_lines`)."""
-    return view_from_lines(rangliste, until, *round_lines(rangliste, public=public, until=until))
+    return _view(rangliste, until, read(rangliste, public=public, until=until))
 
 
-def view_from_lines(rangliste: Rangliste, until: datetime.date, lines: list[RoundLine], people: dict[str, Person],
-          count: int) -> RanglisteView:
+def view_from_lines(rangliste: Rangliste, until: datetime.date, found: Read) -> RanglisteView:
+    """The Rangliste on `until` from what `read` found (the association's stored list computes it so)."""
+    return _view(rangliste, until, found)
+
+
+def _view(rangliste: Rangliste, until: datetime.date, found: Read) -> RanglisteView:
+    lines, people, count = found.lines, found.people, len(found.tournaments)
     result = rules.rangliste(records=records(lines), until=until, months=rangliste.months,
                              minimum_rounds=rangliste.minimum_rounds, cut_lines=rangliste.cut_line_pairs())
     rows = [RanglisteRow(person=people[row.player], row=row) for row in result.rows]
@@ -262,7 +286,7 @@ def view_from_lines(rangliste: Rangliste, until: datetime.date, lines: list[Roun
             cut_after.setdefault(line.rows_above - 1, []).append(line)
     window_lines = [line for line in lines if line.date in result.window]
     return RanglisteView(rangliste=rangliste, until=until, tournaments=count, result=result, rows=rows, below=below,
-                         lines=window_lines, cut_after=cut_after, people=people)
+                         lines=window_lines, cut_after=cut_after, people=people, read=found)
 
 
 @dataclass(frozen=True)
@@ -273,6 +297,7 @@ class PlayerHistory:
     lines: list[RoundLine]  # every round up to `until`
     names: dict[str, tuple[str, datetime.date]]  # tournament slug -> name, date
     row: rules.RanglisteRow | None  # the player's row of the Rangliste (None: no round in the window)
+    read: Read | None = None  # what it was read from (the carried rating: web/rating_scopes.py)
 
     @property
     def average(self):
@@ -286,8 +311,9 @@ class PlayerHistory:
 def player_history(rangliste: Rangliste, *, link: str, until: datetime.date,
                    public: bool = False) -> PlayerHistory | None:
     """A player's tournaments in the Rangliste, found by their link (`Person.link`; None: nobody)."""
-    lines, people, count = round_lines(rangliste, public=public, until=until)
-    view = view_from_lines(rangliste, until, lines, people, count)
+    found = read(rangliste, public=public, until=until)
+    lines, people = found.lines, found.people
+    view = _view(rangliste, until, found)
     key = next((person.key for person in people.values() if person.link == link), None)
     if key is None:
         return None
@@ -295,4 +321,5 @@ def player_history(rangliste: Rangliste, *, link: str, until: datetime.date,
     history = rules.history(records=records(own), player=key, until=until, months=rangliste.months)
     row = next((r.row for r in [*view.rows, *view.below] if r.person.key == key), None)
     return PlayerHistory(rangliste=rangliste, person=people[key], history=history, lines=own,
-                         names={line.tournament_slug: (line.tournament, line.date) for line in own}, row=row)
+                         names={line.tournament_slug: (line.tournament, line.date) for line in own}, row=row,
+                         read=found)

@@ -1,19 +1,30 @@
-"""The players' ratings (docs/rating.md): each player's now, and one player's course round by round.
-One query each."""
+"""The players' ratings (docs/rating.md): each player's now, and one player's course round by round
+(one query each); the games and change counters a scope across tournaments is carried from."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
 
+from django.db.models import Max
 from django.utils.formats import number_format
 
 from scoring import rating
 
-from ..models import Rating, RatingStep, Tournament
+from ..models import DataChange, Game, Rating, RatingStep, Seat, Tournament
 
 
-def ratings_of(tournament: Tournament) -> dict[int, rating.Rating]:
-    """Each rated player's rating now, by entry id."""
+def ratings_of(tournament: Tournament, *, include_hidden: bool = True) -> dict[int, rating.Rating]:
+    """Each rated player's rating now, by entry id; without `include_hidden` (the public), the rating
+    after the newest round whose results are not hidden (a hidden round's games must not show through
+    the rating). One query."""
+    if not include_hidden:
+        found: dict[int, rating.Rating] = {}
+        for entry_id, mu, sigma, games in (RatingStep.objects.filter(round__tournament=tournament,
+                                                                     round__results_hidden=False)
+                                           .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
+            found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
+        return found
     return {entry_id: rating.Rating(mu=mu, sigma=sigma, games=games) for entry_id, mu, sigma, games in
             Rating.objects.filter(tournament=tournament).values_list("entry_id", "mu", "sigma", "games")}
 
@@ -28,10 +39,14 @@ class RatingCourse:
         return self.now.games_missing
 
 
-def rating_course(entry_id: int) -> RatingCourse | None:
-    """One player's rating after each round he played; None before his first game."""
+def rating_course(entry_id: int, *, include_hidden: bool = True) -> RatingCourse | None:
+    """One player's rating after each round he played (without `include_hidden`: the rounds whose
+    results are not hidden); None before his first game."""
+    steps_of = RatingStep.objects.filter(entry_id=entry_id)
+    if not include_hidden:
+        steps_of = steps_of.filter(round__results_hidden=False)
     steps = [(number, rating.Rating(mu=mu, sigma=sigma, games=games)) for number, mu, sigma, games in
-             RatingStep.objects.filter(entry_id=entry_id).order_by("round__number")
+             steps_of.order_by("round__number")
              .values_list("round__number", "mu", "sigma", "games")]
     return RatingCourse(now=steps[-1][1], rounds=steps) if steps else None
 
@@ -45,3 +60,47 @@ def rating_version(entry_id: int) -> int:
 def rating_text(value: rating.Rating) -> str:
     """The rating as the pages show it: mu, one decimal."""
     return number_format(value.mu, 1)  # with the reader's decimal mark: 27,9 / 27.9
+
+
+# ---- a scope across tournaments: a series, a Rangliste (web/rating_scopes.py, docs/rating.md) -------------
+
+
+def change_counters(tournament_ids: list[int]) -> dict[int, int]:
+    """Each tournament's change counter (its newest change; every write moves it). One query."""
+    return dict(DataChange.objects.filter(tournament_id__in=tournament_ids).order_by().values("tournament_id")
+                .annotate(top=Max("id")).values_list("tournament_id", "top"))
+
+
+def scope_games(tournament_ids: list[int]) -> dict[int, list[tuple[list[int], list[int], str, int]]]:
+    """Each tournament's games as the rating reads them: (the four who played it, the Re party, the
+    winner, the value before doubling), in the order round, table, game; rounds whose results are hidden
+    left out (as the Rangliste leaves them out). Two queries."""
+    seated: dict[int, list[int]] = defaultdict(list)
+    for table_id, entry_id in (Seat.objects.filter(round__tournament_id__in=tournament_ids,
+                                                   round__results_hidden=False)
+                               .order_by("position").values_list("table_id", "entry_id")):
+        seated[table_id].append(entry_id)
+    games: dict[int, list[tuple[list[int], list[int], str, int]]] = defaultdict(list)
+    rows = (Game.objects.filter(table__round__tournament_id__in=tournament_ids, table__round__results_hidden=False)
+            .order_by("table__round__tournament_id", "table__round__number", "table__number", "number")
+            .values_list("table__round__tournament_id", "table_id", "re", "winner", "value", "multiplier",
+                         "sitting_out_id"))
+    for tournament_id, table_id, re, winner, value, multiplier, sitting_out in rows:
+        players = [e for e in seated.get(table_id, []) if e != sitting_out]
+        games[tournament_id].append((players, list(re), winner, value // (multiplier or 1)))
+    return games
+
+
+def ratings_before(tournament: Tournament, round_number: int, *, include_hidden: bool = True
+                   ) -> dict[int, rating.Rating]:
+    """Each player's rating before round `round_number`: his newest step of an earlier round (a
+    player without one is new; without `include_hidden`, of an earlier round whose results are not
+    hidden). One query."""
+    found: dict[int, rating.Rating] = {}
+    steps = RatingStep.objects.filter(round__tournament=tournament, round__number__lt=round_number)
+    if not include_hidden:
+        steps = steps.filter(round__results_hidden=False)
+    for entry_id, mu, sigma, games in (steps
+                                       .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
+        found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
+    return found

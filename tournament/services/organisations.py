@@ -1,5 +1,6 @@
 """Organisations (docs/security.md, "Organisations"): creating one with its first organiser, and
-which organisation a tournament, series or Rangliste is created in when nobody chose one."""
+which organisation a tournament, series or Rangliste is created in when nobody chose one; the
+organisation-wide switch of the rating."""
 
 from __future__ import annotations
 
@@ -7,8 +8,11 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from ..errors import UserError
-from ..models import Organisation
+from ..log import audit
+from ..log.audit import SYSTEM, Actor
+from ..models import Organisation, Tournament
 from ..slugs import slug_from
+from .locking import lock_one, lock_tournament
 
 SLUG_LENGTH = 80  # Organisation.slug
 DEFAULT_SLUG = "verein"  # the organisation of a single-club install (the venue's laptop, the demo)
@@ -62,3 +66,22 @@ def organisation_named(slug: str | None) -> Organisation:
         raise UserError(_("Eine Organisation mit dem Kurznamen %(slug)s gibt es nicht.") % {"slug": slug},
                         field="organisation")
     return organisation
+
+
+def switch_rating(*, organisation: Organisation, enabled: bool, by: Actor = SYSTEM) -> Organisation:
+    """The organisation-wide switch of the players' rating (docs/rating.md): off, no tournament, series or
+    Rangliste of the organisation shows it, whatever a tournament's own switch says; on, each tournament's
+    own switch decides. A logged settings change (the organisation's history, with who), and every one of
+    its tournaments' change counters moves, so that no cached page keeps showing what was switched off."""
+    with transaction.atomic():
+        organisation = lock_one(Organisation.objects.filter(pk=organisation.pk))
+        if organisation.rating_enabled == enabled:
+            return organisation
+        with audit.recording("rating_switched", by=by, tournament=None):
+            organisation.rating_enabled = enabled
+            organisation.save(update_fields=["rating_enabled"])
+        for tournament_id in Tournament.objects.filter(organisation=organisation).values_list("pk", flat=True):
+            lock_tournament(tournament_id)
+            with audit.recording("rating_switched", by=by, tournament=tournament_id):
+                pass  # (the tournament's pages show the rating: its counter moves)
+        return organisation

@@ -94,8 +94,9 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
     with transaction.atomic(), audit.recording("rangliste_refreshed", by=SYSTEM, tournament=None):
         Rangliste.objects.filter(pk=rangliste.pk).update(stale=False)
     checked = selectors.checked_tournaments(rangliste, until=today)
-    lines, people, count = selectors.round_lines(rangliste, until=today)
-    view = selectors.view_from_lines(rangliste, today, lines, people, count)
+    found = selectors.read(rangliste, until=today)
+    lines, count = found.lines, len(found.tournaments)
+    view = selectors.view_from_lines(rangliste, today, found)
     ranked_averages = sorted(row.row.average for row in view.rows)  # ascending, for the places of those below
     standings = []
     for position, entry in enumerate([*view.rows, *view.below]):

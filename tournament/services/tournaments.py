@@ -354,6 +354,10 @@ def update_tournament(*, tournament: Tournament, fields: dict, rules, version: i
                 fields["slug"] in RESERVED_SLUGS or Tournament.objects.filter(slug=fields["slug"]).exists()):
             raise UserError(_("Den Kurznamen %(slug)s hat schon ein anderes Turnier.") % {"slug": fields["slug"]},
                             field="slug")
+        if fields.get("rating_forecast", tournament.rating_forecast) and fields.get(
+                "counts_for_rangliste", tournament.counts_for_rangliste):
+            raise UserError(_("Die Erwartung je Tisch gibt es nur bei Turnieren, die nicht für die Rangliste zählen: "
+                              "dort soll keine Vorhersage am Tisch liegen."), field="rating_forecast")
         highest = scores.highest_game_numbers(tournament)
         pflichtsoli = fields.get("pflichtsoli", tournament.pflichtsoli)
         check_list_games(pflichtsoli, fields.get("games_at_table_of_4", tournament.games_at_table_of_4),

@@ -26,6 +26,7 @@
 - `printing`: the director's PDF printouts: score sheets, seating plan, standings
 - `spreadsheet`: CSV downloads for spreadsheets, every cell guarded against formulas
 - `backups`: downloading the tournament file; restoring one as a new tournament
+- `organisations`: an organisation's own settings for its organisers (the rating switched on or off)
 - `publishing`: the director's "Online veröffentlichen" (venue), an organisation's publishing keys (hub)
 - `publishing_api`: the hub's endpoint for the venues' batches (`/api/publish/v1/batch`)
 - `log`: the change log (Protokoll) of a tournament

@@ -36,7 +36,8 @@ def home(request):
     key_organisations = organisations_of(user) if organiser and settings.DOKO_HUB else []
     return render(request, "tournament/home.html", {"tournaments": tournaments, "series_list": series,
                                                     "ranglisten": ranglisten, "is_organiser": organiser,
-                                                    "key_organisations": key_organisations})
+                                                    "key_organisations": key_organisations,
+                                                    "own_organisations": organisations_of(user) if organiser else []})
 
 
 def _hub_home(request, tournaments, series, ranglisten):

@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from scoring.rating import MINIMUM_GAMES
 
-from .. import ranking, selectors
+from .. import privacy, ranking, selectors
 from ..models import Entry, Table
 from ..selectors.ratings import rating_course, rating_text, rating_version
 from ..web import cache_keys, caching, frames, front, histories
@@ -68,7 +68,7 @@ def player_version(request, tournament, entry_id: int) -> tuple[tuple[int, int, 
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
     # the rating moves with games at other tables too (a correction in an earlier round rates the later
     # rounds again): its newest step, rewritten whenever it is rated again, is part of the version
-    rated = rating_version(entry_id) if tournament.rating_shown else 0
+    rated = rating_version(entry_id) if tournament.rating_on else 0
     text = cache_keys.digest(own, ranks, rated, *history.brief_provisional_sentences())
     return counters, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
 
@@ -93,7 +93,8 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
         chart = progression_svg([Series(record.entry.name, values, highlight=True)], labels,
                                 title=_("Punkteverlauf von %(name)s") % {"name": record.entry.name}
                                 ) if len(values) > 1 and show_standing else ""
-        course = rating_course(entry_id) if tournament.rating_shown and show_standing else None
+        rated = tournament.rating_on and show_standing and shown_rating(request, record)
+        course = rating_course(entry_id, include_hidden=request.is_director) if rated else None
         rating_chart = progression_svg(
             [Series(_("Wertungszahl"), [round(step.mu) for _n, step in course.rounds], highlight=True)],
             [_("R%(n)s") % {"n": n} for n, _step in course.rounds],
@@ -116,6 +117,11 @@ def player_fragment(request, tournament, entry_id: int, version: PlayerVersion) 
         return {"html": html, "name": record.entry.name}
 
     return caching.cached(key, compute)
+
+
+def shown_rating(request, record) -> bool:
+    """A player not published has no public rating (docs/privacy.md); the director and helpers see it."""
+    return request.can_enter or record.entry.level != privacy.HIDDEN
 
 
 def describe_player_page(request, entry_id):

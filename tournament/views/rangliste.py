@@ -4,6 +4,7 @@ JSON) and the directors' pages to create and set it up (docs/competitions.md, "R
 from __future__ import annotations
 
 import datetime
+from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
@@ -12,8 +13,11 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.formats import date_format, number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import pgettext
+
+from scoring import rating
 
 from ..errors import Conflict, UserError
 from ..forms.common import chosen_organisation
@@ -23,8 +27,11 @@ from ..models import Rangliste
 from ..selectors import association_rangliste as association
 from ..selectors import organisations_of
 from ..selectors import rangliste as selectors
+from ..selectors.ratings import rating_text
 from ..services import rangliste as services
 from ..services import rangliste_refresh
+from ..web import rating_scopes
+from ..web.charts import Series, progression_svg
 from . import query_string
 from .access import organiser_required
 from .spreadsheet import csv_response
@@ -39,7 +46,7 @@ def public_or_director(view):
 
     @wraps(view)
     def wrapper(request, slug, *args, **kwargs):
-        rangliste = get_object_or_404(Rangliste, slug=slug)
+        rangliste = get_object_or_404(Rangliste.objects.select_related("organisation"), slug=slug)
         request.is_director = is_director(request.user, rangliste)
         if not request.is_director and not rangliste.public:
             raise Http404
@@ -147,6 +154,35 @@ def page_number(request) -> int:
         return 1
 
 
+def carried(request, rangliste: Rangliste, read) -> rating_scopes.Carried | None:
+    """The rating carried across the Rangliste's tournaments as this reader may see it (docs/rating.md);
+    None where the organisation has the rating off."""
+    if not rangliste.organisation.rating_enabled:
+        return None
+    found = rating_scopes.carried(read, scope=f"rangliste-{rangliste.pk}")
+    return rating_scopes.shown(read, found, public=not request.is_director)
+
+
+@dataclass(frozen=True)
+class RatingCell:
+    """The rating in a Rangliste's row: the value, and whether it is still uncertain (fewer games than
+    `scoring.rating.MINIMUM_GAMES`)."""
+
+    text: str
+    value: rating.Rating
+
+    @property
+    def title(self) -> str:
+        if self.value.settled:
+            return _("Wertungszahl aus %(games)s Spielen") % {"games": self.value.games}
+        return _("Noch unsicher: erst %(games)s Spiele gewertet") % {"games": self.value.games}
+
+
+def cell(ratings: rating_scopes.Carried | None, key: str) -> RatingCell | None:
+    value = ratings.now.get(key) if ratings is not None else None
+    return RatingCell(rating_text(value), value) if value is not None else None
+
+
 @public_or_director
 def rangliste_page(request, rangliste):
     if stored(request, rangliste):
@@ -156,8 +192,13 @@ def rangliste_page(request, rangliste):
             "behind": association.wants_refresh(rangliste)})
     view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     say_until(request)
-    rows = [(entry, view.cut_after.get(index, [])) for index, entry in enumerate(view.rows)]
-    return render(request, "tournament/rangliste.html", {"view": view, "rows": rows, "rangliste": rangliste,
+    ratings = carried(request, rangliste, view.read)
+    rows = [(entry, view.cut_after.get(index, []), cell(ratings, entry.person.key))
+            for index, entry in enumerate(view.rows)]
+    below = [(entry, cell(ratings, entry.person.key)) for entry in view.below]
+    return render(request, "tournament/rangliste.html", {"view": view, "rows": rows, "below": below,
+                                                         "rangliste": rangliste, "rated": ratings is not None,
+                                                         "minimum_games": rating.MINIMUM_GAMES,
                                                          "is_director": request.is_director})
 
 
@@ -174,41 +215,92 @@ def rangliste_player(request, rangliste):
     if history is None:
         raise Http404
     say_until(request)
-    tournaments = [(line, history.names[line.tournament][0], history.tournament_average(line))
+    ratings = carried(request, rangliste, history.read)
+    course = ratings.course.get(history.person.key, []) if ratings is not None else []
+    after = dict(course)  # tournament id -> the rating after it
+    slug_id = {t.slug: t.pk for t in history.read.tournaments}
+    tournaments = [(line, history.names[line.tournament][0], history.tournament_average(line),
+                    cell_of(after.get(slug_id.get(line.tournament))))
                    for line in history.history.tournaments]
-    return render(request, "tournament/rangliste_player.html", {"history": history, "rangliste": rangliste,
-                                                                "tournaments": tournaments})
+    now = cell(ratings, history.person.key)
+    chart = progression_svg(
+        [Series(_("Wertungszahl"), [round(value.mu) for _id, value in course], highlight=True)],
+        [date_format(day, "SHORT_DATE_FORMAT") for day in course_days(history.read, course)],
+        title=_("Wertungszahl von %(name)s nach jedem Turnier") % {"name": history.person.name}, height=200,
+    ) if len(course) > 1 else ""
+    return render(request, "tournament/rangliste_player.html", {
+        "history": history, "rangliste": rangliste, "tournaments": tournaments, "rating": now,
+        "rating_sigma": number_format(now.value.sigma, 1) if now else "", "rating_chart": chart,
+        "rated": bool(course), "minimum_games": rating.MINIMUM_GAMES})
+
+
+def cell_of(value: rating.Rating | None) -> RatingCell | None:
+    return RatingCell(rating_text(value), value) if value is not None else None
+
+
+def course_days(read, course) -> list[datetime.date]:
+    days = {t.pk: t.date for t in read.tournaments}
+    return [days[tournament_id] for tournament_id, _value in course]
 
 
 EXPORT_FIELDS = ["player", "member_number", "club", "tournament", "tournament_slug", "date", "round", "table",
                  "games", "points", "penalties", "pflichtsolo"]
+RATING_FIELDS = ["rating", "rating_sigma", "rating_games"]  # the carried rating after the line's tournament
 
 
-def export_rows(view) -> list[dict]:
-    """One dict per player and round in the window (docs/competitions.md, the export)."""
+def export_rows(view, ratings: rating_scopes.Carried | None = None) -> list[dict]:
+    """One dict per player and round in the window (docs/competitions.md, the export); with `ratings`,
+    the player's carried rating after that round's tournament (mu and sigma rounded to 0.1, the games
+    rated so far; None where the player is not rated or not published)."""
+    after = {}
+    if ratings is not None:
+        slugs = {t.pk: t.slug for t in view.read.tournaments}
+        after = {(key, slugs[t]): value for key, course in ratings.course.items() for t, value in course}
+
+    def rated(line) -> dict:
+        if ratings is None:
+            return {}
+        value = after.get((line.key, line.tournament_slug))
+        if value is None:
+            return dict.fromkeys(RATING_FIELDS)
+        return {"rating": round(value.mu, 1), "rating_sigma": round(value.sigma, 1), "rating_games": value.games}
+
     return [{"player": line.name, "member_number": line.member_number, "club": line.club,
              "tournament": line.tournament, "tournament_slug": line.tournament_slug,
              "date": line.date.isoformat(), "round": line.round, "table": line.table, "games": line.games,
-             "points": line.points, "penalties": line.penalties, "pflichtsolo": line.pflichtsolo}
+             "points": line.points, "penalties": line.penalties, "pflichtsolo": line.pflichtsolo, **rated(line)}
             for line in view.lines]
 
 
 @public_or_director
 def rangliste_csv(request, rangliste):
     view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
+    ratings = carried(request, rangliste, view.read)
+    fields = EXPORT_FIELDS + (RATING_FIELDS if ratings is not None else [])
     header = [pgettext("one player", "Spieler"), _("Mitgliedsnummer"), _("Verein"), _("Turnier"), _("Kurzname"),
-              _("Datum"), _("Runde"), _("Tisch"), _("Spiele"), _("Punkte"), _("Strafen"), _("Pflichtsolo gespielt")]
+              _("Datum"), _("Runde"), _("Tisch"), _("Spiele"), _("Punkte"), _("Strafen"), _("Pflichtsolo gespielt"),
+              *((_("Wertungszahl nach dem Turnier"), _("Unsicherheit"), _("Spiele gewertet"))
+                if ratings is not None else ())]
     flags = {True: _("ja"), False: _("nein"), None: ""}
-    lines = [[row[field] if field != "pflichtsolo" else flags[row[field]]
-              for field in EXPORT_FIELDS] for row in export_rows(view)]
+
+    def text(row, field):
+        if field == "pflichtsolo":
+            return flags[row[field]]
+        if field in ("rating", "rating_sigma"):
+            return "" if row[field] is None else f"{row[field]:.1f}".replace(".", ",")
+        return "" if row[field] is None and field == "rating_games" else row[field]
+
+    lines = [[text(row, field) for field in fields] for row in export_rows(view, ratings)]
     return csv_response(header, lines, f"{rangliste.slug}-runden.csv")
 
 
 @public_or_director
 def rangliste_json(request, rangliste):
     view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
+    ratings = carried(request, rangliste, view.read)
     window = view.result.window
     return JsonResponse({"format": "doko-rangliste-runden", "version": 1, "rangliste": rangliste.name,
                          "window": {"from": window.start.isoformat(), "until": window.end.isoformat()},
-                         "fields": EXPORT_FIELDS, "rounds": export_rows(view)},
+                         "fields": EXPORT_FIELDS + (RATING_FIELDS if ratings is not None else []),
+                         "rounds": export_rows(view, ratings)},
                         json_dumps_params={"ensure_ascii": False, "indent": 1})

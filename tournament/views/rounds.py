@@ -15,6 +15,9 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST
 
+from scoring.rating_forecast import win_shares
+
+from .. import privacy
 from ..collation import name_key
 from ..errors import Conflict, UserError
 from ..forms.common import clean_key, new_key
@@ -22,6 +25,7 @@ from ..forms.rounds import DrawForm, MoveForm, SwapForm
 from ..log.audit import Actor
 from ..models import Round, Tournament
 from ..selectors import missing_results, repeat_pairs, round_progress, round_tables
+from ..selectors.ratings import ratings_before
 from ..services import seating
 from ..web import cache_keys, caching, front, warming
 from .access import director_required, public_or_director
@@ -67,14 +71,47 @@ def round_detail(request, tournament, round_number):
     the whole page comes from the shared cache (the round-start rush: every player opens it at once)."""
     if not caching.for_everyone(request):
         return round_page(request, _round(tournament, round_number))
-    counter = caching.setup_counter(tournament)
+    # the expected result per table moves with every result of the earlier rounds: the change counter
+    check = "change" if shows_forecast(tournament) else "setup"
+    counter = caching.change_counter(tournament) if check == "change" else caching.setup_counter(tournament)
     poll = caching.Poll(request, tournament, page="round", variant=(round_number,), personal=True, counter=counter)
     not_modified = poll.not_modified()
     if not_modified is not None:
         return not_modified
     key = cache_keys.round_page(tournament.pk, counter, round_number=round_number, path=request.get_full_path())
     response = caching.whole_page(request, key, lambda: round_page(request, _round(tournament, round_number)))
-    return front.keep(poll.finish(response), "setup", tournament.pk, value=counter)
+    return front.keep(poll.finish(response), check, tournament.pk, value=counter)
+
+
+def shows_forecast(tournament) -> bool:
+    """Each table's expected result is shown (docs/rating.md): switched on, with the rating on, and not
+    for a tournament that counts for the Rangliste (the settings refuse that too)."""
+    return tournament.rating_forecast and not tournament.counts_for_rangliste and tournament.rating_on
+
+
+def forecast(round: Round, tables, *, public: bool, include_hidden: bool) -> dict[int, str]:
+    """entry id -> the share of games the player is expected to win at his table ("55 %"), from the
+    ratings before the round (without `include_hidden`: from the rounds whose results are not hidden);
+    none for a player not published (on the public page) and none at all before anyone has a rating
+    (everyone would be 50 %)."""
+    before = ratings_before(round.tournament, round.number, include_hidden=include_hidden)
+    if not before:
+        return {}
+    shown = {}
+    for seated in tables:
+        if seated.size not in (4, 5):
+            continue
+        keys = [str(entry.id) for entry in seated.entries]
+        shares = win_shares({str(e): r for e, r in before.items()}, keys)
+        for entry in seated.entries:
+            if public and entry.player.publication == privacy.HIDDEN:
+                continue
+            shown[entry.id] = f"{round_half_up(shares[str(entry.id)] * 100)} %"
+    return shown
+
+
+def round_half_up(value: float) -> int:
+    return int(value + 0.5)
 
 
 def round_page(request, round: Round, *, conflict: dict | None = None):
@@ -90,11 +127,14 @@ def round_page(request, round: Round, *, conflict: dict | None = None):
     tables = round_tables(round, public=not request.can_enter)
     # how far each table is: for those who enter results (a visitor's seating changes only with the setup)
     progress = round_progress(round) if request.can_enter and not round.is_draft else {}
+    shares = forecast(round, tables, public=not request.can_enter,
+                      include_hidden=director) if shows_forecast(tournament) else {}
     rows = [{"seated": t, "progress": progress.get(t.table.id, {}),
+             "players": [(entry, shares.get(entry.id, "")) for entry in t.entries],
              "games_expected": t.table.expected_games(tournament.games_at_table(t.size))} for t in tables]
     context = {
         "tournament": tournament, "round": round, "is_director": director, "can_enter": request.can_enter,
-        "tables": rows, "conflict": conflict,
+        "tables": rows, "conflict": conflict, "forecast": bool(shares),
         "tables_of_4": sum(1 for t in tables if t.size == 4), "tables_of_5": sum(1 for t in tables if t.size == 5),
         "players": sum(t.size for t in tables),
         "by_name": sorted(((entry.player.name, t.table.number, position) for t in tables

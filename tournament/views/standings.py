@@ -33,7 +33,7 @@ from django_tables2.data import TableListData
 from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
-from ..selectors.ratings import ratings_of
+from ..selectors.ratings import rating_text, ratings_of
 from ..selectors.teams import has_teams
 from ..web import cache_keys, caching, front, histories
 from ..web.charts import Series, progression_html
@@ -56,9 +56,12 @@ class RowTexts:
     """The words of a standings row in the current language, looked up once per table; `mode`: the
     tournament's ranking (which columns a row has), `tables`: whether a placement names its table."""
 
-    def __init__(self, player_url, mode: str = Ranking.POINTS, tables: bool = True):
+    def __init__(self, player_url, mode: str = Ranking.POINTS, tables: bool = True,
+                 ratings: dict[int, str] | None = None):
         self.mode = mode
         self.tables = tables
+        self.ratings = ratings  # entry id -> the rating as shown (None: the column is not shown)
+        self.rating_title = escape(_("Wertungszahl: Spielstärke aus allen Spielen (siehe Hilfe)"))
         self.same = escape(_("unverändert"))
         self.better = _("%(n)s Plätze besser")
         self.worse = _("%(n)s Plätze schlechter")
@@ -92,9 +95,29 @@ def row_html(row: selectors.StandingRow, texts: RowTexts) -> str:
             f'<button type="button" class="me-toggle" aria-pressed="false" aria-label="{texts.me_text}" '
             f'title="{texts.me_title}">'
             f'<span aria-hidden="true">☆</span></button></div></td>'
-            f'{mode_cells(row, texts)}<td class="num">{ranking.total_text(row.points)}</td>'
+            f'{rating_cell(row, texts)}{mode_cells(row, texts)}<td class="num">{ranking.total_text(row.points)}</td>'
             f'<td class="num secondary">{row.games}</td>'
             f'<td class="num secondary">{row.won}</td><td class="num secondary">{row.solos}</td></tr>')
+
+
+def rating_cell(row: selectors.StandingRow, texts: RowTexts) -> str:
+    """The rating beside the player (docs/rating.md), where the tournament shows it; empty for a player
+    not published (`row.hidden`: no public rating) and before the player's first game."""
+    if texts.ratings is None:
+        return ""
+    shown = "" if row.hidden else texts.ratings.get(row.entry_id, "")
+    return f'<td class="num rating" title="{texts.rating_title}">{escape(shown)}</td>'
+
+
+def shown_ratings(tournament, rows, *, director: bool) -> dict[int, str] | None:
+    """The ratings of the standings' rows as the table shows them (`selectors.ratings.rating_text`),
+    None where the tournament or its organisation has the rating off; a player not published has none,
+    and the public's leave out rounds whose results are hidden."""
+    if not tournament.rating_on:
+        return None
+    rated = ratings_of(tournament, include_hidden=director)
+    return {row.entry_id: rating_text(rated[row.entry_id]) for row in rows
+            if row.entry_id in rated and not row.hidden}
 
 
 def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
@@ -134,6 +157,8 @@ class StandingsTable(tables.Table):
     movement = tables.Column(verbose_name=gettext_lazy("±"), orderable=False,
                              attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
     name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"), order_by=("sort_name",))
+    rating = tables.Column(verbose_name=gettext_lazy("WZ"), orderable=False,
+                           attrs={"th": {"class": "num rating", "title": gettext_lazy("Wertungszahl")}})
     table_points = tables.Column(verbose_name=gettext_lazy("Tischpunkte"), attrs=NUMBER)
     average = tables.Column(verbose_name=gettext_lazy("Schnitt"), attrs=NUMBER)
     rounds_played = tables.Column(verbose_name=gettext_lazy("Runden"), attrs=SECONDARY)
@@ -148,19 +173,22 @@ class StandingsTable(tables.Table):
         order_by = ("rank",)
 
     def __init__(self, rows, *args, player_url, limit: int | None = None, mode: str = Ranking.POINTS,
-                 tables_shown: bool = True, **kwargs):
+                 tables_shown: bool = True, ratings: dict[int, str] | None = None, **kwargs):
         self.player_url = player_url
         self.limit = limit
         self.mode = mode
         self.tables_shown = tables_shown
+        self.ratings = ratings
         unused = [name for columns in MODE_COLUMNS.values() for name in columns if name not in MODE_COLUMNS[mode]]
+        if ratings is None:
+            unused.append("rating")
         super().__init__(RankedRows(list(rows)), *args, exclude=unused, **kwargs)
         if mode == Ranking.TABLE_POINTS:
             self.columns["points"].column.verbose_name = gettext_lazy("Spielpunkte")
 
     @property
     def column_count(self) -> int:
-        return 7 + len(MODE_COLUMNS[self.mode])
+        return 7 + len(MODE_COLUMNS[self.mode]) + (self.ratings is not None)
 
     @property
     def truncated(self) -> bool:
@@ -172,7 +200,7 @@ class StandingsTable(tables.Table):
         return list(self.data)
 
     def body_html(self) -> str:
-        texts = RowTexts(self.player_url, self.mode, self.tables_shown)
+        texts = RowTexts(self.player_url, self.mode, self.tables_shown, self.ratings)
         rows = self.ordered_rows()
         if self.truncated:
             return mark_safe("".join(row_html(row, texts) for row in rows[:self.limit]) + ME_MARK)
@@ -248,8 +276,10 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
             rows = [row for row in rows if query["kategorie"] in (categories.get(row.entry_id) or ())]
         links = player_link(tournament, tournament.public_players or director)
         show_all = bool(query.get("all"))
+        ratings = shown_ratings(tournament, rows, director=director)
         table = StandingsTable(rows, player_url=links, limit=None if show_all else settings.STANDINGS_TOP,
-                               mode=tournament.ranking, tables_shown=tournament.public_seating or director)
+                               mode=tournament.ranking, tables_shown=tournament.public_seating or director,
+                               ratings=ratings)
         # the table's header links keep the query of the page, without the poll's own parameters
         shown = copy.copy(request)
         shown.GET = QueryDict(urlencode(query))
@@ -269,6 +299,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         return {"html": html, "rest": rest, "links": tournament.public_players or director,
                 "rounds": history.rounds, "after_round": after_round, "mode": tournament.ranking,
                 "tables": tournament.public_seating or director, "columns": table.column_count,
+                "ratings": ratings,
                 "has_teams": has_teams(tournament)}
 
     return caching.cached(key, compute, keep=True)
@@ -283,7 +314,8 @@ def compose(fragment: dict, tournament, me: int | None, *, now: bool = True) -> 
     values = fragment["rest"].get(me) if me is not None else None
     if values is not None:
         own = selectors.rows_from([values])[0]
-        texts = RowTexts(player_link(tournament, fragment["links"]), fragment["mode"], fragment["tables"])
+        texts = RowTexts(player_link(tournament, fragment["links"]), fragment["mode"], fragment["tables"],
+                         fragment.get("ratings"))
         gap = (f'<tr class="gap" aria-hidden="true"><td colspan="{fragment["columns"]}">…</td></tr>'
                f'{row_html(own, texts)}')
         html = html.replace(ME_MARK, gap, 1)
@@ -371,6 +403,11 @@ def rating_cells(value) -> tuple:
     return f"{value.mu:.1f}".replace(".", ","), f"{value.sigma:.1f}".replace(".", ","), value.games
 
 
+def row_rating(rated: dict, row):
+    """A row's rating in an export: none for a player not published (docs/privacy.md)."""
+    return None if row.hidden else rated.get(row.entry_id)
+
+
 def rating_json(value) -> dict | None:
     """The rating in the JSON export: mu, sigma, the conservative value it ranks by, the games rated and
     whether that is enough to be ranked (docs/rating.md); null before the player's first game."""
@@ -388,7 +425,7 @@ def standings_csv(request, tournament):
     rank, as the printed standings; empty for a round the player did not play), then, when the rating is
     shown, the rating now, its uncertainty and the games rated (docs/rating.md). The new columns come
     last, so that a spreadsheet that reads the others by position keeps working."""
-    rated = ratings_of(tournament) if tournament.rating_shown else None
+    rated = ratings_of(tournament, include_hidden=request.is_director) if tournament.rating_on else None
 
     def build(rows, mode, rounds, per_round):
         header = [_("Platz"), pgettext("one player", "Spieler"), _("Verein"), *ranking.export_labels(mode).values(),
@@ -399,7 +436,7 @@ def standings_csv(request, tournament):
         lines = ([row.rank or "", row.name, row.club,
                   *ranking.export_values(row, mode, as_text=True).values(), row.points, row.games, row.won, row.solos,
                   "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty)),
-                  *(rating_cells(rated.get(row.entry_id)) if rated is not None else ())]
+                  *(rating_cells(row_rating(rated, row)) if rated is not None else ())]
                  for row in rows)
         return csv_response(header, lines, f"{tournament.slug}-rangliste.csv")
 
@@ -409,13 +446,13 @@ def standings_csv(request, tournament):
 @public_or_director("standings")
 def standings_json(request, tournament):
     tables = tournament.public_seating or request.is_director
-    rated = ratings_of(tournament) if tournament.rating_shown else None
+    rated = ratings_of(tournament, include_hidden=request.is_director) if tournament.rating_on else None
 
     def build(rows, mode, _rounds, _per_round):
         data = [{"rank": r.rank or None, "player": r.name, "club": r.club,
                  **ranking.export_values(r, mode, as_text=False, tables=tables), "points": r.points,
                  "games": r.games, "won": r.won, "solos": r.solos,
-                 **({"rating": rating_json(rated.get(r.entry_id))} if rated is not None else {})} for r in rows]
+                 **({"rating": rating_json(row_rating(rated, r))} if rated is not None else {})} for r in rows]
         return JsonResponse(data, safe=False, json_dumps_params={"ensure_ascii": False})
 
     return _export(request, tournament, "standings-json", build)

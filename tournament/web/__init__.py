@@ -4,6 +4,7 @@
 - `caching`: the tournament's change counters, cached pages and values, ETags and 304s for polls
 - `front`: the front door before Django: a visitor's whole answer sent again while its counter stays
 - `score_sums`: the scores summed per table, kept across changes and summed again only where a change was
+- `rating_scopes`: the rating carried across a Rangliste's tournaments, kept per tournament in the cache
 - `histories`: the standings of every round, once per change, brought up to date table by table
 - `outside_writes`: writes outside the services (the admin, a shell) move the change counter too
 - `warming`: a published round's visitor pages rendered by the background worker before the phones come

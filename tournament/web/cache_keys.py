@@ -80,6 +80,9 @@ FAMILIES: dict[str, Family] = {
                            "and the own tables)", "change", "web/front.py"),
     "front-static": Family("a static file whose name holds its content's hash, as sent", "release",
                            "web/front.py"),
+    "rating-scope": Family("the ratings carried across a Rangliste's tournaments: the players' ratings after each "
+                           "tournament, each with a digest of it and every tournament before it (their change "
+                           "counters, who their entries are)", "in place", "web/rating_scopes.py"),
     # the hub's pages across every organisation's tournaments (docs/hub.md): no counter of one tournament
     # says when they change, and a site-wide one would move with every game saved anywhere on a Saturday
     # evening; they are kept `HUB_TIMEOUT` seconds, the day and the filters in the key
@@ -197,6 +200,13 @@ def season(series_id: int, version: str, *, mode: str) -> str:
 def hub_person(record_id: int) -> str:
     """A person's page across clubs, by the record its address names; kept `HUB_TIMEOUT` seconds."""
     return f"doko:hub-person:{record_id}:{digest(release(), get_language())}"
+
+
+def rating_scope(scope: str) -> str:
+    """One entry per scope (`scope`: "rangliste-3") and release; the value holds, for each tournament,
+    the digest of what it was computed from, and a reader rates again from the first that moved
+    (web/rating_scopes.py). Holds no words: no language."""
+    return f"doko:rating-scope:{scope}:{release()}"
 
 
 def pdf_job(job_id: str) -> str:

@@ -160,7 +160,7 @@ def tournament_by_slug(request, slug: str) -> Tournament:
     key = cache_keys.tournament_row(tournament_id, counter)
     kept = recent.get(key)
     if kept is None:
-        kept = Tournament.objects.filter(pk=tournament_id).first()
+        kept = Tournament.objects.filter(pk=tournament_id).select_related("organisation").first()
         if kept is None:
             raise Http404
         recent.put(key, kept)

@@ -121,7 +121,8 @@ NOT_COUNTED = {
     IdentityDecision: "who is the same person across clubs: shown on the organisation's page, read live; the "
     "hub's person pages expire (hub-person)",
     Organisation: "its settings (publish_member_numbers) show only on the Rangliste's pages, read live; "
-    "no tournament page shows the organisation",
+    "its rating switch is written only by services.organisations.switch_rating, which moves every one of its "
+    "tournaments' counters (read-only in the admin)",
 }
 
 
