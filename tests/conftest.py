@@ -4,6 +4,11 @@
   - `e2e`: set automatically on everything under tests/e2e/; those tests run last.
   - `only_database("postgresql")` / `only_database("sqlite")`: skip the test unless the default
     database is of that vendor. `make test` runs the suite once on each.
+  - `every_database`: run in both passes although the test uses no database fixture (its subject
+    depends on the database settings), see `--database-tests-only`.
+- `--database-tests-only` (make test's PostgreSQL pass): deselect the tests that use no database.
+  pytest-django refuses a query from a test without the `db` fixtures, so a test that passes without
+  them does not depend on the database, and running it once, in the SQLite pass, checks all it checks.
 - Hypothesis: no deadline (timings on a loaded 2-core CI machine are not meaningful); pick another
   registered profile with HYPOTHESIS_PROFILE. CI (`.ci/run`) uses "ci": the same examples every run,
   so that a run on main passes or fails for the code, not for the draw of examples; `make test`
@@ -30,8 +35,26 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "doko"))
 E2E_DIR = Path(__file__).parent / "e2e"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--database-tests-only", action="store_true",
+                     help="run only the tests that use the database (make test's second pass, on PostgreSQL)")
+
+
+def uses_database(item) -> bool:
+    """Whether the test asks for the test database: a database fixture (db, transactional_db,
+    live_server, ... all need django_db_setup), the django_db marker, or `every_database`."""
+    return ("django_db_setup" in getattr(item, "fixturenames", ()) or item.get_closest_marker("django_db") is not None
+            or item.get_closest_marker("every_database") is not None)
+
+
 def pytest_collection_modifyitems(config, items):
     from django.db import connection
+
+    if config.getoption("database_tests_only"):
+        kept = [item for item in items if uses_database(item)]
+        if len(kept) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if not uses_database(item)])
+            items[:] = kept
 
     vendor = connection.vendor
     for item in items:

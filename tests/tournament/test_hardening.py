@@ -121,6 +121,7 @@ def production_env(tmp_path, **extra):
     return env
 
 
+@pytest.mark.every_database
 @pytest.mark.parametrize("https", ["1", "0"])
 def test_check_deploy_is_clean_with_production_settings(tmp_path, https):
     """`manage.py check --deploy` with DJANGO_DEBUG=0: behind nginx with HTTPS, and on a venue
