@@ -9,6 +9,8 @@ import datetime
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.cache import cache
+from django.db import transaction
+from django.test import override_settings
 from django.urls import reverse
 from django.utils import timezone
 
@@ -60,8 +62,7 @@ def event(organisation, name, date, *, players=(), **flags):
 FOUR = ["Anna Krämer", "Otto Ossenbruegge", "Bernd Brandt", "Carla Clausen"]
 
 
-@pytest.fixture
-def world():
+def build_world():
     koeln = club("DK Kreuzbube Köln", "kreuzbube", "NW")
     bremen = club("Doko Oßenbrügge", "ossenbruegge", "HB")
     upcoming = event(koeln, "Frühjahrsturnier", TODAY + 10 * DAY, counts_for_rangliste=True)
@@ -84,6 +85,22 @@ def world():
     private = event(koeln, "Geheimturnier Krämer", TODAY + 3 * DAY, public={"public_overview": False})
     return {"koeln": koeln, "bremen": bremen, "upcoming": upcoming, "running": running, "finished": finished,
             "cup": cup, "nothing": nothing, "private": private}
+
+
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup, django_db_blocker):
+    """The world, built once for the module in a transaction rolled back at its end: (model, pk) of
+    each piece. A test's own writes are rolled back with the test (a savepoint inside it)."""
+    with override_settings(DOKO_HUB=True), django_db_blocker.unblock(), transaction.atomic():
+        cache.clear()
+        yield {key: (type(value), value.pk) for key, value in build_world().items()}
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(shared_world, db):
+    """Each test reads the world afresh (the tests change their objects in memory)."""
+    return {key: model.objects.get(pk=pk) for key, (model, pk) in shared_world.items()}
 
 
 def names_in(html: str, world) -> set[str]:
