@@ -137,7 +137,7 @@ def rate_limits_counted_per_test(settings):
     test counts afresh under a prefix of its own, so that the many anonymous POSTs of the access walk
     and the fuzz tests (and of a test before) never meet the limit, whatever the cache (in the database
     the counts are rolled back with the test anyway; in Redis they are not). The limits themselves stay
-    as configured: tests/tournament/test_public_forms.py shows them answering."""
+    as configured: tests/tournament/views/test_public_forms.py shows them answering."""
     settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
 
 
