@@ -41,10 +41,12 @@ def pytest_addoption(parser):
 
 
 def uses_database(item) -> bool:
-    """Whether the test asks for the test database: a database fixture (db, transactional_db,
-    live_server, ... all need django_db_setup), the django_db marker, or `every_database`."""
-    return ("django_db_setup" in getattr(item, "fixturenames", ()) or item.get_closest_marker("django_db") is not None
-            or item.get_closest_marker("every_database") is not None)
+    """Whether the test asks for the test database: a database fixture (db, transactional_db, ... all
+    need django_db_setup), `live_server` (pytest-django asks for transactional_db on its behalf, when the
+    test runs), the django_db marker, or `every_database`."""
+    fixtures = getattr(item, "fixturenames", ())
+    return ("django_db_setup" in fixtures or "live_server" in fixtures
+            or any(item.get_closest_marker(name) is not None for name in ("django_db", "every_database")))
 
 
 def pytest_collection_modifyitems(config, items):
