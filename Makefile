@@ -30,7 +30,7 @@ help:
 	@echo "make hub-check    a venue publishing an evening of 200 players to a hub through faults (docs/publishing.md)"
 	@echo "make test         install what is missing, run all tests on SQLite, then on a throwaway PostgreSQL"
 	@echo "make test-sqlite  only the SQLite pass    (ARGS='-k name -x' passes options to pytest)"
-	@echo "make test-pg      only the PostgreSQL pass (ARGS=... as above)"
+	@echo "make test-pg      only the PostgreSQL pass: the tests that use the database (ARGS=... as above)"
 	@echo "make lint         ruff, mypy, the import contracts, module sizes, write paths (part of make test)"
 	@echo "make setup        Debian packages + .venv + compiled translations"
 	@echo "make makemessages update locale/en/LC_MESSAGES/django.po from the sources"
@@ -151,7 +151,7 @@ test: setup
 	echo "==== pass 1/2: SQLite ===="; \
 	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS) || rc_sqlite=$$?; \
 	echo "==== pass 2/2: PostgreSQL (throwaway server) ===="; \
-	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" $(ARGS) || rc_pg=$$?; \
+	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" --database-tests-only $(ARGS) || rc_pg=$$?; \
 	echo "lint: exit $$rc_lint; SQLite pass: exit $$rc_sqlite; PostgreSQL pass: exit $$rc_pg (0 = passed, 5 = no tests collected)"; \
 	[ "$$rc_lint" -eq 0 ] && [ "$$rc_sqlite" -eq 0 ] && [ "$$rc_pg" -eq 0 ]
 
@@ -166,7 +166,7 @@ test-sqlite: setup
 	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS)
 
 test-pg: setup
-	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" $(ARGS)
+	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" --database-tests-only $(ARGS)
 
 clean:
 	rm -rf $(VENV) db.sqlite3 .pytest_cache .hypothesis var

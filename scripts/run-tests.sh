@@ -1,8 +1,11 @@
 #!/usr/bin/env bash
 # One pass of the test suite on the database the environment names (make test runs it twice: SQLite,
 # then a throwaway PostgreSQL). The tests outside tests/e2e run on every core at once (pytest-xdist,
-# one test database per worker); the browser tests then run in one process, after them and alone, so
-# that two Chromiums and two live servers never compete for the machine's two cores.
+# one test database per worker); the browser tests run in one more process at the same time (one
+# Chromium, one live server, their own test database): they spend most of their time waiting for the
+# browser and the server's answers (about a third of a core), so beside the others they add little
+# to the pass instead of their 2-3 minutes after it. Their output is shown when both are done.
+# DOKO_TEST_E2E_ALONE=1 runs them after the others instead (to time them, or on a slower machine).
 #
 # Usage: scripts/run-tests.sh PYTEST [ARGS...]   (ARGS as for pytest: -k name, -x, a path ...)
 # Exit: 0 when both parts passed, or one passed and the other found nothing that ARGS select;
@@ -26,12 +29,30 @@ else
   [ ${#unit[@]} -gt 0 ] && unit+=(--ignore=tests/e2e)
 fi
 rc_unit=5 rc_e2e=5
+e2e_pid="" e2e_log=""
+stop_browser_tests() {
+  if [ -n "$e2e_pid" ]; then kill -- "$e2e_pid" 2>/dev/null || true; wait "$e2e_pid" 2>/dev/null || true; fi
+  [ -n "$e2e_log" ] && rm -f "$e2e_log"
+}
+if [ ${#e2e[@]} -gt 0 ] && [ ${#unit[@]} -gt 0 ] && [ "${DOKO_TEST_E2E_ALONE:-0}" != 1 ]; then
+  e2e_log=$(mktemp /tmp/doko-e2e.XXXXXX)
+  trap stop_browser_tests EXIT
+  trap 'exit 130' INT
+  trap 'exit 143' TERM
+  "${pytest[@]}" "${options[@]}" "${e2e[@]}" >"$e2e_log" 2>&1 &
+  e2e_pid=$!
+fi
 if [ ${#unit[@]} -gt 0 ]; then
   parallel=()
   [ "$workers" -gt 1 ] && parallel=(-n "$workers")
   "${pytest[@]}" "${parallel[@]}" "${options[@]}" "${unit[@]}"; rc_unit=$?
 fi
-if [ ${#e2e[@]} -gt 0 ]; then
+if [ -n "$e2e_pid" ]; then
+  wait "$e2e_pid"; rc_e2e=$?
+  e2e_pid=""
+  echo "==== the browser tests (tests/e2e), run beside the others ===="
+  cat "$e2e_log"
+elif [ ${#e2e[@]} -gt 0 ]; then
   "${pytest[@]}" "${options[@]}" "${e2e[@]}"; rc_e2e=$?
 fi
 echo "tests outside tests/e2e: exit $rc_unit; browser tests: exit $rc_e2e (5 = none selected)"

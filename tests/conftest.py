@@ -4,6 +4,11 @@
   - `e2e`: set automatically on everything under tests/e2e/; those tests run last.
   - `only_database("postgresql")` / `only_database("sqlite")`: skip the test unless the default
     database is of that vendor. `make test` runs the suite once on each.
+  - `every_database`: run in both passes although the test uses no database fixture (its subject
+    depends on the database settings), see `--database-tests-only`.
+- `--database-tests-only` (make test's PostgreSQL pass): deselect the tests that use no database.
+  pytest-django refuses a query from a test without the `db` fixtures, so a test that passes without
+  them does not depend on the database, and running it once, in the SQLite pass, checks all it checks.
 - Hypothesis: no deadline (timings on a loaded 2-core CI machine are not meaningful); pick another
   registered profile with HYPOTHESIS_PROFILE. CI (`.ci/run`) uses "ci": the same examples every run,
   so that a run on main passes or fails for the code, not for the draw of examples; `make test`
@@ -30,8 +35,28 @@ hypothesis_settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "doko"))
 E2E_DIR = Path(__file__).parent / "e2e"
 
 
+def pytest_addoption(parser):
+    parser.addoption("--database-tests-only", action="store_true",
+                     help="run only the tests that use the database (make test's second pass, on PostgreSQL)")
+
+
+def uses_database(item) -> bool:
+    """Whether the test asks for the test database: a database fixture (db, transactional_db, ... all
+    need django_db_setup), `live_server` (pytest-django asks for transactional_db on its behalf, when the
+    test runs), the django_db marker, or `every_database`."""
+    fixtures = getattr(item, "fixturenames", ())
+    return ("django_db_setup" in fixtures or "live_server" in fixtures
+            or any(item.get_closest_marker(name) is not None for name in ("django_db", "every_database")))
+
+
 def pytest_collection_modifyitems(config, items):
     from django.db import connection
+
+    if config.getoption("database_tests_only"):
+        kept = [item for item in items if uses_database(item)]
+        if len(kept) < len(items):
+            config.hook.pytest_deselected(items=[item for item in items if not uses_database(item)])
+            items[:] = kept
 
     vendor = connection.vendor
     for item in items:
@@ -114,7 +139,7 @@ def rate_limits_counted_per_test(settings):
     test counts afresh under a prefix of its own, so that the many anonymous POSTs of the access walk
     and the fuzz tests (and of a test before) never meet the limit, whatever the cache (in the database
     the counts are rolled back with the test anyway; in Redis they are not). The limits themselves stay
-    as configured: tests/tournament/test_public_forms.py shows them answering."""
+    as configured: tests/tournament/views/test_public_forms.py shows them answering."""
     settings.RATELIMIT_CACHE_PREFIX = f"rl:{uuid.uuid4().hex}:"
 
 

@@ -63,6 +63,7 @@ def test_default_language_is_german():
     assert "django.middleware.locale.LocaleMiddleware" in settings.MIDDLEWARE
 
 
+@pytest.mark.every_database
 def test_this_run_uses_the_database_from_the_environment():
     """Guards `make test`: its second pass must really run on PostgreSQL."""
     url = os.environ.get("DATABASE_URL", "")

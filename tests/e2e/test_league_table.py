@@ -6,7 +6,7 @@ read next to its team's name. At 1280 px the whole table fits."""
 from __future__ import annotations
 
 from tests.tournament.factories import make_director
-from tests.tournament.test_league import league
+from tests.tournament.services.test_league import league
 
 from .test_readable import phone
 

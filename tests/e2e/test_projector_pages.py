@@ -11,7 +11,7 @@ import pytest
 from tests.tournament.factories import make_director, make_tournament, seated_round
 from tournament.services import round_clock, tournaments
 
-from ..tournament.test_seating_plan_pdf import CLUBS, NAMES
+from ..tournament.printing.test_seating_plan_pdf import CLUBS, NAMES
 
 # every page as it is shown, sampled every 150 ms: the seating's rows wholly inside the window (in the
 # page's last sample), and the rows shown cut off by the window's edge in two samples running (a row

@@ -1,5 +1,6 @@
 """Who deals and who sits out, and the list with Pflichtsoli (seating.dealing, pure Python;
-docs/pflichtsolo.md). The sentences that word a list's problems are the app's: tests/tournament/test_pflichtsolo.py."""
+docs/pflichtsolo.md). The sentences that word a list's problems are the app's:
+tests/tournament/services/test_pflichtsolo.py."""
 
 import pytest
 

@@ -17,7 +17,7 @@
 
 Each names its tables and columns from the models and takes every value as a parameter; `rows`
 hands back the values as Django would (each column converted by the model field it was read from:
-SQLite gives a JSON field or a date as text, a boolean as 0 or 1). `tests/tournament/test_written_sql.py`
+SQLite gives a JSON field or a date as text, a boolean as 0 or 1). `tests/tournament/selectors/test_written_sql.py`
 compares every one with the ORM's reads."""
 
 from __future__ import annotations

@@ -24,7 +24,7 @@ where words are in it, the language. Where they live:
   (`front.py`, in front of Django) keeps a visitor's whole answers there, each under the value of the
   counter its view named.
 
-`FAMILIES` lists them for the docs and for `tests/tournament/test_cache_keys.py`, which walks each
+`FAMILIES` lists them for the docs and for `tests/tournament/web/test_cache_keys.py`, which walks each
 family through a write of every kind and checks that it moves exactly when it must.
 """
 

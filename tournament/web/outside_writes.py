@@ -7,7 +7,7 @@ that a tournament's pages show appends one for each tournament it shows on. Conn
 ready (tournament/apps.py).
 
 `COUNTED` are those models; `NOT_COUNTED` says for each other model of the app why no tournament's page
-depends on it (tests/tournament/test_invalidation_contract.py fails for a new model in neither).
+depends on it (tests/tournament/services/test_invalidation_contract.py fails for a new model in neither).
 Writes that send no signals (`QuerySet.update`, `bulk_create`, raw SQL) are not seen here: they are
 allowed only where `scripts/write_paths.py` allows them, inside a service's recording."""
 
