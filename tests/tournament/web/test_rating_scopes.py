@@ -17,7 +17,7 @@ from tournament.services import rangliste as rangliste_services
 from tournament.services import results, tournaments
 from tournament.web import rating_scopes
 
-from .factories import normal_game, play_round, player_names
+from ..factories import normal_game, play_round, player_names
 
 pytestmark = pytest.mark.django_db
 

@@ -21,7 +21,7 @@ from tournament.services import rangliste as services
 from tournament.services.hub_apply import apply_batch
 from tournament.services.publishing_keys import find_key, issue_key
 
-from .factories import make_director, make_organisation
+from ..factories import make_director, make_organisation
 from .test_series import evening
 
 pytestmark = pytest.mark.django_db

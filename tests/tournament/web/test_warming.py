@@ -10,7 +10,7 @@ from django_tasks import task_backends
 
 from tournament.web import caching, warming
 
-from .factories import seated_round
+from ..factories import seated_round
 
 pytestmark = pytest.mark.django_db
 

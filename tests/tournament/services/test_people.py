@@ -20,7 +20,7 @@ from tournament.services import identities as identity_services
 from tournament.services import privacy as privacy_services
 from tournament.services import rangliste as rangliste_services
 
-from .factories import make_director, make_organisation, play_round
+from ..factories import make_director, make_organisation, play_round
 
 pytestmark = pytest.mark.django_db
 

@@ -23,8 +23,8 @@ from tournament.services.importing import import_tournament
 from tournament.services.publishing_keys import issue_key
 from tournament.web import publish_sender
 
-from .factories import make_director, make_organisation
-from .test_league import match_day, play
+from ..factories import make_director, make_organisation
+from ..services.test_league import match_day, play
 
 pytestmark = pytest.mark.django_db
 SEASON = "bezirksliga-2027"
