@@ -99,7 +99,7 @@ def test_players_standings_update_themselves_and_remember_me(live_server, page):
     page.evaluate("window.dokoRefreshStandings()")
     top = page.locator("#standings-table tbody tr").first
     expect(top).to_have_attribute("data-name", soloist)
-    expect(top.locator("td").nth(3)).to_have_text("9")  # keine 120, keine 90, keine 60 = 3, lone x3
+    expect(top.locator("td").nth(4)).to_have_text("9")  # (after WZ) keine 120, 90, 60 = 3, lone x3
 
     page.get_by_label("Name suchen").fill(first_name[:3])
     expect(page.locator("#standings-table tbody tr:visible")).not_to_have_count(8)

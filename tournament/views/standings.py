@@ -106,7 +106,7 @@ def rating_cell(row: selectors.StandingRow, texts: RowTexts) -> str:
     if texts.ratings is None:
         return ""
     shown = "" if row.hidden else texts.ratings.get(row.entry_id, "")
-    return f'<td class="num rating" title="{texts.rating_title}">{escape(shown)}</td>'
+    return f'<td class="num rating secondary" title="{texts.rating_title}">{escape(shown)}</td>'
 
 
 def shown_ratings(tournament, rows, *, director: bool) -> dict[int, str] | None:
@@ -158,7 +158,7 @@ class StandingsTable(tables.Table):
                              attrs={"th": {"class": "movement", "title": gettext_lazy("seit der Runde davor")}})
     name = tables.Column(verbose_name=pgettext_lazy("one player", "Spieler"), order_by=("sort_name",))
     rating = tables.Column(verbose_name=gettext_lazy("WZ"), orderable=False,
-                           attrs={"th": {"class": "num rating", "title": gettext_lazy("Wertungszahl")}})
+                           attrs={"th": {"class": "num rating secondary", "title": gettext_lazy("Wertungszahl")}})
     table_points = tables.Column(verbose_name=gettext_lazy("Tischpunkte"), attrs=NUMBER)
     average = tables.Column(verbose_name=gettext_lazy("Schnitt"), attrs=NUMBER)
     rounds_played = tables.Column(verbose_name=gettext_lazy("Runden"), attrs=SECONDARY)

@@ -239,7 +239,7 @@ def test_the_own_row_below_the_top_places_has_the_modes_columns(client, nine, se
     settings.STANDINGS_TOP = 2
     hanna = ids(nine)["Hanna"]
     part = client.get(reverse("tournament:standings", args=[nine.slug]) + f"?partial=1&me={hanna}").content.decode()
-    assert '<td colspan="8">…</td>' in part and f'data-entry="{hanna}"' in part
+    assert '<td colspan="9">…</td>' in part and f'data-entry="{hanna}"' in part
 
 
 def test_csv_and_json_follow_the_mode(client, nine, missed):

@@ -248,7 +248,7 @@ def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(cli
     tournament's own switch says; the organisation's history records who did it."""
     from tournament.models import Organisation
 
-    from .factories import make_director
+    from ..factories import make_director
 
     director = make_director()
     tournament = make_tournament(players=4, slug="verband", director=director)

@@ -155,8 +155,9 @@ def fill(table, games):
 # score sums (web/score_sums.py: a miss, the rounds' ids, storing them: 5; they replace the scores' own
 # query), what is still missing (one query), whether the tournament has teams (the link to the team
 # standings), the hidden round numbers; a new game: the table, the next game number (games and drafts),
-# its seat count, seats, the game itself.
-TABLE_QUERIES = {"sheet": 19, "standings": 25, "new game": 11}
+# its seat count, seats, the game itself. The standings +1: the ratings of the column beside the players
+# (cached with the table, as in tests/tournament/views/test_views_public.py).
+TABLE_QUERIES = {"sheet": 19, "standings": 26, "new game": 11}
 
 
 def test_sheet_and_standings_run_a_fixed_number_of_queries(client, director):
