@@ -259,6 +259,20 @@ def test_recompute_scores_without_slug_rebuilds_every_tournament():
     assert sum(row.games for row in standings(other)) == 2 * 8 * 4
 
 
+def test_recompute_scores_rates_the_games_anew():
+    """After a change of the rating's model the stored ratings are the old model's until rated again."""
+    from scoring import rating
+    from tournament.models import Rating
+
+    tournament = generate.generate_tournament(players=8, rounds=2, seed="x")
+    expected = {row.entry_id: (row.mu, row.sigma) for row in Rating.objects.filter(tournament=tournament)}
+    assert expected
+    Rating.objects.filter(tournament=tournament).update(mu=rating.MU, sigma=rating.SIGMA)  # as an old model left them
+    run("recompute_scores", tournament.slug)
+    after = {row.entry_id: (row.mu, row.sigma) for row in Rating.objects.filter(tournament=tournament)}
+    assert after == expected
+
+
 def test_recompute_scores_marks_the_tournament_changed(client):
     """Readers get the recomputed standings, not the cached ones: the command counts the tournament up."""
     from django.urls import reverse

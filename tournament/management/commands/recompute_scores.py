@@ -1,9 +1,11 @@
-"""`manage.py recompute_scores [SLUG]`: rebuilds the score cache of one tournament or of all of them."""
+"""`manage.py recompute_scores [SLUG]`: rebuilds the stored scores of one tournament or of all of them, and
+rates their games anew (after a change of the rating's model, docs/rating.md)."""
 from django.core.management.base import BaseCommand, CommandError
 from django.utils.translation import gettext as _
 
 from tournament.errors import EntryProblems
 from tournament.models import Tournament
+from tournament.services.ratings import rebuild_ratings
 from tournament.services.scores import rebuild_scores
 
 
@@ -23,6 +25,7 @@ class Command(BaseCommand):
         for tournament in tournaments.order_by("id"):
             try:
                 count += rebuild_scores(tournament=tournament)
+                rebuild_ratings(tournament=tournament)
             except EntryProblems as error:
                 raise CommandError(f"{tournament.slug}: " + "\n".join(error.lines())) from None
         self.stdout.write(_("%(count)s Tische neu berechnet.") % {"count": count})
