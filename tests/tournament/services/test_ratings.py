@@ -173,14 +173,14 @@ def test_the_standings_show_the_rating_beside_the_players_unless_switched_off(cl
     play_round(tournament, games=2)
     entry = tournament.entries.order_by("start_number").first()
     page = client.get("/t/spalte/standings/").content.decode()
-    assert '<th class="num rating" title="Wertungszahl">' in page
+    assert '<th class="num rating secondary" title="Wertungszahl">' in page
     shown = Rating.objects.get(entry=entry).mu
     from django.utils.formats import number_format
 
-    assert f'<td class="num rating" title="Wertungszahl: Spielstärke aus allen Spielen (siehe Hilfe)">' \
+    assert f'<td class="num rating secondary" title="Wertungszahl: Spielstärke aus allen Spielen (siehe Hilfe)">' \
            f'{number_format(shown, 1)}</td>' in page
     tournaments.update_tournament(tournament=tournament, fields={"rating_shown": False}, rules=tournament.rules)
-    assert 'class="num rating"' not in client.get("/t/spalte/standings/").content.decode()
+    assert 'class="num rating secondary"' not in client.get("/t/spalte/standings/").content.decode()
 
 
 def test_a_player_not_published_has_no_public_rating(client):
@@ -254,7 +254,7 @@ def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(cli
     tournament = make_tournament(players=4, slug="verband", director=director)
     play_round(tournament, games=2)
     entry = tournament.entries.order_by("start_number").first()
-    assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
+    assert 'class="num rating secondary"' in client.get("/t/verband/standings/").content.decode()
     assert "Wertungszahl" in client.get(f"/t/verband/players/{entry.pk}/").content.decode()
     organiser = Client()
     organiser.force_login(director)
@@ -265,12 +265,12 @@ def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(cli
     assert organisation.rating_enabled is False
     newest = organisation.history.order_by("-history_id").first()
     assert newest.log_action == "rating_switched" and newest.history_user == director
-    assert 'class="num rating"' not in client.get("/t/verband/standings/").content.decode()
+    assert 'class="num rating secondary"' not in client.get("/t/verband/standings/").content.decode()
     assert "Wertungszahl" not in client.get(f"/t/verband/players/{entry.pk}/").content.decode()
     assert "rating" not in client.get("/t/verband/standings.json").json()[0]
     assert "Wertungszahl" not in client.get("/t/verband/standings.csv").content.decode("utf-8-sig")
     organiser.post(url, {"rating_enabled": "on"})
-    assert 'class="num rating"' in client.get("/t/verband/standings/").content.decode()
+    assert 'class="num rating secondary"' in client.get("/t/verband/standings/").content.decode()
 
 
 
