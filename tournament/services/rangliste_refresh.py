@@ -23,7 +23,15 @@ from django_tasks import task
 
 from ..log import audit
 from ..log.audit import SYSTEM
-from ..models import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament, Tournament
+from ..models import (
+    Player,
+    Rangliste,
+    RanglisteCount,
+    RanglisteStanding,
+    RanglisteTournament,
+    Tournament,
+)
+from ..selectors import identities
 from ..selectors import rangliste as selectors
 from . import bulk
 from .locking import lock_rangliste
@@ -61,6 +69,39 @@ def tournament_arrived(*, tournament_id: int) -> list[int]:
     caller's recording. Returns the Ranglisten's ids."""
     audit.require("rangliste_refresh.tournament_arrived")
     ids = association_ranglisten_of(tournament_id)
+    if ids:
+        Rangliste.objects.filter(pk__in=ids).update(stale=True)
+        transaction.on_commit(lambda: enqueue_refresh(ids))
+    return ids
+
+
+def association_ranglisten_of_people(player_ids: list[int]) -> list[int]:
+    """The association Ranglisten that may hold the people these records are (every record of each:
+    the same member number, the confirmed group; `identities.same_person`): those whose member clubs
+    include the organisation of one of their records. Reads."""
+    organisations: set[int] = set()
+    for player_id in player_ids:
+        person = identities.same_person(player_id)
+        records = person[1] if person is not None else []
+        organisations |= {record.organisation_id for record in records}
+    organisations |= set(Player.objects.filter(pk__in=player_ids).values_list("organisation_id", flat=True))
+    return sorted(
+        set(
+            Rangliste.objects.filter(
+                source=Rangliste.Source.ASSOCIATION, members__in=sorted(organisations)
+            ).values_list("id", flat=True)
+        )
+    )
+
+
+def identities_changed(*, player_ids: list[int]) -> list[int]:
+    """A director confirmed that two records are one person, or took a confirmation back
+    (`services.identities`): the association Ranglisten that hold them are stale and a refresh of each
+    is enqueued after the commit, as for a batch. Call it before the decision changes (the people as
+    they were: a confirmation joins both, an undo splits the group). A step of the caller's recording.
+    Returns the Ranglisten's ids."""
+    audit.require("rangliste_refresh.identities_changed")
+    ids = association_ranglisten_of_people(player_ids)
     if ids:
         Rangliste.objects.filter(pk__in=ids).update(stale=True)
         transaction.on_commit(lambda: enqueue_refresh(ids))
