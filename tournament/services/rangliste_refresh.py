@@ -2,8 +2,9 @@
 list computed anew by a background task after a tournament arrives on the hub, and kept in
 `RanglisteStanding` (each player's line), `RanglisteCount` (their tournaments) and
 `RanglisteTournament` (each Ranglistenturnier of a member club, counting or not, and why), which the
-pages read. The computation is `selectors.rangliste`'s, the same that reads a Rangliste live, so the
-stored list is that list (tested).
+pages read, and each ranked player's place of the day in `RanglistePlace` (older days kept: their
+places over time). The computation is `selectors.rangliste`'s, the same that reads a Rangliste live,
+so the stored list is that list (tested).
 
 `tournament_arrived` marks the Rangliste stale in the hub's transaction of the batch and enqueues one
 refresh after the commit (one at a time per Rangliste: a batch arriving while one runs enqueues the
@@ -27,6 +28,7 @@ from ..models import (
     Player,
     Rangliste,
     RanglisteCount,
+    RanglistePlace,
     RanglisteStanding,
     RanglisteTournament,
     Tournament,
@@ -165,6 +167,17 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
                 "qualifies": (row.qualifies or "")[:100],
             }
         )
+    places = [  # the place of the day of each ranked player (older days kept: their places over time)
+        {
+            "rangliste_id": rangliste.pk,
+            "link": line["link"],
+            "day": today,
+            "place": line["place"],
+            "publication": line["publication"],
+        }
+        for line in standings
+        if line["ranked"]
+    ]
     by_tournament: dict[tuple[str, int], list[int]] = {}
     slugs = {c.slug: c.tournament_id for c in checked}
     for line in lines:
@@ -202,7 +215,9 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
         RanglisteStanding.objects.filter(rangliste=rangliste)._raw_delete(RanglisteStanding.objects.db)
         RanglisteCount.objects.filter(rangliste=rangliste)._raw_delete(RanglisteCount.objects.db)
         RanglisteTournament.objects.filter(rangliste=rangliste)._raw_delete(RanglisteTournament.objects.db)
+        RanglistePlace.objects.filter(rangliste=rangliste, day=today)._raw_delete(RanglistePlace.objects.db)
         bulk.insert_dicts(RanglisteStanding, standings)
+        bulk.insert_dicts(RanglistePlace, places)
         bulk.insert_dicts(RanglisteCount, counts)
         bulk.insert_dicts(RanglisteTournament, tournaments)
         Rangliste.objects.filter(pk=rangliste.pk).update(computed_on=today, computed_at=started, computed=computed)

@@ -13,7 +13,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournament import privacy
-from tournament.models import Entry, Player, Rangliste, RanglisteStanding, Tournament
+from tournament.models import Entry, Player, Rangliste, RanglistePlace, RanglisteStanding, Tournament
 from tournament.selectors import association_rangliste as association
 from tournament.selectors import rangliste as rangliste_selectors
 from tournament.services import identities as identity_services
@@ -361,7 +361,7 @@ def test_the_pages_read_in_a_fixed_number_of_queries(clubs, client, django_asser
     for more in range(2):
         with django_assert_num_queries(3):  # the Rangliste, its lines, the tournaments that do not count
             assert Client().get(page).status_code == 200
-        with django_assert_num_queries(3):
+        with django_assert_num_queries(4):  # the Rangliste, the line, the tournaments, the places over time
             assert Client().get(player).status_code == 200
         eight = [(f"Spieler {n}", "", 10 if n % 2 else -10) for n in range(1, 9)]
         ranglistenturnier(director_b, f"Noch eins {more}", MARCH, eight, slug=f"noch-{more}")
@@ -482,3 +482,34 @@ def test_a_decision_queues_the_ranglisten_that_hold_the_person_only(clubs, djang
     assert Rangliste.objects.get(pk=both.pk).stale and not Rangliste.objects.get(pk=elsewhere.pk).stale
     assert len(queued) == 1
 
+
+def test_each_refresh_keeps_the_places_of_the_day(clubs):
+    a, b, director_a, _director_b = clubs
+    two_clubs(clubs)
+    rangliste = association_rangliste(director_a, [a, b])
+    yesterday = TODAY - datetime.timedelta(days=1)
+    rangliste_refresh.refresh_rangliste(rangliste=rangliste, today=yesterday)
+    rangliste.refresh_from_db()
+    dieter = RanglisteStanding.objects.get(rangliste=rangliste, name="Dieter Brand").link
+    # today Dieter Brand (M-1) wins at DK Nord: -25 + 15 + 130 = 120 in 3 rounds, 40 a round, first place
+    today = ranglistenturnier(
+        director_a,
+        "Heute",
+        TODAY,
+        [
+            ("Dieter Brand", "DK Nord", 130),
+            ("Xaver Acht", "DK Nord", -130),
+            ("Yvonne Neun", "DK Nord", 0),
+            ("Zora Zehn", "DK Nord", 0),
+        ],
+        slug="heute",
+    )
+    with_number(today, "Dieter Brand", "M-1")
+    refreshed(rangliste)
+    refreshed(rangliste)  # a second refresh on the day replaces the day's places
+    found = association.places(rangliste, link=dieter)
+    assert found.days == [(yesterday, 4), (TODAY, 1)]
+    assert found.changes == [(TODAY, 1), (yesterday, 4)] and found.best == 1
+    ranked = RanglisteStanding.objects.filter(rangliste=rangliste, ranked=True).count()
+    assert RanglistePlace.objects.filter(rangliste=rangliste, day=TODAY).count() == ranked == 10
+    assert RanglistePlace.objects.filter(rangliste=rangliste, day=yesterday).count() == 7  # kept
