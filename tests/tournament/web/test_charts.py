@@ -17,8 +17,11 @@ def points(svg: str) -> list[float]:
 
 def test_the_places_chart_has_the_first_place_on_top():
     svg = rangliste_places_svg([(DAYS[0], 12), (DAYS[1], 4), (DAYS[2], 1)], rangliste="Verbandsrangliste")
-    first, second, third = points(svg)
-    assert first > second > third  # a smaller place is higher up (a smaller y)
+    wide, narrow = svg.split("</svg>")[:2]
+    assert 'class="chart places-wide"' in wide and 'class="chart places-narrow"' in narrow  # phones: narrower
+    for drawn in (wide, narrow):
+        first, second, third = points(drawn)
+        assert first > second > third  # a smaller place is higher up (a smaller y)
     assert "Platz 1 ist oben" in svg  # and the title says so
     assert ">0</text>" not in svg  # no place 0 on the axis
     # points as before: the most at the top
@@ -28,5 +31,5 @@ def test_the_places_chart_has_the_first_place_on_top():
 
 def test_the_places_chart_writes_at_most_six_dates_and_needs_two_days():
     svg = rangliste_places_svg([(day, 3) for day in DAYS], rangliste="V")
-    assert len(re.findall(r">\d\d\.11\.26</text>", svg)) == 6
+    assert len(re.findall(r">\d\d\.11\.26</text>", svg)) == 6 + 3  # the wide chart, the narrow one
     assert rangliste_places_svg([(DAYS[0], 3)], rangliste="V") == ""
