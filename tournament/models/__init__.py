@@ -22,7 +22,7 @@ One module per family; import from the package (`from tournament.models import G
 - `ratings`: each player's rating in a tournament and its course (`Rating`, `RatingStep`)
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
 - `rangliste`: a Rangliste across tournaments (`Rangliste`) and an association's stored list
-  (`RanglisteStanding`, `RanglisteCount`, `RanglisteTournament`)
+  (`RanglisteStanding`, `RanglisteCount`, `RanglisteTournament`) with its places over time (`RanglistePlace`)
 - `people`: players across clubs on the hub: a director's decision that two records are one person,
   a player's request for a correction (`IdentityDecision`, `CorrectionRequest`)
 - `publishing`: publishing from a venue to a hub: keys, published tournaments, corrections, the
@@ -42,7 +42,7 @@ from .publishing import (
     PublishedTournament,
     PublishingKey,
 )
-from .rangliste import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament
+from .rangliste import Rangliste, RanglisteCount, RanglistePlace, RanglisteStanding, RanglisteTournament
 from .ratings import Rating, RatingStep
 from .registration import Registration
 from .rounds import Round, Seat, Table
@@ -60,6 +60,7 @@ __all__ = [
     "PublishingKey",
     "Rangliste",
     "RanglisteCount",
+    "RanglistePlace",
     "RanglisteStanding",
     "RanglisteTournament",
     "Registration",

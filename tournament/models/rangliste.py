@@ -127,3 +127,24 @@ class RanglisteTournament(models.Model):
 
     def __str__(self):
         return f"{self.tournament_id} {self.reason or 'counts'}"
+
+
+class RanglistePlace(models.Model):
+    """A ranked player's place in an association's Rangliste on a day (their places over time,
+    docs/competitions.md, "Places over time"): written by each refresh in the transaction that stores
+    the list, one row per player and day (a second refresh on the day replaces the day's rows); older
+    days are kept. The player is their `link` (`selectors.rangliste.public_key` of who they are), so a
+    row holds no name; `publication` is the strictest level of their records that day."""
+
+    rangliste = models.ForeignKey(Rangliste, on_delete=models.CASCADE, related_name="places")
+    link = models.CharField(max_length=20)
+    day = models.DateField()
+    place = models.PositiveIntegerField()
+    publication = models.CharField(max_length=8)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["rangliste", "link", "day"], name="rangliste_place_once")]
+        indexes = [models.Index(fields=["link", "day"], name="rangliste_place_link")]
+
+    def __str__(self):
+        return f"{self.link} {self.day}: {self.place}"

@@ -18,7 +18,7 @@ from django.utils.translation import ngettext
 from scoring import rangliste as rules
 
 from .. import privacy
-from ..models import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament
+from ..models import Rangliste, RanglisteCount, RanglistePlace, RanglisteStanding, RanglisteTournament
 
 PAGE = 100  # lines a page shows
 REFUSED_SHOWN = 100  # tournaments that do not count, the newest first
@@ -259,10 +259,12 @@ class Played:
 class StoredPlayer:
     line: Line
     tournaments: list[Played]
+    places: Places | None  # their places over time (None: never ranked)
 
 
 def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPlayer | None:
-    """A player's line (with the tracker) and their tournaments, found by their link. Two queries."""
+    """A player's line (with the tracker), their tournaments and their places over time, found by their
+    link. Three queries."""
     row = RanglisteStanding.objects.filter(rangliste=rangliste, link=link).first()
     if row is None:
         return None
@@ -280,7 +282,68 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
         .order_by("-tournament__date", "tournament_id")
         .values_list("tournament__name", "tournament__slug", "tournament__date", "rounds", "points")
     ]
-    return StoredPlayer(line=_line(row, rangliste, public=public), tournaments=played)
+    return StoredPlayer(
+        line=_line(row, rangliste, public=public), tournaments=played, places=places(rangliste, link=link)
+    )
+
+
+LISTED_CHANGES = 12  # the list beside the places chart: the newest changes of place
+
+
+@dataclass(frozen=True)
+class Places:
+    """A player's places in an association's Rangliste over time (`RanglistePlace`: one a day of a
+    refresh while they were ranked), oldest first."""
+
+    rangliste: str  # its name
+    slug: str
+    link: str
+    days: list[tuple[datetime.date, int]]
+
+    @property
+    def changes(self) -> list[tuple[datetime.date, int]]:
+        """The days their place changed (and the first), newest first, at most `LISTED_CHANGES`."""
+        found = [
+            (day, place)
+            for index, (day, place) in enumerate(self.days)
+            if index == 0 or self.days[index - 1][1] != place
+        ]
+        return found[::-1][:LISTED_CHANGES]
+
+    @property
+    def best(self) -> int:
+        return min(place for _day, place in self.days)
+
+
+def places(rangliste: Rangliste, *, link: str) -> Places | None:
+    """A player's places over time in this Rangliste, found by their link (None: never ranked). One
+    query. The page that shows it already shows the player as their publication level allows."""
+    days = list(
+        RanglistePlace.objects.filter(rangliste=rangliste, link=link).order_by("day").values_list("day", "place")
+    )
+    return Places(rangliste.name, rangliste.slug, link, days) if days else None
+
+
+def places_by_name(links: set[str]) -> list[Places]:
+    """A person's places over time in every public association Rangliste, for a page that shows them
+    by name (the hub's person page): only the days on which every record of theirs that the Rangliste
+    counts was published by full name, and none at all when it is not so on the newest day (who is
+    shown by initials there is not joined to a name here). One query."""
+    found: dict[tuple[int, str], tuple[str, str, list[tuple[datetime.date, int, str]]]] = {}
+    for rangliste_id, name, slug, link, day, place, level in (
+        RanglistePlace.objects.filter(
+            link__in=sorted(links), rangliste__public=True, rangliste__source=Rangliste.Source.ASSOCIATION
+        )
+        .order_by("rangliste__name", "rangliste_id", "link", "day")
+        .values_list("rangliste_id", "rangliste__name", "rangliste__slug", "link", "day", "place", "publication")
+    ):
+        found.setdefault((rangliste_id, link), (name, slug, []))[2].append((day, place, level))
+    result = []
+    for (_id, link), (name, slug, rows) in found.items():
+        if rows[-1][2] != privacy.FULL:
+            continue
+        result.append(Places(name, slug, link, [(day, place) for day, place, level in rows if level == privacy.FULL]))
+    return result
 
 
 def wants_refresh(rangliste: Rangliste, today: datetime.date | None = None) -> bool:

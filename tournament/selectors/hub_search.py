@@ -20,7 +20,7 @@ from django.db.models.functions import Coalesce
 from .. import privacy
 from ..collation import query_forms
 from ..models import Entry, Organisation, Player, Tournament
-from .rangliste import member_key
+from .identities import member_key
 
 MOST = 20  # results of each kind
 SHORTEST_PLAYER_SEARCH = 3  # letters (folded) before players are searched: "a" would find everyone

@@ -2,7 +2,7 @@
 it, for the hub's player page, the directors' suggestions and the association's Rangliste.
 
 Every club has its own record of a person (`Player`). Two records are one person when
-- they carry the same member number (`rangliste.member_key`: spaces dropped, case folded), or
+- they carry the same member number (`member_key`: spaces dropped, case folded), or
 - a director of the organisation of a guest record (no member number) confirmed that it is the same
   person as another record (`IdentityDecision.same`); confirmations chain (a guest confirmed as
   another guest who was confirmed as a member is that member).
@@ -11,7 +11,10 @@ A person's key is `member_key(number)` when one of their records has a number, e
 id>". Publication levels do not change who is who; the pages decide what they show of whom
 (`selectors/people.py` shows records at the full name's level only).
 
-Reads: the confirmations (one query: they are made by hand, a few thousand at most), then the records."""
+Reads: the confirmations (one query: they are made by hand, a few thousand at most), then the records.
+The association's Rangliste asks `confirmed_keys` (one query: the confirmations with the member numbers
+of their two records) for the records that a confirmation joins; every other record is who its member
+number, or its name and club, says (`selectors.rangliste.identity`)."""
 
 from __future__ import annotations
 
@@ -19,7 +22,11 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from ..models import IdentityDecision, Player
-from .rangliste import member_key
+
+
+def member_key(number: str) -> str:
+    """Who a player with a member number is, in every tournament: the number, spaces dropped, case folded."""
+    return "#" + "".join(number.split()).casefold()
 
 
 @dataclass(frozen=True)
@@ -51,6 +58,39 @@ def confirmed_groups() -> dict[int, int]:
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
     return {x: root(x) for x in list(parent)}
+
+
+def confirmed_keys() -> dict[int, str]:
+    """Each record that a confirmation joins to another -> the key of its person (`key_of`: the member
+    key of the group's lowest member number, else "g" and the group's lowest record id). One query: the
+    confirmations with the member numbers of both records. A record without a confirmation is missing:
+    who it is, its own member number says, else its name and club (`selectors.rangliste.identity`)."""
+    parent: dict[int, int] = {}
+    numbers: dict[int, str] = {}
+
+    def root(x: int) -> int:
+        parent.setdefault(x, x)
+        while parent[x] != x:
+            parent[x] = parent[parent[x]]
+            x = parent[x]
+        return x
+
+    for a, b, number_a, number_b in IdentityDecision.objects.filter(same=True).values_list(
+        "player_id", "other_id", "player__member_number", "other__member_number"
+    ):
+        numbers[a], numbers[b] = number_a, number_b
+        ra, rb = root(a), root(b)
+        if ra != rb:
+            parent[max(ra, rb)] = min(ra, rb)
+    groups: dict[int, list[int]] = {}
+    for record in list(parent):
+        groups.setdefault(root(record), []).append(record)
+    keys = {}
+    for lowest, records in groups.items():
+        found = sorted(member_key(numbers[r]) for r in records if numbers[r].strip())
+        key = found[0] if found else f"g{lowest}"
+        keys.update(dict.fromkeys(records, key))
+    return keys
 
 
 def _members(groups: dict[int, int]) -> dict[int, set[int]]:

@@ -10,7 +10,8 @@ are hidden (what the public sees on the standings anyway).
 
 The page in a fixed number of queries: the identity (`identities.same_person`: two, or four with a
 member number), the entries with their tournaments, one aggregate of every entry's points in those
-tournaments (the places)."""
+tournaments (the places), their places over time in the association's Ranglisten
+(`association_rangliste.places_by_name`)."""
 
 from __future__ import annotations
 
@@ -25,7 +26,8 @@ from scoring import rangliste as rules
 from .. import collation, privacy
 from ..log.audit import ACTIONS
 from ..models import CorrectionRequest, Entry, IdentityDecision, Organisation, Player, Tally
-from . import identities
+from . import association_rangliste, identities
+from .rangliste import player_key, public_key
 
 CLOSE_DAYS = 366  # tournaments this close count as "close dates" for a suggestion
 MOST_GUESTS = 50  # guests of one organisation with suggestions on its page at a time
@@ -60,6 +62,7 @@ class PersonPage:
     rows: list[HistoryRow]  # newest first
     rounds: int
     points: int
+    ranglisten: list[association_rangliste.Places]  # their places over time in the association's Ranglisten
 
     @property
     def average(self):
@@ -71,21 +74,33 @@ class PersonPage:
         return [row for row in reversed(self.rows) if row.place is not None]
 
 
-def shown_records(record_id: int) -> list[identities.Record] | None:
-    """The records of the person that the page may join to a name (None: the address names no record
-    the public may see by name)."""
+def shown_records(record_id: int) -> tuple[str, list[identities.Record]] | None:
+    """Who the person is (`identities.same_person`'s key) and their records that the page may join to a
+    name (None: the address names no record the public may see by name)."""
     person = identities.same_person(record_id)
     if person is None:
         return None
-    _key, records = person
+    key, records = person
     shown = [r for r in records if r.publication == privacy.FULL]
-    return shown if any(r.id == record_id for r in shown) else None
+    return (key, shown) if any(r.id == record_id for r in shown) else None
+
+
+def rangliste_links(key: str, records: list[identities.Record], organisation: str) -> set[str]:
+    """The links (`rangliste.public_key`) under which an association's Rangliste keeps this person's
+    places: their key (a member number, or a confirmed group: `selectors.rangliste.identity` reads the
+    same), and for a guest whom no confirmation joins, their name and club as the Rangliste reads them."""
+    links = {public_key(key)}
+    if key.startswith("g") and len(records) == 1:
+        record = records[0]
+        links.add(public_key(player_key(name=record.name, club=record.club.strip() or organisation, member_number="")))
+    return links
 
 
 def person_page(record_id: int) -> PersonPage | None:
-    records = shown_records(record_id)
-    if records is None:
+    found = shown_records(record_id)
+    if found is None:
         return None
+    key, records = found
     entries = list(
         Entry.objects.filter(player_id__in=[r.id for r in records], tournament__public_overview=True)
         .order_by("-tournament__date", "-id")
@@ -99,6 +114,7 @@ def person_page(record_id: int) -> PersonPage | None:
             "tournament__organisation__name",
             "tournament__public_standings",
             "tournament__public_players",
+            "player__organisation__name",
         )
     )
     if not entries:
@@ -114,7 +130,7 @@ def person_page(record_id: int) -> PersonPage | None:
     ):
         sums.setdefault(tournament_id, {})[entry_id] = (points or 0, rounds)
     rows = []
-    for entry_id, _player, tournament_id, name, slug, date, club, standings, players_public in entries:
+    for entry_id, _player, tournament_id, name, slug, date, club, standings, players_public, _org in entries:
         mine = sums.get(tournament_id, {}).get(entry_id) if standings else None
         place = None
         if mine is not None:
@@ -136,6 +152,8 @@ def person_page(record_id: int) -> PersonPage | None:
         )
     newest = next(r for r in records if r.id == entries[0][1])
     clubs = sorted({row.club for row in rows}, key=collation.name_key)
+    organisation = next((e[9] for e in entries if e[1] == record_id), "")
+    ranglisten = association_rangliste.places_by_name(rangliste_links(key, records, organisation))
     return PersonPage(
         record=record_id,
         name=newest.name,
@@ -144,6 +162,7 @@ def person_page(record_id: int) -> PersonPage | None:
         rows=rows,
         rounds=sum(row.rounds for row in rows),
         points=sum(row.points or 0 for row in rows),
+        ranglisten=ranglisten,
     )
 
 

@@ -3,7 +3,8 @@ to `scoring.rangliste` (docs/competitions.md, "Rangliste in the app").
 
 Reads only, in four queries whatever the number of tournaments, players and rounds: the tournaments,
 their entries, one aggregate of the scores per player and round, the series' merges (an association's:
-five, its member clubs' tournaments checked first, `checked_tournaments`)."""
+six, its member clubs' tournaments checked first, `checked_tournaments`, and the directors'
+confirmations of who is who, `identities.confirmed_keys`)."""
 
 from __future__ import annotations
 
@@ -21,12 +22,8 @@ from scoring import rangliste as rules
 from .. import names, privacy
 from ..collation import name_key
 from ..models import Entry, Rangliste, Score, SeriesMerge, Tournament
+from .identities import confirmed_keys, member_key
 from .series import resolve
-
-
-def member_key(number: str) -> str:
-    """Who a player with a member number is, in every tournament: the number, spaces dropped, case folded."""
-    return "#" + "".join(number.split()).casefold()
 
 
 def player_key(*, name: str, club: str, member_number: str) -> str:
@@ -34,10 +31,14 @@ def player_key(*, name: str, club: str, member_number: str) -> str:
     return member_key(member_number) if member_number.strip() else names.identity(name, club)
 
 
-def identity(*, name: str, club: str, member_number: str, organisation: str) -> str:
-    """Who a player of an association's Rangliste is, across its clubs: the one place that says it (to be
-    switched to the confirmed identities of `selectors.identities` once they exist). The member number,
+def identity(*, record: int, name: str, club: str, member_number: str, organisation: str,
+             confirmed: dict[int, str]) -> str:
+    """Who a player of an association's Rangliste is, across its clubs: the one place that says it. A
+    record that a director's confirmation joins to another is that person (`confirmed`, from
+    `identities.confirmed_keys`: a guest confirmed as a member is the member); else the member number,
     else the name and the club, where a record without a club is of its organisation's club."""
+    if record in confirmed:
+        return confirmed[record]
     return player_key(name=name, club=club.strip() or organisation, member_number=member_number)
 
 
@@ -181,7 +182,7 @@ def read(rangliste: Rangliste, *, public: bool = False, until: datetime.date | N
     Counted: the tournaments whose standings are public, their rounds whose results are not hidden
     (what the public sees anyway). Who is who goes by the member number; the number itself is shown
     only where the player's organisation publishes member numbers, and the table only where the
-    tournament's seating is public (docs/security.md). Four queries.
+    tournament's seating is public (docs/security.md). Four queries (an association's: six).
 
     `public`: names, clubs and member numbers as the public sees them (`privacy`, the strictest level
     of the person's records; "—" for a hidden one: the Rangliste has no start number). `until`: an
@@ -192,7 +193,7 @@ def read(rangliste: Rangliste, *, public: bool = False, until: datetime.date | N
     entries = list(Entry.objects.filter(tournament_id__in=list(tournaments)).order_by()
                    .values_list("id", "tournament_id", "player__name", "player__club", "player__member_number",
                                 "player__organisation__publish_member_numbers", "player__publication",
-                                "player__organisation__name"))
+                                "player__organisation__name", "player_id"))
     sums = list(Score.objects.filter(round__tournament_id__in=list(tournaments), round__results_hidden=False)
                 .order_by().values("entry_id", "round__number")
                 .annotate(sum_points=Sum("points"), sum_games=Sum("games"), table_number=Max("table__number"),
@@ -211,10 +212,12 @@ def read(rangliste: Rangliste, *, public: bool = False, until: datetime.date | N
     by_entry = {}
     levels: dict[str, list[str]] = {}
     association = rangliste.source == Rangliste.Source.ASSOCIATION
-    for entry_id, tournament_id, name, club, number, published, level, organisation in sorted(
+    confirmed = confirmed_keys() if association else {}
+    for entry_id, tournament_id, name, club, number, published, level, organisation, record in sorted(
             entries, key=lambda e: (e[1], e[0])):
         if association:
-            key = identity(name=name, club=club, member_number=number, organisation=organisation)
+            key = identity(record=record, name=name, club=club, member_number=number, organisation=organisation,
+                           confirmed=confirmed)
             club = club.strip() or organisation  # shown as the key reads it
         else:
             key = player_key(name=name, club=club, member_number=number)

@@ -3,6 +3,8 @@ clubs"): their guest record (no member number) is, or is not, another record sho
 suggestion (`selectors.people.identity_page`). Each decision is a row of `IdentityDecision` with its own
 history (who, when, what: the change log of the organisation's identities), and can be undone; undoing
 deletes the row, its history keeps it. Who is the same person is read by `selectors/identities.py`.
+A confirmation, or taking one back, queues a refresh of the association Ranglisten that hold the
+person (`rangliste_refresh.identities_changed`), as a batch of a Ranglistenturnier does.
 
 Scope: a director decides only about their organisation's own records, and only about another record
 the public may see by name (the full name's level, an entry in a tournament whose player pages are
@@ -20,6 +22,7 @@ from ..log import audit
 from ..log.audit import SYSTEM, Actor
 from ..models import Entry, IdentityDecision, Organisation, Player
 from ..selectors import identities
+from . import rangliste_refresh
 from .locking import lock, lock_players
 
 
@@ -64,6 +67,8 @@ def decide_identity(
         action = "identity_confirmed" if same else "identity_rejected"
         with audit.recording(action, by=by, tournament=None):
             decision = IdentityDecision.objects.filter(player=guest, other=other).first()
+            if same or (decision is not None and decision.same):  # who is who changes: the Ranglisten anew
+                rangliste_refresh.identities_changed(player_ids=[guest.pk, other.pk])
             if decision is None:
                 decision = IdentityDecision(organisation=organisation, player=guest, other=other, same=same)
             decision.same = same
@@ -79,4 +84,6 @@ def undo_identity(*, organisation: Organisation, decision_id: int, by: Actor = S
         if not found:
             raise UserError(_("Diese Entscheidung gibt es nicht (mehr)."))
         with audit.recording("identity_undone", by=by, tournament=None):
+            if found[0].same:  # the group splits: the association's Ranglisten anew
+                rangliste_refresh.identities_changed(player_ids=[found[0].player_id, found[0].other_id])
             found[0].delete()

@@ -2,8 +2,9 @@
 list computed anew by a background task after a tournament arrives on the hub, and kept in
 `RanglisteStanding` (each player's line), `RanglisteCount` (their tournaments) and
 `RanglisteTournament` (each Ranglistenturnier of a member club, counting or not, and why), which the
-pages read. The computation is `selectors.rangliste`'s, the same that reads a Rangliste live, so the
-stored list is that list (tested).
+pages read, and each ranked player's place of the day in `RanglistePlace` (older days kept: their
+places over time). The computation is `selectors.rangliste`'s, the same that reads a Rangliste live,
+so the stored list is that list (tested).
 
 `tournament_arrived` marks the Rangliste stale in the hub's transaction of the batch and enqueues one
 refresh after the commit (one at a time per Rangliste: a batch arriving while one runs enqueues the
@@ -23,7 +24,16 @@ from django_tasks import task
 
 from ..log import audit
 from ..log.audit import SYSTEM
-from ..models import Rangliste, RanglisteCount, RanglisteStanding, RanglisteTournament, Tournament
+from ..models import (
+    Player,
+    Rangliste,
+    RanglisteCount,
+    RanglistePlace,
+    RanglisteStanding,
+    RanglisteTournament,
+    Tournament,
+)
+from ..selectors import identities
 from ..selectors import rangliste as selectors
 from . import bulk
 from .locking import lock_rangliste
@@ -61,6 +71,39 @@ def tournament_arrived(*, tournament_id: int) -> list[int]:
     caller's recording. Returns the Ranglisten's ids."""
     audit.require("rangliste_refresh.tournament_arrived")
     ids = association_ranglisten_of(tournament_id)
+    if ids:
+        Rangliste.objects.filter(pk__in=ids).update(stale=True)
+        transaction.on_commit(lambda: enqueue_refresh(ids))
+    return ids
+
+
+def association_ranglisten_of_people(player_ids: list[int]) -> list[int]:
+    """The association Ranglisten that may hold the people these records are (every record of each:
+    the same member number, the confirmed group; `identities.same_person`): those whose member clubs
+    include the organisation of one of their records. Reads."""
+    organisations: set[int] = set()
+    for player_id in player_ids:
+        person = identities.same_person(player_id)
+        records = person[1] if person is not None else []
+        organisations |= {record.organisation_id for record in records}
+    organisations |= set(Player.objects.filter(pk__in=player_ids).values_list("organisation_id", flat=True))
+    return sorted(
+        set(
+            Rangliste.objects.filter(
+                source=Rangliste.Source.ASSOCIATION, members__in=sorted(organisations)
+            ).values_list("id", flat=True)
+        )
+    )
+
+
+def identities_changed(*, player_ids: list[int]) -> list[int]:
+    """A director confirmed that two records are one person, or took a confirmation back
+    (`services.identities`): the association Ranglisten that hold them are stale and a refresh of each
+    is enqueued after the commit, as for a batch. Call it before the decision changes (the people as
+    they were: a confirmation joins both, an undo splits the group). A step of the caller's recording.
+    Returns the Ranglisten's ids."""
+    audit.require("rangliste_refresh.identities_changed")
+    ids = association_ranglisten_of_people(player_ids)
     if ids:
         Rangliste.objects.filter(pk__in=ids).update(stale=True)
         transaction.on_commit(lambda: enqueue_refresh(ids))
@@ -124,6 +167,17 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
                 "qualifies": (row.qualifies or "")[:100],
             }
         )
+    places = [  # the place of the day of each ranked player (older days kept: their places over time)
+        {
+            "rangliste_id": rangliste.pk,
+            "link": line["link"],
+            "day": today,
+            "place": line["place"],
+            "publication": line["publication"],
+        }
+        for line in standings
+        if line["ranked"]
+    ]
     by_tournament: dict[tuple[str, int], list[int]] = {}
     slugs = {c.slug: c.tournament_id for c in checked}
     for line in lines:
@@ -161,7 +215,9 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
         RanglisteStanding.objects.filter(rangliste=rangliste)._raw_delete(RanglisteStanding.objects.db)
         RanglisteCount.objects.filter(rangliste=rangliste)._raw_delete(RanglisteCount.objects.db)
         RanglisteTournament.objects.filter(rangliste=rangliste)._raw_delete(RanglisteTournament.objects.db)
+        RanglistePlace.objects.filter(rangliste=rangliste, day=today)._raw_delete(RanglistePlace.objects.db)
         bulk.insert_dicts(RanglisteStanding, standings)
+        bulk.insert_dicts(RanglistePlace, places)
         bulk.insert_dicts(RanglisteCount, counts)
         bulk.insert_dicts(RanglisteTournament, tournaments)
         Rangliste.objects.filter(pk=rangliste.pk).update(computed_on=today, computed_at=started, computed=computed)

@@ -28,7 +28,7 @@ from ..selectors import organisations_of, people
 from ..services import corrections, identities
 from ..templatetags.doko import total
 from ..web import cache_keys, rate_limits
-from ..web.charts import places_svg
+from ..web.charts import places_svg, rangliste_places_svg
 from .access import director_required
 
 
@@ -56,7 +56,13 @@ def _person(record: int) -> tuple[str, list[tuple[str, str]], dict[str, tuple[in
                 [(row.date, row.place, row.players) for row in page.places],
                 title=_("Plätze von %(name)s") % {"name": page.name},
             )
-            html = render_to_string("tournament/hub/_person.html", {"page": page, "chart": chart, "rows": _cells(page)})
+            ranglisten = [
+                (places, rangliste_places_svg(places.days, rangliste=places.rangliste)) for places in page.ranglisten
+            ]
+            html = render_to_string(
+                "tournament/hub/_person.html",
+                {"page": page, "chart": chart, "rows": _cells(page), "ranglisten": ranglisten},
+            )
             choices = [(row.slug, f"{row.tournament} ({row.date:%d.%m.%Y})") for row in page.rows]
             kept = (
                 html,

@@ -31,7 +31,7 @@ from ..selectors.ratings import rating_text
 from ..services import rangliste as services
 from ..services import rangliste_refresh
 from ..web import rating_scopes
-from ..web.charts import Series, progression_svg
+from ..web.charts import Series, progression_svg, rangliste_places_svg
 from . import query_string
 from .access import organiser_required
 from .spreadsheet import csv_response
@@ -208,8 +208,9 @@ def rangliste_player(request, rangliste):
         found = association.stored_player(rangliste, link=request.GET.get("p", ""), public=not request.is_director)
         if found is None:
             raise Http404
+        chart = rangliste_places_svg(found.places.days, rangliste=rangliste.name) if found.places else ""
         return render(request, "tournament/rangliste_association_player.html",
-                      {"player": found, "rangliste": rangliste})
+                      {"player": found, "rangliste": rangliste, "places_chart": chart})
     history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request),
                                        public=not request.is_director)
     if history is None:

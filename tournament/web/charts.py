@@ -8,8 +8,11 @@ small screens (site.css, docs/accessibility.md).
 
 from __future__ import annotations
 
+import datetime
 from dataclasses import dataclass
 from html import escape
+
+from django.utils.translation import gettext as _
 
 from ..ranking import total_text
 
@@ -41,10 +44,11 @@ def _nice_step(span: int) -> int:
 
 
 def progression_svg(series: list[Series], x_labels: list[str], *, title: str, width: int = 640,
-                    height: int = 300) -> str:
-    """An SVG line chart of cumulative points; x_labels name the positions ("R1", "R2" or games)."""
+                    height: int = 300, inverted: bool = False, css_class: str = "chart") -> str:
+    """An SVG line chart of cumulative points; x_labels name the positions ("R1", "R2" or games).
+    `inverted`: the smallest value at the top (places: the first place is the best)."""
     left, right, top, bottom = 44, 150 if len(series) > 1 else 16, 16, 32
-    values = [v for s in series for v in s.values] + [0]
+    values = [v for s in series for v in s.values] + ([] if inverted else [0])
     low, high = min(values), max(values)
     if high == low:
         high, low = high + 1, low - 1
@@ -57,17 +61,21 @@ def progression_svg(series: list[Series], x_labels: list[str], *, title: str, wi
         return left + (plot_w * i / (count - 1) if count > 1 else plot_w / 2)
 
     def y(v: int) -> float:
-        return top + plot_h * (high - v) / (high - low)
+        return top + plot_h * ((v - low) if inverted else (high - v)) / (high - low)
 
     parts = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" role="img" '
-             f'class="chart" aria-label="{escape(title)}"><title>{escape(title)}</title>']
+             f'class="{css_class}" aria-label="{escape(title)}"><title>{escape(title)}</title>']
     for v in range(low, high + 1, step):
+        if inverted and v < 1:
+            continue  # no place 0
         parts.append(f'<line x1="{left}" x2="{left + plot_w}" y1="{y(v):.1f}" y2="{y(v):.1f}" '
                      f'stroke="{"#888" if v == 0 else "#ddd"}" stroke-width="1"/>')
         parts.append(f'<text x="{left - 6}" y="{y(v) + 4:.1f}" text-anchor="end" font-size="11" fill="#444">'
                      f'{total_text(v)}</text>')
     for i, label in enumerate(x_labels):
-        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="middle" font-size="11" '
+        # a label that would run over the right edge ends at its point instead (about 6.2 px a character)
+        anchor = "end" if x(i) + len(label) * 3.1 > width else "middle"
+        parts.append(f'<text x="{x(i):.1f}" y="{height - 10}" text-anchor="{anchor}" font-size="11" '
                      f'fill="#444">{escape(label)}</text>')
     ends = []
     for index, s in enumerate(series):
@@ -105,6 +113,26 @@ def progression_html(series: list[Series], x_labels: list[str], *, title: str) -
                    + "".join(f'<td class="num">{total_text(v)}</td>' for v in s.values[1:]) + "</tr>" for s in series)
     return (f'{chart}<div class="scroll chart-table" tabindex="0" role="region" aria-label="{escape(title)}">'
             f'<table class="list"><thead><tr><td></td>{head}</tr></thead><tbody>{rows}</tbody></table></div>')
+
+
+def rangliste_places_svg(days: list[tuple[datetime.date, int]], *, rangliste: str) -> str:
+    """A player's places in an association's Rangliste over time (docs/competitions.md, "Places over
+    time"): `progression_svg` with the axis inverted, so that the first place is at the top (the title
+    says so), one point a day. Twice: 640 wide with six dates written under it, and 340 wide with three
+    for phones (site.css shows one of them), where the wide one's labels would be too small to read.
+    Empty without two days."""
+    if len(days) < 2:
+        return ""
+    title = _("Platz in der Verbandsrangliste „%(rangliste)s“ über die Zeit (Platz 1 ist oben)") % {
+        "rangliste": rangliste
+    }
+    charts = []
+    for width, dates, css_class in ((640, 6, "chart places-wide"), (340, 3, "chart places-narrow")):
+        shown = {round(i * (len(days) - 1) / (dates - 1)) for i in range(dates)}
+        labels = [f"{day:%d.%m.%y}" if index in shown else "" for index, (day, _place) in enumerate(days)]
+        charts.append(progression_svg([Series(title, [place for _day, place in days], highlight=True)], labels,
+                                      title=title, width=width, height=200, inverted=True, css_class=css_class))
+    return "".join(charts)
 
 
 def places_svg(places: list[tuple[object, int | None, int]], *, title: str, width: int = 640, height: int = 180) -> str:

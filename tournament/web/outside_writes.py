@@ -38,6 +38,7 @@ from ..models import (
     PublishingKey,
     Rangliste,
     RanglisteCount,
+    RanglistePlace,
     RanglisteStanding,
     RanglisteTournament,
     Rating,
@@ -108,6 +109,8 @@ NOT_COUNTED = {
     Rangliste: "shows only on the Rangliste's own pages, which are read live, never cached under a counter",
     RanglisteStanding: "an association's stored Rangliste: on its own pages only, never cached under a counter",
     RanglisteCount: "an association's stored Rangliste: on its own pages only, never cached under a counter",
+    RanglistePlace: "an association's places over time: its own pages and the hub's person pages (which expire "
+    "after HUB_TIMEOUT), never cached under a counter",
     RanglisteTournament: "an association's stored Rangliste: on its own pages only, never cached under a counter",
     PublishingKey: "a hub's publishing keys: shown only on the organisation's key page, read live",
     IdempotencyRecord: "the hub's stored answers to batches, shown on no page",

@@ -593,6 +593,8 @@ NO_TOURNAMENT: dict[str, str] = {
     "rangliste_refresh.tournament_arrived": "marks an association's Rangliste stale inside the hub's recording of "
     "a batch (whose tournament's counter moves with it); its pages are not cached under a counter",
     "rangliste_refresh.mark_stale": "marks a Rangliste stale inside the recording of its settings' change",
+    "rangliste_refresh.identities_changed": "marks the association's Ranglisten stale inside the recording of a "
+    "director's identity decision (no tournament changes); their pages are not cached under a counter",
     "rangliste_refresh.enqueue_refresh": "enqueues the background refresh (the cache's queued mark), no data",
     "series.create_series": "a new series has no tournament yet",
     "series.merge_players": "shows only on the series' standings, read live (outside_writes.NOT_COUNTED)",
@@ -670,6 +672,7 @@ READS: dict[str, str] = {
         "rangliste.checked",
         "rangliste.parse_cut_lines",
         "rangliste_refresh.association_ranglisten_of",
+        "rangliste_refresh.association_ranglisten_of_people",
         "rangliste_refresh.queued_key",
         "results.check_list",
         "results.follow_deal",

@@ -116,11 +116,12 @@ def test_publication_level_of_each_club_record(two_clubs, client):
 def test_person_page_in_a_fixed_number_of_queries(two_clubs, client, django_assert_num_queries):
     _nord, _ln, _sued, _ls, herbst, _winter = two_clubs
     a = entry(herbst, "Anna Krämer").player_id
-    # the confirmations, the record, the records with the number, the entries, the points (+ session-free page)
-    with django_assert_num_queries(5):
+    # the confirmations, the record, the records with the number, the entries, the points, and their places
+    # in the association's Ranglisten over time (one query whatever the number of Ranglisten and days)
+    with django_assert_num_queries(6):
         assert people.person_page(a) is not None
     guest = entry(herbst, "Bernd Brandt").player_id
-    with django_assert_num_queries(4):  # a guest: no records by number to read
+    with django_assert_num_queries(5):  # a guest: no records by number to read
         assert people.person_page(guest) is not None
 
 

@@ -13,9 +13,10 @@ from django.urls import reverse
 from django.utils import timezone
 
 from tournament import privacy
-from tournament.models import Player, Rangliste, RanglisteStanding, Tournament
+from tournament.models import Entry, Player, Rangliste, RanglistePlace, RanglisteStanding, Tournament
 from tournament.selectors import association_rangliste as association
 from tournament.selectors import rangliste as rangliste_selectors
+from tournament.services import identities as identity_services
 from tournament.services import outbox, rangliste_refresh
 from tournament.services import rangliste as services
 from tournament.services.hub_apply import apply_batch
@@ -360,7 +361,7 @@ def test_the_pages_read_in_a_fixed_number_of_queries(clubs, client, django_asser
     for more in range(2):
         with django_assert_num_queries(3):  # the Rangliste, its lines, the tournaments that do not count
             assert Client().get(page).status_code == 200
-        with django_assert_num_queries(3):
+        with django_assert_num_queries(4):  # the Rangliste, the line, the tournaments, the places over time
             assert Client().get(player).status_code == 200
         eight = [(f"Spieler {n}", "", 10 if n % 2 else -10) for n in range(1, 9)]
         ranglistenturnier(director_b, f"Noch eins {more}", MARCH, eight, slug=f"noch-{more}")
@@ -390,3 +391,125 @@ def test_the_settings_page_makes_an_association_rangliste(clubs, client):
     rangliste = Rangliste.objects.get(slug="verband")
     assert set(rangliste.members.all()) == {a, b} and rangliste.minimum_players == 32
     assert "Mitgliedsvereine" in client.get(reverse("tournament:rangliste_edit", args=["verband"])).content.decode()
+
+
+# Bernd Pik has the member number M-2 at club A (AT_A); at club B he played as a guest, without it
+AT_B_GUEST = [("Bernd Pik", "", 20), ("Erik Karo", "", -30), ("Frida Dulle", "", 25), ("Gerd Schell", "", -15)]
+
+
+def test_a_guest_confirmed_as_a_member_counts_as_the_member_until_the_decision_is_undone(
+    clubs, immediate, django_capture_on_commit_callbacks, django_assert_num_queries
+):
+    a, b, director_a, director_b = clubs
+    january = ranglistenturnier(director_a, "Januarturnier", JANUARY, AT_A, slug="januar")
+    march = ranglistenturnier(director_b, "Märzturnier", MARCH, AT_B_GUEST, slug="maerz")
+    with_number(january, "Bernd Pik", "M-2")
+    member = january.entries.get(player__name="Bernd Pik").player_id
+    guest = march.entries.get(player__name="Bernd Pik").player_id
+    rangliste = refreshed(association_rangliste(director_a, [a, b]))
+    # by hand, before: the guest at DK Süd is someone else (name and club), 20 in his one round
+    split = [
+        (1, "Anna Kreuz", "DK Nord", 1, 30),
+        (2, "Frida Dulle", "DK Süd", 1, 25),
+        (3, "Bernd Pik", "DK Süd", 1, 20),
+        (4, "Bernd Pik", "DK Nord", 1, 10),
+        (5, "Carla Herz", "DK Nord", 1, -15),
+        (5, "Gerd Schell", "DK Süd", 1, -15),
+        (7, "Dieter Brand", "DK Nord", 1, -25),
+        (8, "Erik Karo", "DK Süd", 1, -30),
+    ]
+    assert stored(rangliste) == split
+    # DK Süd's director confirms their guest as DK Nord's member M-2: the refresh is queued with the decision
+    with django_capture_on_commit_callbacks(execute=True):
+        decision = identity_services.decide_identity(organisation=b, player_id=guest, other_id=member, same=True)
+    rangliste.refresh_from_db()
+    assert not rangliste.stale
+    # by hand, after: Bernd Pik is one person, 10 + 20 = 30 in 2 rounds, 15 a round (named as at his newest
+    # tournament, DK Süd's); everyone behind him moves up a place
+    assert stored(rangliste) == [
+        (1, "Anna Kreuz", "DK Nord", 1, 30),
+        (2, "Frida Dulle", "DK Süd", 1, 25),
+        (3, "Bernd Pik", "DK Süd", 2, 30),
+        (4, "Carla Herz", "DK Nord", 1, -15),
+        (4, "Gerd Schell", "DK Süd", 1, -15),
+        (6, "Dieter Brand", "DK Nord", 1, -25),
+        (7, "Erik Karo", "DK Süd", 1, -30),
+    ]
+    found = rangliste_selectors.read(rangliste, until=TODAY)
+    assert {found.keys[e.pk] for e in Entry.objects.filter(player_id__in=[guest, member])} == {"#m-2"}
+    # who is who costs one query whatever the confirmations: the tournaments checked, the tournaments,
+    # the entries, the scores, the merges, the confirmations
+    with django_assert_num_queries(6):
+        rangliste_selectors.read(rangliste, until=TODAY)
+    # undone: split again after the refresh it queues
+    with django_capture_on_commit_callbacks(execute=True):
+        identity_services.undo_identity(organisation=b, decision_id=decision.pk)
+    rangliste.refresh_from_db()
+    assert stored(rangliste) == split
+    # a rejection changes nobody: no refresh
+    with django_capture_on_commit_callbacks(execute=True):
+        identity_services.decide_identity(organisation=b, player_id=guest, other_id=member, same=False)
+    rangliste.refresh_from_db()
+    assert not rangliste.stale and stored(rangliste) == split
+
+
+def test_a_decision_queues_the_ranglisten_that_hold_the_person_only(clubs, django_capture_on_commit_callbacks):
+    a, b, director_a, director_b = clubs
+    january = ranglistenturnier(director_a, "Januarturnier", JANUARY, AT_A, slug="januar")
+    march = ranglistenturnier(director_b, "Märzturnier", MARCH, AT_B_GUEST, slug="maerz")
+    with_number(january, "Bernd Pik", "M-2")
+    both = refreshed(association_rangliste(director_a, [a, b]))
+    other = make_organisation("DK Fremd", "dk-fremd")
+    elsewhere = services.create_rangliste(
+        settings=services.Settings(
+            name="Anderer Verband",
+            slug="anders",
+            source=Rangliste.Source.ASSOCIATION,
+            members=(other,),
+            minimum_players=4,
+            minimum_rounds=1,
+        ),
+        director=director_a,
+    )
+    Rangliste.objects.filter(pk=elsewhere.pk).update(stale=False)
+    with django_capture_on_commit_callbacks(execute=False) as queued:
+        identity_services.decide_identity(
+            organisation=b,
+            player_id=march.entries.get(player__name="Bernd Pik").player_id,
+            other_id=january.entries.get(player__name="Bernd Pik").player_id,
+            same=True,
+        )
+    assert Rangliste.objects.get(pk=both.pk).stale and not Rangliste.objects.get(pk=elsewhere.pk).stale
+    assert len(queued) == 1
+
+
+def test_each_refresh_keeps_the_places_of_the_day(clubs):
+    a, b, director_a, _director_b = clubs
+    two_clubs(clubs)
+    rangliste = association_rangliste(director_a, [a, b])
+    yesterday = TODAY - datetime.timedelta(days=1)
+    rangliste_refresh.refresh_rangliste(rangliste=rangliste, today=yesterday)
+    rangliste.refresh_from_db()
+    dieter = RanglisteStanding.objects.get(rangliste=rangliste, name="Dieter Brand").link
+    # today Dieter Brand (M-1) wins at DK Nord: -25 + 15 + 130 = 120 in 3 rounds, 40 a round, first place
+    today = ranglistenturnier(
+        director_a,
+        "Heute",
+        TODAY,
+        [
+            ("Dieter Brand", "DK Nord", 130),
+            ("Xaver Acht", "DK Nord", -130),
+            ("Yvonne Neun", "DK Nord", 0),
+            ("Zora Zehn", "DK Nord", 0),
+        ],
+        slug="heute",
+    )
+    with_number(today, "Dieter Brand", "M-1")
+    refreshed(rangliste)
+    refreshed(rangliste)  # a second refresh on the day replaces the day's places
+    found = association.places(rangliste, link=dieter)
+    assert found.days == [(yesterday, 4), (TODAY, 1)]
+    assert found.changes == [(TODAY, 1), (yesterday, 4)] and found.best == 1
+    ranked = RanglisteStanding.objects.filter(rangliste=rangliste, ranked=True).count()
+    assert RanglistePlace.objects.filter(rangliste=rangliste, day=TODAY).count() == ranked == 10
+    assert RanglistePlace.objects.filter(rangliste=rangliste, day=yesterday).count() == 7  # kept
