@@ -38,6 +38,8 @@ from ..models import (
     PublishingKey,
     Rangliste,
     RanglisteCount,
+    RanglisteRatedTournament,
+    RanglisteRating,
     RanglisteStanding,
     RanglisteTournament,
     Rating,
@@ -109,6 +111,8 @@ NOT_COUNTED = {
     RanglisteStanding: "an association's stored Rangliste: on its own pages only, never cached under a counter",
     RanglisteCount: "an association's stored Rangliste: on its own pages only, never cached under a counter",
     RanglisteTournament: "an association's stored Rangliste: on its own pages only, never cached under a counter",
+    RanglisteRatedTournament: "an association's stored Rangliste: on its own pages only, never cached under a counter",
+    RanglisteRating: "an association's stored Rangliste: on its own pages only, never cached under a counter",
     PublishingKey: "a hub's publishing keys: shown only on the organisation's key page, read live",
     IdempotencyRecord: "the hub's stored answers to batches, shown on no page",
     PublishedTournament: "the hub's link from a venue's tournament to its own; written with the hub tournament's "

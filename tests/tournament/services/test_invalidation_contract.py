@@ -592,6 +592,8 @@ NO_TOURNAMENT: dict[str, str] = {
     "as stored, never cached under a tournament's counter (outside_writes.NOT_COUNTED)",
     "rangliste_refresh.tournament_arrived": "marks an association's Rangliste stale inside the hub's recording of "
     "a batch (whose tournament's counter moves with it); its pages are not cached under a counter",
+    "rangliste_ratings.store": "the carried rating of an association's stored Rangliste, written inside the "
+    "refresh's recording (shown only on the Rangliste's own pages, read as stored)",
     "rangliste_refresh.mark_stale": "marks a Rangliste stale inside the recording of its settings' change",
     "rangliste_refresh.enqueue_refresh": "enqueues the background refresh (the cache's queued mark), no data",
     "series.create_series": "a new series has no tournament yet",
@@ -670,6 +672,7 @@ READS: dict[str, str] = {
         "rangliste.checked",
         "rangliste.parse_cut_lines",
         "rangliste_refresh.association_ranglisten_of",
+        "rangliste_ratings.compute",
         "rangliste_refresh.queued_key",
         "results.check_list",
         "results.follow_deal",
