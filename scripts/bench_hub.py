@@ -45,6 +45,8 @@ def main():
     parser.add_argument("--tournaments", type=int, default=10_000)
     parser.add_argument("--players", type=int, default=200_000)
     parser.add_argument("--repeat", type=int, default=20, help="requests per figure (default 20)")
+    parser.add_argument("--rated", type=int, default=0,
+                        help="Ranglistenturniere with games to add for the rating (the generated ones are totals only)")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
@@ -110,12 +112,27 @@ def main():
             name="Verbandsrangliste", slug="verband", source=Rangliste.Source.ASSOCIATION,
             members=tuple(Organisation.objects.filter(slug__startswith="v-verein-")),
             cut_lines=((38, "Deutsche Meisterschaft"), (200, "Regionalmeisterschaft"))))
+    if args.rated:
+        with_games(args.rated)
+    from tournament.services import rangliste_ratings
+
+    computing, rating_took = rangliste_ratings.compute, []
+
+    def timed_compute(**kwargs):
+        begun = time.perf_counter()
+        found = computing(**kwargs)
+        rating_took.append(time.perf_counter() - begun)
+        return found
+
+    rangliste_ratings.compute = timed_compute
     started = time.perf_counter()
     lines = refresh_rangliste(rangliste=rangliste)
+    rangliste_ratings.compute = computing
     rangliste.refresh_from_db()
     print(f"the association's Rangliste computed and stored in {time.perf_counter() - started:.1f} s: {lines} "
           f"players ({rangliste.computed['ranked']} ranked), {rangliste.computed['tournaments']} tournaments count, "
-          f"{rangliste.computed['refused']} do not")
+          f"{rangliste.computed['refused']} do not; of which the rating {rating_took[0]:.2f} s")
+    rating_after_a_game(rangliste)
     someone = RanglisteStanding.objects.filter(rangliste=rangliste, position=30).values_list("link", flat=True)[0]
 
     urlconf = bare_urlconf("bench_hub_urls")
@@ -177,6 +194,66 @@ def main():
     print(f"\nCPUs idle after: {idle_percent()}; work folder {work} (removed)")
     connection.close()
     shutil.rmtree(work, ignore_errors=True)
+
+
+def with_games(count: int) -> None:
+    """`count` Ranglistenturniere with games (40 players, 4 rounds), of member clubs, in the last weeks, for the
+    rating (docs/rating.md, "Across clubs on the hub"); once per database."""
+    import datetime
+    import random
+
+    from tournament.models import Organisation, Tournament
+    from tournament.services.generate import generate_tournament
+
+    made = Tournament.objects.filter(slug__startswith="wz-bench-").count()
+    clubs = list(Organisation.objects.filter(slug__startswith="v-verein-").order_by("id")[:50])
+    rng = random.Random(0)
+    started = time.perf_counter()
+    for number in range(made, count):
+        day = datetime.date.today() - datetime.timedelta(days=7 * (count - number))
+        tournament = generate_tournament(players=40, rounds=4, seed=f"wz-{number}", slug=f"wz-bench-{number}",
+                                         date=day, organisation=rng.choice(clubs))
+        Tournament.objects.filter(pk=tournament.pk).update(counts_for_rangliste=True)
+    if count > made:
+        print(f"added {count - made} Ranglistenturniere with games in {time.perf_counter() - started:.1f} s")
+
+
+def rating_after_a_game(rangliste) -> None:
+    """What the refresh's rating costs: the games rated, and a refresh after a game saved in the newest
+    tournament with games (only that tournament rated again)."""
+    from tournament.models import Game, RanglisteRatedTournament, RanglisteRating
+    from tournament.services import rangliste_ratings, results
+    from tournament.services.rangliste_refresh import refresh_rangliste
+
+    rated = RanglisteRatedTournament.objects.filter(rangliste=rangliste).count()
+    games = Game.objects.filter(table__round__tournament__in=RanglisteRatedTournament.objects.filter(
+        rangliste=rangliste).values("tournament")).count()
+    print(f"the rating: {rated} tournaments rated, {games} games, "
+          f"{RanglisteRating.objects.filter(rangliste=rangliste, latest=True).count()} players rated")
+    newest = Game.objects.filter(table__round__tournament__in=RanglisteRatedTournament.objects.filter(
+        rangliste=rangliste).values("tournament")).order_by("-table__round__tournament__date", "-id").first()
+    if newest is None:
+        print("the rating rated no games (the generated tournaments are totals only; --rated N adds some)")
+        return
+    timing = []
+    original = rangliste_ratings.compute
+
+    def timed(**kwargs):
+        begun = time.perf_counter()
+        found = original(**kwargs)
+        timing.append((time.perf_counter() - begun, found.again))
+        return found
+
+    rangliste_ratings.compute = timed
+    try:
+        results.delete_game(table=newest.table, number=newest.number)
+        started = time.perf_counter()
+        refresh_rangliste(rangliste=rangliste)
+        whole = time.perf_counter() - started
+    finally:
+        rangliste_ratings.compute = original
+    print(f"after a game deleted in the newest tournament with games: the refresh {whole:.1f} s, of which the "
+          f"rating {timing[0][0]:.2f} s ({timing[0][1]} tournament(s) rated again)")
 
 
 if __name__ == "__main__":

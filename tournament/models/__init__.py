@@ -23,6 +23,8 @@ One module per family; import from the package (`from tournament.models import G
 - `teams`: a tournament's teams and their members (`Team`, `TeamMember`)
 - `rangliste`: a Rangliste across tournaments (`Rangliste`) and an association's stored list
   (`RanglisteStanding`, `RanglisteCount`, `RanglisteTournament`) with its places over time (`RanglistePlace`)
+- `rangliste_ratings`: the rating carried across an association's stored Rangliste
+  (`RanglisteRatedTournament`, `RanglisteRating`)
 - `people`: players across clubs on the hub: a director's decision that two records are one person,
   a player's request for a correction (`IdentityDecision`, `CorrectionRequest`)
 - `publishing`: publishing from a venue to a hub: keys, published tournaments, corrections, the
@@ -43,6 +45,7 @@ from .publishing import (
     PublishingKey,
 )
 from .rangliste import Rangliste, RanglisteCount, RanglistePlace, RanglisteStanding, RanglisteTournament
+from .rangliste_ratings import RanglisteRatedTournament, RanglisteRating
 from .ratings import Rating, RatingStep
 from .registration import Registration
 from .rounds import Round, Seat, Table
@@ -61,6 +64,8 @@ __all__ = [
     "Rangliste",
     "RanglisteCount",
     "RanglistePlace",
+    "RanglisteRatedTournament",
+    "RanglisteRating",
     "RanglisteStanding",
     "RanglisteTournament",
     "Registration",

@@ -16,9 +16,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from scoring import rangliste as rules
+from scoring import rating
 
 from .. import privacy
-from ..models import Rangliste, RanglisteCount, RanglistePlace, RanglisteStanding, RanglisteTournament
+from ..models import Rangliste, RanglisteCount, RanglistePlace, RanglisteRating, RanglisteStanding, RanglisteTournament
 
 PAGE = 100  # lines a page shows
 REFUSED_SHOWN = 100  # tournaments that do not count, the newest first
@@ -39,6 +40,7 @@ class Line:
     qualifies: str
     minimum_rounds: int
     lines: tuple[tuple[int, str], ...]  # the cut lines
+    rating: rating.Rating | None = None  # the carried rating now (None: not rated, not shown)
 
     @property
     def tracker(self) -> str:
@@ -83,6 +85,7 @@ class StoredView:
     pages: int
     refused: list[Refused]
     refused_count: int
+    rated: bool = False  # the organisation shows the rating: the page has its column
 
 
 def cut_lines(rangliste: Rangliste) -> list[tuple[int, str]]:
@@ -152,7 +155,22 @@ def refusal(*, reason: str, players: int, rounds: int, rangliste: Rangliste) -> 
     return _("zählt nicht: die Tabelle des Turniers ist nicht öffentlich")
 
 
-def _line(row: RanglisteStanding, rangliste: Rangliste, *, public: bool) -> Line:
+def rated(rangliste: Rangliste) -> bool:
+    """The association's organisation shows the rating (its switch, docs/rating.md)."""
+    return rangliste.organisation.rating_enabled
+
+
+def ratings_now(rangliste: Rangliste, rows: list[RanglisteStanding], *, public: bool) -> dict[str, rating.Rating]:
+    """The carried rating now of the players of `rows`, by link, as the reader may see it: the public none
+    of a player who is not published (the strictest level of their records). One query."""
+    links = [row.link for row in rows if not (public and row.publication == privacy.HIDDEN)]
+    return {link: rating.Rating(mu=mu, sigma=sigma, games=games) for link, mu, sigma, games in
+            RanglisteRating.objects.filter(rangliste=rangliste, latest=True, link__in=links)
+            .values_list("link", "mu", "sigma", "games")} if links else {}
+
+
+def _line(row: RanglisteStanding, rangliste: Rangliste, *, public: bool,
+          rated_now: rating.Rating | None = None) -> Line:
     name, club, number = row.name, row.club, row.member_number
     if public:
         name, club = privacy.shown_name(name, row.publication), privacy.shown_club(club, row.publication)
@@ -171,6 +189,7 @@ def _line(row: RanglisteStanding, rangliste: Rangliste, *, public: bool) -> Line
         qualifies=row.qualifies,
         minimum_rounds=rangliste.minimum_rounds,
         lines=tuple(cut_lines(rangliste)),
+        rating=rated_now,
     )
 
 
@@ -180,7 +199,8 @@ def _window(rangliste: Rangliste) -> tuple[datetime.date, datetime.date] | None:
 
 
 def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredView:
-    """One page of the stored list and the tournaments that do not count. Two queries."""
+    """One page of the stored list and the tournaments that do not count. Two queries; with the rating
+    shown (`rated`), one more: the page's carried ratings."""
     computed = rangliste.computed
     total = int(computed.get("ranked", 0)) + int(computed.get("below", 0))
     pages = max(1, -(-total // PAGE))
@@ -195,9 +215,11 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
     for place, label, rows_above, moved in computed.get("cuts", []):
         if rows_above:
             cuts.setdefault(rows_above - 1, []).append((place, label, moved))
+    shows_rating = rated(rangliste)
+    now = ratings_now(rangliste, rows, public=public) if shows_rating else {}
     ranked, below = [], []
     for row in rows:
-        line = _line(row, rangliste, public=public)
+        line = _line(row, rangliste, public=public, rated_now=now.get(row.link))
         if row.ranked:
             ranked.append((line, cuts.get(row.position, [])))
         else:
@@ -238,6 +260,7 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
         pages=pages,
         refused=refused,
         refused_count=int(computed.get("refused", 0)),
+        rated=shows_rating,
     )
 
 
@@ -249,6 +272,7 @@ class Played:
     rounds: int
     points: int
     counted: bool  # in the window
+    rating: rating.Rating | None = None  # the carried rating after this tournament
 
     @property
     def average(self) -> Decimal:
@@ -260,15 +284,24 @@ class StoredPlayer:
     line: Line
     tournaments: list[Played]
     places: Places | None  # their places over time (None: never ranked)
+    rated: bool = False  # the organisation shows the rating
+    course: tuple[tuple[datetime.date, rating.Rating], ...] = ()  # the rating after each tournament rated
 
 
 def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPlayer | None:
     """A player's line (with the tracker), their tournaments and their places over time, found by their
-    link. Three queries."""
+    link. Three queries; with the rating shown, one more: its course."""
     row = RanglisteStanding.objects.filter(rangliste=rangliste, link=link).first()
     if row is None:
         return None
     window = _window(rangliste)
+    shows_rating = rated(rangliste)
+    course: list[tuple[str, datetime.date, rating.Rating]] = []
+    if shows_rating and not (public and row.publication == privacy.HIDDEN):
+        course = [(slug, day, rating.Rating(mu=mu, sigma=sigma, games=games)) for slug, day, mu, sigma, games in
+                  RanglisteRating.objects.filter(rangliste=rangliste, link=link).order_by("position")
+                  .values_list("tournament__slug", "tournament__date", "mu", "sigma", "games")]
+    after = {slug: value for slug, _day, value in course}
     played = [
         Played(
             name=name,
@@ -277,14 +310,15 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
             rounds=rounds,
             points=points,
             counted=window is not None and window[0] <= day <= window[1],
+            rating=after.get(slug),
         )
         for name, slug, day, rounds, points in RanglisteCount.objects.filter(rangliste=rangliste, link=link)
         .order_by("-tournament__date", "tournament_id")
         .values_list("tournament__name", "tournament__slug", "tournament__date", "rounds", "points")
     ]
-    return StoredPlayer(
-        line=_line(row, rangliste, public=public), tournaments=played, places=places(rangliste, link=link)
-    )
+    return StoredPlayer(line=_line(row, rangliste, public=public, rated_now=course[-1][2] if course else None),
+                        tournaments=played, places=places(rangliste, link=link), rated=shows_rating,
+                        course=tuple((day, value) for _slug, day, value in course))
 
 
 LISTED_CHANGES = 12  # the list beside the places chart: the newest changes of place

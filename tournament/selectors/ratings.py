@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -104,3 +105,45 @@ def ratings_before(tournament: Tournament, round_number: int, *, include_hidden:
                                        .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
         found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
     return found
+
+
+def scope_ids(read) -> list[int]:
+    """The tournaments of a scope (`selectors.rangliste.Read`) that are rated, in order: those whose rating
+    is on (their own switch and their organisation's)."""
+    return [t.pk for t in read.tournaments if t.rating_shown and getattr(t, "organisation_rating", True)]
+
+
+def scope_digests(read, ids: list[int], counters: dict[int, int]) -> list[str]:
+    """For each tournament of `ids` in order, a digest of what its ratings are computed from: it and every
+    one before it, with their change counters and who each of their entries is."""
+    entries: dict[int, list[tuple[int, str]]] = {t: [] for t in ids}
+    for entry_id, key in read.keys.items():
+        if read.tournament_of[entry_id] in entries:
+            entries[read.tournament_of[entry_id]].append((entry_id, key))
+    digests, previous = [], ""
+    for tournament_id in ids:
+        parts = (previous, tournament_id, counters.get(tournament_id, 0), sorted(entries[tournament_id]))
+        previous = hashlib.sha256("\x1f".join(str(part) for part in parts).encode()).hexdigest()[:24]
+        digests.append(previous)
+    return digests
+
+
+def carry(read, ids: list[int], now: dict[str, rating.Rating]) -> list[dict[str, rating.Rating]]:
+    """Rates the tournaments `ids` in order, each one's games (`scope_games`) from the players' ratings
+    `now` (keyed by who they are across the scope, `read.keys`) after the tournaments before: for each,
+    the ratings after it of the players who played in it. A tournament entered as totals only has no games
+    and rates nobody. Two queries."""
+    now = dict(now)
+    games = scope_games(ids)
+    after = []
+    for tournament_id in ids:
+        played: set[str] = set()
+        for players, re, winner, value in games.get(tournament_id, []):
+            if any(p not in read.keys for p in players):
+                continue  # (an entry the Rangliste does not know: none, as it reads them all)
+            match = rating.match(players=[read.keys[p] for p in players], re=[read.keys[int(e)] for e in re],
+                                 winner=winner, value=value)
+            now = rating.update(now, match)
+            played.update(match.re + match.kontra)
+        after.append({player: now[player] for player in played})
+    return after

@@ -30,6 +30,7 @@ One module per family of writes:
 - `identities`: a club's director decides whether its guest is the same person as a record elsewhere
 - `corrections`: a player asks for a correction of a tournament's result, its director answers
 - `rangliste_refresh`: an association's Rangliste stored anew after a tournament arrives (a background task)
+- `rangliste_ratings`: the rating carried across an association's Rangliste, stored with it by its refresh
 - `exporting`: a whole tournament as one JSON document (the tournament file, also the backup)
 - `file_checks`: checking a tournament file before anything is written
 - `file_schema`: a file's version of the exchange format and its form against the JSON Schema, as

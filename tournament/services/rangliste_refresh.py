@@ -35,7 +35,7 @@ from ..models import (
 )
 from ..selectors import identities
 from ..selectors import rangliste as selectors
-from . import bulk
+from . import bulk, rangliste_ratings
 from .locking import lock_rangliste
 
 QUEUED_FOR = 600  # seconds a queued refresh keeps others from being queued (a worker that died: then again)
@@ -139,6 +139,7 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
     checked = selectors.checked_tournaments(rangliste, until=today)
     found = selectors.read(rangliste, until=today)
     lines, count = found.lines, len(found.tournaments)
+    rated = rangliste_ratings.compute(rangliste=rangliste, found=found)  # the carried rating (docs/rating.md)
     view = selectors.view_from_lines(rangliste, today, found)
     ranked_averages = sorted(row.row.average for row in view.rows)  # ascending, for the places of those below
     standings = []
@@ -220,6 +221,7 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
         bulk.insert_dicts(RanglistePlace, places)
         bulk.insert_dicts(RanglisteCount, counts)
         bulk.insert_dicts(RanglisteTournament, tournaments)
+        rangliste_ratings.store(rangliste=rangliste, rated=rated)
         Rangliste.objects.filter(pk=rangliste.pk).update(computed_on=today, computed_at=started, computed=computed)
     return len(standings)
 

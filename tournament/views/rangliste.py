@@ -189,7 +189,9 @@ def rangliste_page(request, rangliste):
         view = association.stored_view(rangliste, public=not request.is_director, page=page_number(request))
         return render(request, "tournament/rangliste_association.html", {
             "view": view, "rangliste": rangliste, "is_director": request.is_director,
-            "behind": association.wants_refresh(rangliste)})
+            "behind": association.wants_refresh(rangliste), "minimum_games": rating.MINIMUM_GAMES,
+            "ranked": [(line, cuts, cell_of(line.rating)) for line, cuts in view.ranked],
+            "below": [(line, cell_of(line.rating)) for line in view.below]})
     view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     say_until(request)
     ratings = carried(request, rangliste, view.read)
@@ -209,8 +211,11 @@ def rangliste_player(request, rangliste):
         if found is None:
             raise Http404
         chart = rangliste_places_svg(found.places.days, rangliste=rangliste.name) if found.places else ""
-        return render(request, "tournament/rangliste_association_player.html",
-                      {"player": found, "rangliste": rangliste, "places_chart": chart})
+        return render(request, "tournament/rangliste_association_player.html", {
+            "player": found, "rangliste": rangliste, "places_chart": chart, "rating": cell_of(found.line.rating),
+            "rating_sigma": number_format(found.line.rating.sigma, 1) if found.line.rating else "",
+            "tournaments": [(item, cell_of(item.rating)) for item in found.tournaments],
+            "rating_chart": rating_chart(found.line.name, list(found.course)), "minimum_games": rating.MINIMUM_GAMES})
     history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request),
                                        public=not request.is_director)
     if history is None:
@@ -224,15 +229,21 @@ def rangliste_player(request, rangliste):
                     cell_of(after.get(slug_id.get(line.tournament))))
                    for line in history.history.tournaments]
     now = cell(ratings, history.person.key)
-    chart = progression_svg(
-        [Series(_("Wertungszahl"), [round(value.mu) for _id, value in course], highlight=True)],
-        [date_format(day, "SHORT_DATE_FORMAT") for day in course_days(history.read, course)],
-        title=_("Wertungszahl von %(name)s nach jedem Turnier") % {"name": history.person.name}, height=200,
-    ) if len(course) > 1 else ""
+    chart = rating_chart(history.person.name, list(zip(course_days(history.read, course),
+                                                       [value for _id, value in course], strict=True)))
     return render(request, "tournament/rangliste_player.html", {
         "history": history, "rangliste": rangliste, "tournaments": tournaments, "rating": now,
         "rating_sigma": number_format(now.value.sigma, 1) if now else "", "rating_chart": chart,
         "rated": bool(course), "minimum_games": rating.MINIMUM_GAMES})
+
+
+def rating_chart(name: str, course: list[tuple[datetime.date, rating.Rating]]) -> str:
+    """The chart of the carried rating after each tournament (none before a second one)."""
+    return progression_svg(
+        [Series(_("Wertungszahl"), [round(value.mu) for _day, value in course], highlight=True)],
+        [date_format(day, "SHORT_DATE_FORMAT") for day, _value in course],
+        title=_("Wertungszahl von %(name)s nach jedem Turnier") % {"name": name}, height=200,
+    ) if len(course) > 1 else ""
 
 
 def cell_of(value: rating.Rating | None) -> RatingCell | None:

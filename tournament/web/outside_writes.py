@@ -39,6 +39,8 @@ from ..models import (
     Rangliste,
     RanglisteCount,
     RanglistePlace,
+    RanglisteRatedTournament,
+    RanglisteRating,
     RanglisteStanding,
     RanglisteTournament,
     Rating,
@@ -112,6 +114,8 @@ NOT_COUNTED = {
     RanglistePlace: "an association's places over time: its own pages and the hub's person pages (which expire "
     "after HUB_TIMEOUT), never cached under a counter",
     RanglisteTournament: "an association's stored Rangliste: on its own pages only, never cached under a counter",
+    RanglisteRatedTournament: "an association's stored Rangliste: on its own pages only, never cached under a counter",
+    RanglisteRating: "an association's stored Rangliste: on its own pages only, never cached under a counter",
     PublishingKey: "a hub's publishing keys: shown only on the organisation's key page, read live",
     IdempotencyRecord: "the hub's stored answers to batches, shown on no page",
     PublishedTournament: "the hub's link from a venue's tournament to its own; written with the hub tournament's "

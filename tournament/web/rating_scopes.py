@@ -24,7 +24,7 @@ from scoring import rating
 
 from .. import privacy
 from ..selectors.rangliste import Read
-from ..selectors.ratings import change_counters, scope_games
+from ..selectors.ratings import carry, change_counters, scope_digests, scope_ids
 from . import cache_keys
 
 TIMEOUT = 30 * 24 * 3600  # the value says what it holds; what is not read for a month is computed anew
@@ -44,18 +44,8 @@ def carried(read: Read, *, scope: str) -> Carried:
     are across them. `scope` names the scope in the cache ("rangliste-3"). Queries: the change
     counters and the kept entry; when a tournament's digest has moved, its and the later tournaments'
     seats and games and storing the entry (3 more)."""
-    # a tournament whose rating is switched off (by itself or its organisation) is not rated here either
-    ids = [t.pk for t in read.tournaments if t.rating_shown and getattr(t, "organisation_rating", True)]
-    counters = change_counters(ids)
-    entries: dict[int, list[tuple[int, str]]] = {t: [] for t in ids}
-    for entry_id, key in read.keys.items():
-        if read.tournament_of[entry_id] in entries:
-            entries[read.tournament_of[entry_id]].append((entry_id, key))
-    digests, previous = [], ""
-    for tournament_id in ids:
-        previous = cache_keys.digest(previous, tournament_id, counters.get(tournament_id, 0),
-                                     sorted(entries[tournament_id]))
-        digests.append(previous)
+    ids = scope_ids(read)  # a tournament whose rating is switched off (itself or its organisation) is not rated
+    digests = scope_digests(read, ids, change_counters(ids))
     key = cache_keys.rating_scope(scope)
     kept: list[tuple[str, dict[str, rating.Rating]]] = cache.get(key) or []
     first = 0
@@ -66,19 +56,7 @@ def carried(read: Read, *, scope: str) -> Carried:
         now: dict[str, rating.Rating] = {}
         for delta in after:
             now.update(delta)
-        games = scope_games(ids[first:])
-        for index in range(first, len(ids)):
-            played: set[str] = set()
-            for players, re, winner, value in games.get(ids[index], []):
-                key_of = read.keys
-                if any(p not in key_of for p in players):
-                    continue  # (an entry the Rangliste does not know: none, as it reads them all)
-                match = rating.match(players=[key_of[p] for p in players], re=[key_of[int(e)] for e in re],
-                                     winner=winner, value=value)
-                now = rating.update(now, match)
-                played.update(match.re + match.kontra)
-            delta = {player: now[player] for player in played}
-            after.append(delta)
+        after.extend(carry(read, ids[first:], now))
         cache.set(key, list(zip(digests, after, strict=True)), TIMEOUT)
     result: dict[str, rating.Rating] = {}
     course: dict[str, list[tuple[int, rating.Rating]]] = {}

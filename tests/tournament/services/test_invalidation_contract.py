@@ -592,6 +592,8 @@ NO_TOURNAMENT: dict[str, str] = {
     "as stored, never cached under a tournament's counter (outside_writes.NOT_COUNTED)",
     "rangliste_refresh.tournament_arrived": "marks an association's Rangliste stale inside the hub's recording of "
     "a batch (whose tournament's counter moves with it); its pages are not cached under a counter",
+    "rangliste_ratings.store": "the carried rating of an association's stored Rangliste, written inside the "
+    "refresh's recording (shown only on the Rangliste's own pages, read as stored)",
     "rangliste_refresh.mark_stale": "marks a Rangliste stale inside the recording of its settings' change",
     "rangliste_refresh.identities_changed": "marks the association's Ranglisten stale inside the recording of a "
     "director's identity decision (no tournament changes); their pages are not cached under a counter",
@@ -673,6 +675,7 @@ READS: dict[str, str] = {
         "rangliste.parse_cut_lines",
         "rangliste_refresh.association_ranglisten_of",
         "rangliste_refresh.association_ranglisten_of_people",
+        "rangliste_ratings.compute",
         "rangliste_refresh.queued_key",
         "results.check_list",
         "results.follow_deal",

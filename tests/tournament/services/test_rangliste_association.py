@@ -359,9 +359,10 @@ def test_the_pages_read_in_a_fixed_number_of_queries(clubs, client, django_asser
     page = reverse("tournament:rangliste", args=["verband"])
     player = reverse("tournament:rangliste_player", args=["verband"]) + f"?p={link}"
     for more in range(2):
-        with django_assert_num_queries(3):  # the Rangliste, its lines, the tournaments that do not count
+        # the Rangliste, its lines, their ratings, the tournaments that do not count
+        with django_assert_num_queries(4):
             assert Client().get(page).status_code == 200
-        with django_assert_num_queries(4):  # the Rangliste, the line, the tournaments, the places over time
+        with django_assert_num_queries(5):  # the Rangliste, the line, the rating's course, the tournaments, the places
             assert Client().get(player).status_code == 200
         eight = [(f"Spieler {n}", "", 10 if n % 2 else -10) for n in range(1, 9)]
         ranglistenturnier(director_b, f"Noch eins {more}", MARCH, eight, slug=f"noch-{more}")

@@ -98,13 +98,15 @@ def test_a_change_rates_only_its_tournament_and_the_later_ones_again(director, d
     with django_assert_num_queries(2):  # the counters and the kept entry: nothing rated again
         kept = rating_scopes.carried(found, scope="r")
     rated = []
-    real = rating_scopes.scope_games
+    from tournament.selectors import ratings as rating_selectors
+
+    real = rating_selectors.scope_games
 
     def counting(ids):
         rated.append(len(ids))
         return real(ids)
 
-    rating_scopes.scope_games = counting
+    rating_selectors.scope_games = counting  # (the rating of a scope: selectors.ratings.carry)
     try:
         table = march.rounds.get(number=1).tables.first()
         results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=40))
@@ -113,7 +115,7 @@ def test_a_change_rates_only_its_tournament_and_the_later_ones_again(director, d
         results.save_game(table=table, number=1, data=normal_game(table, 1, re_augen=40))
         again = rating_scopes.carried(rangliste_selectors.read(rangliste), scope="r")
     finally:
-        rating_scopes.scope_games = real
+        rating_selectors.scope_games = real
     assert rated == [1, 3]  # the newest tournament alone, then all three
     assert again.now != kept.now
     # each player's course: the rating after each tournament played
