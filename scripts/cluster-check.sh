@@ -73,6 +73,9 @@ export DJANGO_SECRET_KEY
 DJANGO_SECRET_KEY=$("$PY" -c 'import secrets; print(secrets.token_urlsafe(50))')
 export DJANGO_ALLOWED_HOSTS=127.0.0.1,localhost
 export DJANGO_HUB=1  # the hosted hub: venues publish to it, the association's Rangliste is computed on it
+# the API's limit per address (120 a minute) would count every phone of the load test as one client:
+# they all come from 127.0.0.1 (at home each phone has an address of its own)
+export DJANGO_API_RATE=100000/m
 export DJANGO_REDIS_URL="unix://$work/redis.sock"
 export DJANGO_LOG_DIR="$work/log"
 for _ in $(seq 50); do [ -S "$work/redis.sock" ] && break; sleep 0.1; done
@@ -94,7 +97,9 @@ pids+=($!)
 
 # ---- nginx in front (the configuration of docs/deploy.md, on loopback) ---------------------------------
 mkdir -p "$work/nginx/tmp"
-[ "$(id -u)" -eq 0 ] && chown -R nobody "$work/nginx/tmp"
+# as root, nginx's workers run as nobody: they write request bodies over 16 KB (a venue's tournament file,
+# a backup to restore) to tmp/body, so they must be able to pass through the work folder (mktemp's 700)
+[ "$(id -u)" -eq 0 ] && chown -R nobody "$work/nginx/tmp" && chmod 711 "$work"
 sed -e "s|@LISTEN@|127.0.0.1:$PORT|" -e "s|@UPSTREAMS@|server 127.0.0.1:$PORT_A; server 127.0.0.1:$PORT_B;|" \
     -e "s|@PREFIX@|$work/nginx|g" deploy/nginx-cluster.conf > "$work/nginx/nginx.conf"
 nginx -p "$work/nginx" -c "$work/nginx/nginx.conf" -g "daemon off;" >"$work/nginx.log" 2>&1 &
@@ -121,12 +126,15 @@ echo "cluster-check: load test through nginx: $USERS phones + 3 directors for $R
   >"$work/rangliste-arrive.out" 2>&1 &
 arrive=$!
 pids+=("$arrive")
+loaded=0
 "$PY" scripts/loadtest.py --url "http://127.0.0.1:$PORT" --plan "$work/plan.json" --users "$USERS" \
-  --run-time "$RUN_TIME" --name cluster --rangliste cluster-verband --rangliste-phones "$RANGLISTE_PHONES"
+  --run-time "$RUN_TIME" --name cluster --rangliste cluster-verband --rangliste-phones "$RANGLISTE_PHONES" \
+  || loaded=$?
 arrived=0
 wait "$arrive" || arrived=$?
 echo "cluster-check: the association's Rangliste after a new tournament arrives (under the load):"
 cat "$work/rangliste-arrive.out"
+[ "$loaded" -eq 0 ] || { echo "cluster-check: the load test failed" >&2; exit 1; }
 [ "$arrived" -eq 0 ] || { echo "cluster-check: the Rangliste was not recomputed in time" >&2; exit 1; }
 echo "cluster-check: the round-start rush through nginx: $RUSH_USERS phones arriving within 60 s (seating first)"
 "$PY" scripts/loadtest.py --url "http://127.0.0.1:$PORT" --plan "$work/plan.json" --users "$RUSH_USERS" \

@@ -347,10 +347,10 @@ def main():
                             rush=args.rush, directors=args.directors, batched=args.batched, burst=args.burst,
                             rangliste=args.rangliste, rangliste_phones=args.rangliste_phones)
         arriving = arrivals_text(args, "; ")
-        if args.rangliste:
-            arriving += f"; {args.rangliste_phones} phones following the Rangliste {args.rangliste}, "
         arriving = ("each second's phones at once, " if args.batched else "") + arriving
-        errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
+        following = (f" + {args.rangliste_phones} phones following the Rangliste {args.rangliste} (its page and "
+                     f"its API in turn)" if args.rangliste else "")
+        errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s){following} + "
                                                f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
         report_phases(result, settled_after(args))
         sys.exit(1 if errors else 0)
