@@ -30,8 +30,9 @@ from pathlib import Path
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')
 # a standings row: entry, rank, points (written with a real minus sign below zero)
-ROW = re.compile(r'<tr data-entry="(\d+)"[^>]*><td class="num">(-?\d+)</td><td class="movement">.*?</td><td>.*?</td>'
-                 r'<td class="num">([−-]?\d+)</td>')
+# (the player's cell, then the rating's where the tournament shows it: views/standings.py, `row_html`)
+ROW = re.compile(r'<tr data-entry="(\d+)"[^>]*><td class="num">([^<]*)</td><td class="movement">.*?</td>'
+                 r'<td class="who">.*?</td>(?:<td class="num rating[^>]*>[^<]*</td>)?<td class="num">([−-]?\d+)</td>')
 
 
 def loopback(url: str) -> str:

@@ -215,14 +215,17 @@ def settled_after(args) -> float:
 
 
 def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
-               rush: bool = False, directors: int = 3, batched: bool = False, burst: bool = False) -> dict:
+               rush: bool = False, directors: int = 3, batched: bool = False, burst: bool = False,
+               rangliste: str = "", rangliste_phones: int = 0) -> dict:
     """`rush`: the round-start rush: the phones arrive within 60 s, each opening the new round's
     seating first, then its own page, while the others poll and the directors save games."""
     prefix = OUT / name
     counts = OUT / f"{name}-bytes.json"
     env = {**os.environ, "LOADTEST_PLAN": str(plan_path), "LOADTEST_BYTES": str(counts),
            "LOADTEST_POLL": str(poll), "LOADTEST_RUSH": "1" if rush or burst else "0",
-           "LOADTEST_STATIC": "1" if burst else "0", "LOADTEST_DIRECTORS": str(directors)}
+           "LOADTEST_STATIC": "1" if burst else "0", "LOADTEST_DIRECTORS": str(directors),
+           "LOADTEST_RANGLISTE": rangliste, "LOADTEST_RANGLISTE_PHONES": str(rangliste_phones if rangliste else 0)}
+    directors += rangliste_phones if rangliste else 0  # (locust starts the users of a fixed count first)
     spawn_rate = round(spawn_rate_of(users + (directors if burst else 0), rush, burst), 2)  # as locust is given it
     if burst:
         env["LOADTEST_ARRIVAL_SPREAD"] = str(BURST_SECONDS)
@@ -315,6 +318,9 @@ def main():
     parser.add_argument("--prepare-only", metavar="PLAN", help="prepare the tournament, write the plan, stop")
     parser.add_argument("--name", default="", help="name of the result files under var/loadtest/")
     parser.add_argument("--directors", type=int, default=3, help="directors saving games (default 3)")
+    parser.add_argument("--rangliste", default="", help="with --url: an association's Rangliste (its short name) "
+                                                        "that phones follow beside the tournament's")
+    parser.add_argument("--rangliste-phones", type=int, default=0, help="phones following it (its page and API)")
     parser.add_argument("--rush", action="store_true",
                         help="the round-start rush: the phones arrive within 60 s and open the round's seating first")
     parser.add_argument("--burst", action="store_true",
@@ -338,10 +344,13 @@ def main():
         plan_path = Path(args.plan)
         vendor = json.loads(plan_path.read_text())["vendor"]
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
-                            rush=args.rush, directors=args.directors, batched=args.batched, burst=args.burst)
+                            rush=args.rush, directors=args.directors, batched=args.batched, burst=args.burst,
+                            rangliste=args.rangliste, rangliste_phones=args.rangliste_phones)
         arriving = arrivals_text(args, "; ")
         arriving = ("each second's phones at once, " if args.batched else "") + arriving
-        errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s) + "
+        following = (f" + {args.rangliste_phones} phones following the Rangliste {args.rangliste} (its page and "
+                     f"its API in turn)" if args.rangliste else "")
+        errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s){following} + "
                                                f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
         report_phases(result, settled_after(args))
         sys.exit(1 if errors else 0)

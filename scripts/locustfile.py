@@ -1,6 +1,7 @@
 """The load of an evening for locust (run by scripts/loadtest.py and scripts/cluster-check.sh, never
 on its own against another machine): phones polling the standings or their own page, and directors
-saving games through the game form.
+saving games through the game form; with LOADTEST_RANGLISTE, phones following an association's Rangliste
+(its page and its API) beside them.
 
 - A phone opens its page once (the standings, or its player's page; in the round-start rush the
   round's seating first), then polls every POLL seconds
@@ -167,6 +168,47 @@ class Phone(FastHttpUser):
                 response.success()
             else:
                 response.failure(f"status {response.status_code}")
+
+
+RANGLISTE = os.environ.get("LOADTEST_RANGLISTE", "")
+RANGLISTE_PHONES = int(os.environ.get("LOADTEST_RANGLISTE_PHONES", "0")) if RANGLISTE else 0
+
+
+class RanglistePhone(FastHttpUser):
+    """A phone at home following the association's Rangliste (the hub, issue 35; the cluster check):
+    opens its page, then every POLL seconds reloads the page or asks the API (`/api/v1/ranglisten/`,
+    with its ETag), one after the other."""
+
+    fixed_count = RANGLISTE_PHONES
+    abstract = RANGLISTE_PHONES == 0
+    wait_time = between(POLL * 0.8, POLL * 1.2)
+    headers = {"Accept-Encoding": "gzip", "Accept-Language": "de"}
+
+    def on_start(self):
+        gevent.sleep(random.uniform(0, ARRIVAL_SPREAD))
+        self.page = f"/r/{RANGLISTE}/"
+        self.api = f"/api/v1/ranglisten/{RANGLISTE}?limit=100"
+        self.etag = None
+        self.turn = 0
+        self.get(self.page, "rangliste page (open)")
+
+    def get(self, url: str, name: str, headers: dict | None = None):
+        with self.client.get(url, headers={**self.headers, **(headers or {})}, name=name,
+                             catch_response=True) as response:
+            if response.status_code in (200, 304):
+                response.success()
+                if response.status_code == 200 and url == self.api:
+                    self.etag = response.headers.get("ETag")
+            else:
+                response.failure(f"status {response.status_code}")
+
+    @task
+    def poll(self):
+        self.turn += 1
+        if self.turn % 2:
+            self.get(self.api, "rangliste API poll", {"If-None-Match": self.etag} if self.etag else None)
+        else:
+            self.get(self.page, "rangliste page poll")
 
 
 CSRF = re.compile(r'name="csrfmiddlewaretoken" value="([^"]+)"')

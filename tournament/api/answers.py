@@ -7,7 +7,9 @@ import json
 from functools import wraps
 
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
+from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from ..views import errors
@@ -115,6 +117,24 @@ def by_content(request, data) -> HttpResponse:
     body = json.dumps(data, ensure_ascii=False, sort_keys=True)
     tag = f'W/"{cache_keys.digest(cache_keys.release(), body)}"'
     response = get_conditional_response(request, etag=tag) or data_response(data)
+    response["ETag"] = tag
+    patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
+def by_stored(request, rangliste, page: str, build) -> HttpResponse:
+    """An answer read from an association's stored Rangliste (`services.rangliste_refresh`), with an
+    ETag of what moves it: the stored list (when its computation began, its day, whether it is stale),
+    the Rangliste's settings (`version`, a change of which makes it stale too) and name, the day (the
+    list is behind once the day turns), the endpoint, its query, the language and the code's release.
+    A reader whose `If-None-Match` still matches gets 304 from the one query that found the Rangliste,
+    before a line is read. What a list that is behind asks for, as its page does: a refresh."""
+    today = timezone.localdate()
+    variant = (page, sorted(request.GET.items()), get_language(), rangliste.pk, rangliste.version, rangliste.name,
+               rangliste.organisation.name, str(rangliste.computed_at), str(rangliste.computed_on), rangliste.stale,
+               today.isoformat())
+    tag = f'W/"{cache_keys.digest(cache_keys.release(), *map(str, variant))}"'
+    response = get_conditional_response(request, etag=tag) or data_response(build(rangliste))
     response["ETag"] = tag
     patch_cache_control(response, private=True, no_cache=True)
     return response

@@ -11,11 +11,13 @@ import datetime
 from django.db.models import Q
 from django.http import Http404
 from django.shortcuts import get_object_or_404
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from .. import privacy, ranking
 from ..models import Entry, Organisation, Rangliste, Round, Table, Tournament
-from ..selectors import player_record
+from ..selectors import association_rangliste as association
+from ..selectors import people, player_record
 from ..selectors import rangliste as rangliste_selectors
 from ..selectors.rounds import round_tables
 from ..views.standings import rows_after, visible_history
@@ -186,9 +188,66 @@ def rangliste(found: Rangliste, *, until: datetime.date, limit: int, offset: int
               "member_number": row.person.member_number, "rounds": row.row.rounds, "points": row.row.points,
               "average": float(row.average), "tournaments": row.row.tournaments, "qualifies": row.row.qualifies,
               "player": row.person.link} for row in view.rows[offset:offset + limit]]
-    return {"slug": found.slug, "name": found.name, "organisation": _organisation(found.organisation),
+    return {"slug": found.slug, "name": found.name, "organisation": _organisation(found.organisation), "stored": False,
             "until": until.isoformat(), "window": {"from": window.start.isoformat(), "until": window.end.isoformat()},
             "minimum_rounds": found.minimum_rounds, "tournaments": view.tournaments,
             "below_minimum": len(view.below),
             "cut_lines": [{"place": line.place, "label": line.label} for line in view.result.cut_lines],
             **page(items, len(view.rows), limit, offset)}
+
+
+def stored_rangliste(found: Rangliste, *, limit: int, offset: int) -> dict:
+    """An association's Rangliste as stored (docs/competitions.md, "The association's Rangliste") and as
+    its page shows it to a visitor: the ranked lines by place, then those below the minimum of rounds
+    (`ranked: false`, no place, the qualification tracker's sentence), each at the publication level
+    stored with it; the cut lines, how many tournaments count and how many do not. One query (the
+    Rangliste is read already)."""
+    computed = found.computed
+    window = association.window(found)
+    lines = association.stored_lines(found, public=True, start=offset, stop=offset + limit)
+    items = [{"place": line.place if line.ranked else None, "shared": line.shared if line.ranked else 0,
+              "name": line.name, "club": line.club, "member_number": line.member_number, "rounds": line.rounds,
+              "points": line.points, "average": float(line.average), "tournaments": line.tournaments,
+              "qualifies": line.qualifies or None, "player": line.link, "ranked": line.ranked,
+              "tracker": line.tracker} for line in lines]
+    count = int(computed.get("ranked", 0)) + int(computed.get("below", 0))
+    return {"slug": found.slug, "name": found.name, "organisation": _organisation(found.organisation),
+            "stored": True, "computed_on": found.computed_on.isoformat() if found.computed_on else None,
+            "behind": association.wants_refresh(found),
+            "until": (found.computed_on or timezone.localdate()).isoformat(),
+            "window": {"from": window[0].isoformat(), "until": window[1].isoformat()} if window else None,
+            "minimum_rounds": found.minimum_rounds, "tournaments": int(computed.get("tournaments", 0)),
+            "below_minimum": int(computed.get("below", 0)), "refused": int(computed.get("refused", 0)),
+            "cut_lines": [{"place": place, "label": label} for place, label in association.cut_lines(found)],
+            **page(items, count, limit, offset)}
+
+
+def refused(found: Rangliste, *, limit: int, offset: int) -> dict:
+    """The member clubs' Ranglistenturniere that do not count in an association's stored Rangliste, the
+    newest first, each with its reason (a code and the page's sentence). One query."""
+    items = [{"slug": item.slug, "name": item.name, "date": item.date.isoformat(),
+              "organisation": {"slug": item.organisation_slug, "name": item.organisation},
+              "reason": item.reason, "players": item.players, "rounds": item.rounds, "sentence": item.sentence}
+             for item in association.refused_tournaments(found, start=offset, stop=offset + limit)]
+    return {"slug": found.slug, "minimum_players": found.minimum_players,
+            "minimum_tournament_rounds": found.minimum_tournament_rounds,
+            **page(items, int(found.computed.get("refused", 0)), limit, offset)}
+
+
+def person(record: int, *, limit: int, offset: int) -> dict:
+    """A person across clubs as `/spieler/<record>/` shows them: their records at the full name's level
+    joined (a record at another level is not: 404, as on the page), the tournaments whose overview is
+    public, newest first (paged), with place, rounds, points and average where the standings are
+    public; the clubs they played at; their rounds, points and average over all of them."""
+    found = people.person_page(record)
+    if found is None:
+        raise Http404
+    items = [{"tournament": {"slug": row.slug, "name": row.tournament, "date": row.date.isoformat()},
+              "organisation": row.club, "place": row.place, "players": row.players if row.place else None,
+              "rounds": row.rounds, "points": row.points,
+              "average": float(row.average) if row.average is not None else None, "entry_id": row.entry_id}
+             for row in found.rows[offset:offset + limit]]
+    return {"record": found.record, "name": found.name, "club": found.club, "clubs": found.clubs,
+            "rounds": found.rounds, "points": found.points,
+            "average": float(found.average) if found.average is not None else None,
+            **page(items, len(found.rows), limit, offset)}

@@ -14,9 +14,12 @@ from ninja import NinjaAPI
 from ninja.errors import HttpError
 from ninja.errors import ValidationError as NinjaValidationError
 
+from ..models import Rangliste
+from ..selectors import association_rangliste as association
+from ..services import rangliste_refresh
 from ..views import query_string
 from . import public_file, reading, schemas
-from .answers import ApiError, by_content, by_tournament, endpoint, error, not_found, paging
+from .answers import ApiError, by_content, by_stored, by_tournament, endpoint, error, not_found, paging
 
 logger = logging.getLogger(__name__)
 
@@ -136,12 +139,52 @@ def ranglisten(request, organisation: str = "", limit: int = 50, offset: int = 0
                                                   offset=offset))
 
 
+def _stored(found: Rangliste) -> bool:
+    """An association's Rangliste on today is read as stored, asking for a new computation when it is
+    behind (as its page does)."""
+    if found.source != Rangliste.Source.ASSOCIATION:
+        return False
+    if association.wants_refresh(found):
+        rangliste_refresh.enqueue_refresh([found.pk])
+    return True
+
+
 @api.get("/ranglisten/{slug}", response={200: schemas.RanglisteDetail, **ERRORS}, url_name="rangliste", by_alias=True,
-         summary="A Rangliste on a day, its ranked rows paged")
+         summary="A Rangliste on a day, its rows paged")
 @endpoint
 def rangliste(request, slug: str, until: str = "", limit: int = 50, offset: int = 0):
-    """On the day `until` (YYYY-MM-DD, else today)."""
+    """On the day `until` (YYYY-MM-DD, else today). An association's Rangliste on today is read as
+    stored (its rows: the ranked, then those below the minimum of rounds); on another day, and every
+    other Rangliste, computed for the answer (its rows: the ranked)."""
     limit, offset = paging(request)
     found = reading.public_rangliste(slug)
-    day = _day(request, "until") or timezone.localdate()
-    return by_content(request, reading.rangliste(found, until=day, limit=limit, offset=offset))
+    day = _day(request, "until")
+    if day is None and _stored(found):
+        return by_stored(request, found, "rangliste",
+                         lambda stored: reading.stored_rangliste(stored, limit=limit, offset=offset))
+    return by_content(request, reading.rangliste(found, until=day or timezone.localdate(), limit=limit,
+                                                 offset=offset))
+
+
+@api.get("/ranglisten/{slug}/refused", response={200: schemas.RefusedPage, **ERRORS}, url_name="rangliste_refused",
+         summary="An association's Rangliste: the tournaments that do not count, and why")
+@endpoint
+def rangliste_refused(request, slug: str, limit: int = 50, offset: int = 0):
+    """The member clubs' Ranglistenturniere that the association's rules refuse, newest first (only an
+    association's Rangliste checks them: another answers 404)."""
+    limit, offset = paging(request)
+    found = reading.public_rangliste(slug)
+    if not _stored(found):
+        raise Http404
+    return by_stored(request, found, "refused", lambda stored: reading.refused(stored, limit=limit, offset=offset))
+
+
+@api.get("/people/{int:record}", response={200: schemas.Person, **ERRORS}, url_name="person",
+         summary="A player across clubs: history, average, clubs (as /spieler/{record}/)")
+@endpoint
+def person(request, record: int, limit: int = 50, offset: int = 0):
+    """The person whose club record is `record`, with every record of theirs at other clubs (same member
+    number, or confirmed by a director) that is published under the full name; a record at another
+    publication level answers 404, as the page."""
+    limit, offset = paging(request)
+    return by_content(request, reading.person(record, limit=limit, offset=offset))

@@ -221,22 +221,88 @@ class RanglisteRow(Closed):
     tournaments: int
     qualifies: str | None
     player: str = Field(description="the key of the player's history (the page's ?p=)")
+    ranked: bool | None = Field(None, description="an association's stored Rangliste: false for a player "
+                                                  "below the minimum of rounds (no place)")
+    tracker: str | None = Field(None, description="an association's stored Rangliste: the qualification "
+                                                  "tracker's sentence, as the page words it")
 
 
 class RanglisteDetail(Closed):
     slug: str
     name: str
     organisation: Organisation
+    stored: bool = Field(description="true: an association's Rangliste read as stored (computed after each "
+                                     "tournament that arrives; its rows then include those below the minimum); "
+                                     "false: computed for this answer")
+    computed_on: str | None = Field(None, description="stored: the day it was computed for (null: not yet)")
+    behind: bool | None = Field(None, description="stored: new results have arrived or the day has turned; a "
+                                                  "new computation is under way (within a minute)")
     until: str
-    window: Window
+    window: Window | None = Field(description="null: a stored Rangliste not computed yet")
     minimum_rounds: int
     tournaments: int
     below_minimum: int
+    refused: int | None = Field(None, description="stored: how many tournaments do not count "
+                                                  "(/api/v1/ranglisten/{slug}/refused says which and why)")
     cut_lines: list[CutLine]
     count: int
     limit: int
     offset: int
     items: list[RanglisteRow]
+
+
+class RefusedTournament(Closed):
+    slug: str
+    name: str
+    date: str = Field(description="YYYY-MM-DD")
+    organisation: Organisation
+    reason: str = Field(description="players (too few), rounds (too few) or standings (not public)")
+    players: int
+    rounds: int
+    sentence: str = Field(description="why, as the Rangliste's page says it")
+
+
+class RefusedPage(Closed):
+    slug: str
+    minimum_players: int
+    minimum_tournament_rounds: int
+    count: int
+    limit: int
+    offset: int
+    items: list[RefusedTournament]
+
+
+class PersonTournament(Closed):
+    slug: str
+    name: str
+    date: str = Field(description="YYYY-MM-DD")
+
+
+class PersonRow(Closed):
+    tournament: PersonTournament
+    organisation: str = Field(description="the club that ran it")
+    place: int | None = Field(description="by points, ties share a place; null: standings not public or "
+                                          "nothing played")
+    players: int | None
+    rounds: int
+    points: int | None
+    average: float | None = Field(description="points per round")
+    entry_id: int | None = Field(description="their record in the tournament (/api/v1/tournaments/{slug}/"
+                                             "players/{entry_id}); null: its players' pages are not public")
+
+
+class Person(Closed):
+    record: int
+    name: str
+    club: str
+    clubs: list[str] = Field(description="the clubs whose tournaments they played")
+    rounds: int
+    points: int
+    average: float | None
+    count: int
+    limit: int
+    offset: int
+    items: list[PersonRow] = Field(description="their tournaments, newest first")
 
 
 class TournamentFile(Schema):

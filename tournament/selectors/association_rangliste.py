@@ -69,6 +69,10 @@ class Refused:
     date: datetime.date
     organisation: str
     sentence: str
+    reason: str = ""  # RanglisteTournament.Reason
+    players: int = 0
+    rounds: int = 0
+    organisation_slug: str = ""
 
 
 @dataclass(frozen=True)
@@ -193,7 +197,7 @@ def _line(row: RanglisteStanding, rangliste: Rangliste, *, public: bool,
     )
 
 
-def _window(rangliste: Rangliste) -> tuple[datetime.date, datetime.date] | None:
+def window(rangliste: Rangliste) -> tuple[datetime.date, datetime.date] | None:
     found = rangliste.computed.get("window")
     return (datetime.date.fromisoformat(found[0]), datetime.date.fromisoformat(found[1])) if found else None
 
@@ -224,33 +228,11 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
             ranked.append((line, cuts.get(row.position, [])))
         else:
             below.append(line)
-    refused = [
-        Refused(
-            name=name,
-            slug=slug,
-            date=day,
-            organisation=organisation,
-            sentence=refusal(reason=reason, players=players, rounds=rounds, rangliste=rangliste),
-        )
-        for name, slug, day, organisation, reason, players, rounds in RanglisteTournament.objects.filter(
-            rangliste=rangliste
-        )
-        .exclude(reason="")
-        .order_by("-tournament__date", "tournament_id")
-        .values_list(
-            "tournament__name",
-            "tournament__slug",
-            "tournament__date",
-            "tournament__organisation__name",
-            "reason",
-            "players",
-            "rounds",
-        )[:REFUSED_SHOWN]
-    ]
+    refused = refused_tournaments(rangliste, start=0, stop=REFUSED_SHOWN)
     return StoredView(
         rangliste=rangliste,
         computed_on=rangliste.computed_on,
-        window=_window(rangliste),
+        window=window(rangliste),
         tournaments=int(computed.get("tournaments", 0)),
         ranked_count=int(computed.get("ranked", 0)),
         below_count=int(computed.get("below", 0)),
@@ -262,6 +244,50 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
         refused_count=int(computed.get("refused", 0)),
         rated=shows_rating,
     )
+
+
+def refused_tournaments(rangliste: Rangliste, *, start: int, stop: int) -> list[Refused]:
+    """The tournaments that do not count, the newest first, from `start` to before `stop`; the count is
+    `computed["refused"]`. One query."""
+    return [
+        Refused(
+            name=name,
+            slug=slug,
+            date=day,
+            organisation=organisation,
+            sentence=refusal(reason=reason, players=players, rounds=rounds, rangliste=rangliste),
+            reason=reason,
+            players=players,
+            rounds=rounds,
+            organisation_slug=organisation_slug,
+        )
+        for name, slug, day, organisation, organisation_slug, reason, players, rounds in (
+            RanglisteTournament.objects.filter(rangliste=rangliste)
+            .exclude(reason="")
+            .order_by("-tournament__date", "tournament_id")
+            .values_list(
+                "tournament__name",
+                "tournament__slug",
+                "tournament__date",
+                "tournament__organisation__name",
+                "tournament__organisation__slug",
+                "reason",
+                "players",
+                "rounds",
+            )[start:stop]
+        )
+    ]
+
+
+def stored_lines(rangliste: Rangliste, *, public: bool, start: int, stop: int) -> list[Line]:
+    """The stored list's lines from position `start` to before `stop` (the page's order: the ranked by
+    place, then those below the minimum of rounds); how many there are is in `computed`. One query."""
+    return [
+        _line(row, rangliste, public=public)
+        for row in RanglisteStanding.objects.defer("key")
+        .filter(rangliste=rangliste, position__gte=start, position__lt=stop)
+        .order_by("position")
+    ]
 
 
 @dataclass(frozen=True)
@@ -294,7 +320,7 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
     row = RanglisteStanding.objects.filter(rangliste=rangliste, link=link).first()
     if row is None:
         return None
-    window = _window(rangliste)
+    span = window(rangliste)
     shows_rating = rated(rangliste)
     course: list[tuple[str, datetime.date, rating.Rating]] = []
     if shows_rating and not (public and row.publication == privacy.HIDDEN):
@@ -309,7 +335,7 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
             date=day,
             rounds=rounds,
             points=points,
-            counted=window is not None and window[0] <= day <= window[1],
+            counted=span is not None and span[0] <= day <= span[1],
             rating=after.get(slug),
         )
         for name, slug, day, rounds, points in RanglisteCount.objects.filter(rangliste=rangliste, link=link)

@@ -250,7 +250,11 @@ API_VARIANTS = {
     "table_games": api_tables, "standings": lambda w: [({"slug": w.slug}, ""), ({"slug": w.slug}, "?round=1"),
                                                        ({"slug": w.slug}, "?limit=200")],
     "player": lambda w: [({"slug": w.slug, "entry_id": e.pk}, "") for e in w.entries.values()], "file": T,
-    "ranglisten": none, "rangliste": lambda w: [({"slug": "rl"}, ""), ({"slug": "rl"}, "?limit=200")],
+    "ranglisten": none, "rangliste": lambda w: [({"slug": "rl"}, ""), ({"slug": "rl"}, "?limit=200"),
+                                                ({"slug": "verband"}, "?limit=200")],
+    # an association's Rangliste as stored, what does not count, a person across clubs by every record
+    "rangliste_refused": lambda w: [({"slug": "verband"}, "")],
+    "person": lambda w: [({"record": e.player_id}, "") for e in w.entries.values()],
     "openapi-json": none, "openapi-view": none, "api-root": none,
 }
 

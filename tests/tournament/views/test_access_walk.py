@@ -632,6 +632,8 @@ API_CASES = [
     ApiCase("file", T, get=EVERYONE, post=READ_ONLY),
     ApiCase("ranglisten", lambda w: {}, get=EVERYONE, post=READ_ONLY),
     ApiCase("rangliste", RL, get=EVERYONE, post=READ_ONLY),
+    ApiCase("rangliste_refused", RL, get=NOBODY, post=READ_ONLY, label="not an association's Rangliste"),
+    ApiCase("person", lambda w: {"record": w.first_entry.player_id}, get=EVERYONE, post=READ_ONLY),
     # django-ninja's own views: the description, its page and the API's root (which lists nothing): they
     # answer any method the same and write nothing
     ApiCase("openapi-json", lambda w: {}, get=EVERYONE, post=EVERYONE),
