@@ -49,6 +49,9 @@ def test_a_phone_taken_out_of_the_pocket_asks_at_once(live_server, browser, whic
     page.evaluate(f"localStorage.setItem('doko:abend:me', '{me.pk}')")
     page.goto(live_server.url + {"overview": "/t/abend/", "standings": "/t/abend/standings/"}[which])
     page.clock.run_for(INTERVAL_MS + 5_000)  # one tick, then 5 s of the next interval
+    # that tick's poll answered before the seat exists (on a busy machine it was still on its way when
+    # the round was seated, and brought the seat with it)
+    page.wait_for_load_state("networkidle")
     page.evaluate("""() => { Object.defineProperty(document, 'hidden', {value: true, configurable: true});
                              document.dispatchEvent(new Event('visibilitychange')); }""")
     seat = Seat.objects.get(table__round=seated_round(tournament), entry=me)
