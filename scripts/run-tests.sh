@@ -1,11 +1,12 @@
 #!/usr/bin/env bash
 # One pass of the test suite on the database the environment names (make test runs it twice: SQLite,
 # then a throwaway PostgreSQL). The tests outside tests/e2e run on every core at once (pytest-xdist,
-# one test database per worker); the browser tests run in one more process at the same time (one
-# Chromium, one live server, their own test database): they spend most of their time waiting for the
-# browser and the server's answers (about a third of a core), so beside the others they add little
-# to the pass instead of their 2-3 minutes after it. Their output is shown when both are done.
-# DOKO_TEST_E2E_ALONE=1 runs them after the others instead (to time them, or on a slower machine).
+# one test database per worker); then the browser tests (one Chromium, one live server, their own test
+# database), alone: a browser test waits for answers within seconds, and beside two busy workers on two
+# cores one waited too long (a poll still on its way when the test went on). DOKO_TEST_E2E_BESIDE=1 runs
+# them in one more process at the same time as the others instead (they spend most of their time
+# waiting, about a third of a core: 2-3 minutes less a pass on an idle machine); their output is then
+# shown when both are done.
 #
 # Usage: scripts/run-tests.sh PYTEST [ARGS...]   (ARGS as for pytest: -k name, -x, a path ...)
 # Exit: 0 when both parts passed, or one passed and the other found nothing that ARGS select;
@@ -34,7 +35,7 @@ stop_browser_tests() {
   if [ -n "$e2e_pid" ]; then kill -- "$e2e_pid" 2>/dev/null || true; wait "$e2e_pid" 2>/dev/null || true; fi
   [ -n "$e2e_log" ] && rm -f "$e2e_log"
 }
-if [ ${#e2e[@]} -gt 0 ] && [ ${#unit[@]} -gt 0 ] && [ "${DOKO_TEST_E2E_ALONE:-0}" != 1 ]; then
+if [ ${#e2e[@]} -gt 0 ] && [ ${#unit[@]} -gt 0 ] && [ "${DOKO_TEST_E2E_BESIDE:-0}" = 1 ]; then
   e2e_log=$(mktemp /tmp/doko-e2e.XXXXXX)
   trap stop_browser_tests EXIT
   trap 'exit 130' INT
