@@ -5,7 +5,7 @@
 # database), alone: a browser test waits for answers within seconds, and beside two busy workers on two
 # cores one waited too long (a poll still on its way when the test went on). DOKO_TEST_E2E_BESIDE=1 runs
 # them in one more process at the same time as the others instead (they spend most of their time
-# waiting, about a third of a core: 2-3 minutes less a pass on an idle machine); their output is then
+# waiting, about a third of a core: about a minute less for make test here); their output is then
 # shown when both are done.
 #
 # Usage: scripts/run-tests.sh PYTEST [ARGS...]   (ARGS as for pytest: -k name, -x, a path ...)
