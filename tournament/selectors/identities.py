@@ -42,8 +42,8 @@ class Record:
 FIELDS = ("id", "organisation_id", "name", "club", "member_number", "publication")
 
 
-def confirmed_groups() -> dict[int, int]:
-    """Each record that takes part in a confirmation -> the lowest record id of its group (one query)."""
+def _joined(pairs: Iterable[tuple[int, int]]) -> dict[int, int]:
+    """Each record of `pairs` -> the lowest record id of the group the pairs join it to (union-find)."""
     parent: dict[int, int] = {}
 
     def root(x: int) -> int:
@@ -53,11 +53,16 @@ def confirmed_groups() -> dict[int, int]:
             x = parent[x]
         return x
 
-    for a, b in IdentityDecision.objects.filter(same=True).values_list("player_id", "other_id"):
+    for a, b in pairs:
         ra, rb = root(a), root(b)
         if ra != rb:
             parent[max(ra, rb)] = min(ra, rb)
     return {x: root(x) for x in list(parent)}
+
+
+def confirmed_groups() -> dict[int, int]:
+    """Each record that takes part in a confirmation -> the lowest record id of its group (one query)."""
+    return _joined(IdentityDecision.objects.filter(same=True).values_list("player_id", "other_id"))
 
 
 def confirmed_keys() -> dict[int, str]:
@@ -65,26 +70,14 @@ def confirmed_keys() -> dict[int, str]:
     key of the group's lowest member number, else "g" and the group's lowest record id). One query: the
     confirmations with the member numbers of both records. A record without a confirmation is missing:
     who it is, its own member number says, else its name and club (`selectors.rangliste.identity`)."""
-    parent: dict[int, int] = {}
     numbers: dict[int, str] = {}
-
-    def root(x: int) -> int:
-        parent.setdefault(x, x)
-        while parent[x] != x:
-            parent[x] = parent[parent[x]]
-            x = parent[x]
-        return x
-
+    pairs = []
     for a, b, number_a, number_b in IdentityDecision.objects.filter(same=True).values_list(
         "player_id", "other_id", "player__member_number", "other__member_number"
     ):
         numbers[a], numbers[b] = number_a, number_b
-        ra, rb = root(a), root(b)
-        if ra != rb:
-            parent[max(ra, rb)] = min(ra, rb)
-    groups: dict[int, list[int]] = {}
-    for record in list(parent):
-        groups.setdefault(root(record), []).append(record)
+        pairs.append((a, b))
+    groups = _members(_joined(pairs))
     keys = {}
     for lowest, records in groups.items():
         found = sorted(member_key(numbers[r]) for r in records if numbers[r].strip())
