@@ -71,9 +71,7 @@ def tournament_arrived(*, tournament_id: int) -> list[int]:
     caller's recording. Returns the Ranglisten's ids."""
     audit.require("rangliste_refresh.tournament_arrived")
     ids = association_ranglisten_of(tournament_id)
-    if ids:
-        Rangliste.objects.filter(pk__in=ids).update(stale=True)
-        transaction.on_commit(lambda: enqueue_refresh(ids))
+    _stale(ids)
     return ids
 
 
@@ -104,9 +102,7 @@ def identities_changed(*, player_ids: list[int]) -> list[int]:
     Returns the Ranglisten's ids."""
     audit.require("rangliste_refresh.identities_changed")
     ids = association_ranglisten_of_people(player_ids)
-    if ids:
-        Rangliste.objects.filter(pk__in=ids).update(stale=True)
-        transaction.on_commit(lambda: enqueue_refresh(ids))
+    _stale(ids)
     return ids
 
 
@@ -114,8 +110,15 @@ def mark_stale(*, rangliste: Rangliste) -> None:
     """A Rangliste's rules changed: computed anew after the commit (a step of the caller's recording)."""
     audit.require("rangliste_refresh.mark_stale")
     if rangliste.source == Rangliste.Source.ASSOCIATION:
-        Rangliste.objects.filter(pk=rangliste.pk).update(stale=True)
-        transaction.on_commit(lambda: enqueue_refresh([rangliste.pk]))
+        _stale([rangliste.pk])
+
+
+def _stale(ids: list[int]) -> None:
+    """These Ranglisten are behind: marked so, and a refresh of each enqueued once the commit is done."""
+    audit.require("rangliste_refresh._stale")
+    if ids:
+        Rangliste.objects.filter(pk__in=ids).update(stale=True)
+        transaction.on_commit(lambda: enqueue_refresh(ids))
 
 
 def enqueue_refresh(ids: list[int]) -> None:
