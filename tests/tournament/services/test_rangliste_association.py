@@ -514,3 +514,19 @@ def test_each_refresh_keeps_the_places_of_the_day(clubs):
     ranked = RanglisteStanding.objects.filter(rangliste=rangliste, ranked=True).count()
     assert RanglistePlace.objects.filter(rangliste=rangliste, day=TODAY).count() == ranked == 10
     assert RanglistePlace.objects.filter(rangliste=rangliste, day=yesterday).count() == 7  # kept
+
+
+def test_a_negative_average_is_written_with_a_real_minus_sign_on_every_page(clubs):
+    a, b, director_a, _director_b = clubs
+    two_clubs(clubs)
+    rangliste = refreshed(association_rangliste(director_a, [a, b]))
+    erik = RanglisteStanding.objects.get(rangliste=rangliste, name="Erik Karo")
+    pages = [
+        reverse("tournament:rangliste", args=["verband"]),
+        reverse("tournament:rangliste_player", args=["verband"]) + f"?p={erik.link}",
+        reverse("tournament:person", args=[Player.objects.get(name="Erik Karo").pk]),
+    ]
+    for address in pages:
+        page = Client().get(address).content.decode()
+        assert "−30,00" in page, address  # Erik Karo: -30 in one round
+        assert "-30,00" not in page, address
