@@ -215,8 +215,8 @@ def ahead(results: list[Figures]) -> list[int]:
 
 
 def meets_the_bar(results: list[Figures]) -> bool:
-    """Issue 36's bar: on average over the tournaments, the rating's rank correlation is higher than the
-    Rundenschnitt's at every number of evenings, and its calibrated log-loss is lower."""
+    """The rating's bar (docs/rating.md): on average over the tournaments, the rating's rank correlation is
+    higher than the Rundenschnitt's at every number of evenings, and its calibrated log-loss is lower."""
     higher = all(
         mean([f.rating_rho[i] for f in results]) > mean([f.average_rho[i] for f in results])
         for i in range(len(results[0].evenings))
@@ -254,7 +254,7 @@ def report(results: list[Figures], settings: rating.Settings) -> list[str]:
         f"  a coin                                         {math.log(2):.4f}",
         f"calibration slope a fitted for the rating: mean {mean([f.calibration for f in results]):.3f}, "
         f"{min(f.calibration for f in results):.3f} to {max(f.calibration for f in results):.3f}",
-        f"issue 36's bar (mean rho higher at every number of evenings, lower log-loss): "
+        f"the rating's bar (mean rho higher at every number of evenings, lower log-loss): "
         f"{'met' if meets_the_bar(results) else 'NOT met'}; rating higher in every tournament at every "
         f"number of evenings: {'yes' if all(c == n for c in ahead(results)) else 'no'}",
     ]

@@ -1,4 +1,4 @@
-"""The association's Rangliste in the cluster check (scripts/cluster-check.sh; docs/deploy.md, issue 35):
+"""The association's Rangliste in the cluster check (scripts/cluster-check.sh; docs/deploy.md):
 phones polling the Rangliste's page and its API beside the live tournament's phones, and how long after a
 new Ranglistenturnier arrives on the hub its page shows it (the issue's bound: 60 s).
 

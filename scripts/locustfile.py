@@ -175,7 +175,7 @@ RANGLISTE_PHONES = int(os.environ.get("LOADTEST_RANGLISTE_PHONES", "0")) if RANG
 
 
 class RanglistePhone(FastHttpUser):
-    """A phone at home following the association's Rangliste (the hub, issue 35; the cluster check):
+    """A phone at home following the association's Rangliste (the hub; the cluster check):
     opens its page, then every POLL seconds reloads the page or asks the API (`/api/v1/ranglisten/`,
     with its ETag), one after the other."""
 

@@ -1,5 +1,5 @@
 """Registration -> check-in -> draw, the projector page paging by itself, and the phone's notice of
-where its player sits (issue 17, points 4, 6 and 7), in Chromium. With SHOTS=<folder> the pages are
+where its player sits, in Chromium. With SHOTS=<folder> the pages are
 also photographed at 360 and 1280 px."""
 
 import os

@@ -1,4 +1,4 @@
-"""The phone's next game starts empty (issue 32.3): after "Spiel 1 speichern" the form for game 2
+"""The phone's next game starts empty: after "Spiel 1 speichern" the form for game 2
 showed game 1's result ("Re gewinnt. Spielwert 2", the ±2 of each player) above "Spiel 2 speichern",
 and the notes said "wird gesendet" beside "ist angekommen" for the same game. Now the preview goes
 with the game it was for, and a game's note says one state at a time."""

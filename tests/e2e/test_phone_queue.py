@@ -1,4 +1,4 @@
-"""The phone's queue never drops a game (issue 19, point 1): while the server answers 500 and 503 (pages
+"""The phone's queue never drops a game: while the server answers 500 and 503 (pages
 that are not its JSON), the games stay on the phone and are sent again; a refused game stops the queue
 and comes back into the form, the games after it wait with their numbers; after a 410 (the link was
 revoked) the games stay readable on the phone, and the table's new link sends them. Every game arrives

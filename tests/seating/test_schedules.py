@@ -41,7 +41,7 @@ def _assert_schedule(rows, n, rounds):
     (16, 5, "RTD(4, 4) + in each group: one round"),  # the affine plane of order 4
     (20, 3, "RTD(4, 5)"),
     (20, 5, "RTD(4, 5)"),
-    (24, 6, "1-rotational over Z_7"),  # issue 15: 24 x 6 had 3 repeats
+    (24, 6, "1-rotational over Z_7"),  # an earlier plan of 24 x 6 had 3 repeats
     (24, 7, "1-rotational over Z_7"),  # the social golfer problem 6-4-7
     (28, 7, "RTD(4, 7)"),
     (28, 9, "Hermitian unital of order 3"),
@@ -177,7 +177,7 @@ def test_the_search_improves_on_the_round_by_round_draw():
 
 @pytest.mark.parametrize("n, rounds", [(29, 6), (30, 6), (33, 7)])
 def test_the_search_finds_repeat_free_plans_with_tables_of_5(n, rounds):
-    """Issue 15: 29 x 6 and 30 x 6 had one repeat; the fewest second seats at a table of 5 come first
+    """29 x 6 and 30 x 6 had one repeat; the fewest second seats at a table of 5 come first
     and stay at their minimum after every round."""
     plan = schedules.plan(n, rounds)
     _assert_schedule(plan.rows, n, rounds)

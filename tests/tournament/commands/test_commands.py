@@ -320,7 +320,7 @@ def test_load_demo_twice_leaves_the_demo_tournament_as_it_is():
 
 
 def test_import_of_a_name_written_with_extra_spaces_is_clean(tmp_path):
-    """Issue 15.2: a KeyError traceback (exit 1) before; the name is stored cleaned, the file's own
+    """A KeyError traceback (exit 1) before; the name is stored cleaned, the file's own
     spelling still finds its player at the tables."""
     data = json.loads(json.dumps(CANONICAL).replace('"Anna"', '"  Anna   Alt "'))
     out, err = run("import_tournament", str(write_json(tmp_path / "t.json", data)))

@@ -61,7 +61,7 @@ def test_load_demo_builds_a_league_of_two_match_days_once(out):
 
 
 def test_the_demo_evening_ranks_the_clubs(out, client):
-    """Issue 17: the demo shows a club evening with a club ranking."""
+    """The demo shows a club evening with a club ranking."""
     from tournament.models import Tournament
 
     demo = Tournament.objects.get(slug="demo-doko-abend")

@@ -186,7 +186,7 @@ def test_only_directors_restore(client, table):
     slug = table.round.tournament.slug
     response = client.post(reverse("tournament:restore", args=[slug, 1, 1, "game", record.history_id]), follow=True)
     assert "Nur die Turnierleitung" in response.content.decode()
-    # the helper reads the log (issue 19.21), without the buttons to restore
+    # the helper reads the log, without the buttons to restore
     log = client.get(reverse("tournament:log", args=[slug]))
     assert log.status_code == 200 and "Diese Fassung wiederherstellen" not in log.content.decode()
     # a record of another table (or another tournament) is not restored through this table

@@ -1,4 +1,4 @@
-"""Names as they are stored, shown and compared (`tournament/names.py`, issue 31 item 10): NFKC, the
+"""Names as they are stored, shown and compared (`tournament/names.py`, docs/security.md): NFKC, the
 characters that show nothing removed, whitespace collapsed; a name with nothing visible or with two
 scripts in one word refused with a sentence, on every way a name comes in; nothing of a stored name
 that a terminal would obey reaches `manage.py standings`."""

@@ -457,7 +457,7 @@ def test_pdfs_of_a_generated_tournament_have_the_right_pages_and_text(client, di
 
 def test_a_sheet_with_long_names_stays_on_one_page(client, director):
     """Long names and clubs at a table of 5 make no row taller: the blank and the filled sheet are one
-    page each (issue 19, point 18)."""
+    page each."""
     tournament = make_tournament(players=0, director=director, slug="lang")
     for name in ("Maximilian-Alexander von Hohenzollern-Sigmaringen", "Anna-Katharina Schmidt-Rottluff-Brandenburg",
                  "Bernd", "Carla Ödegaard-Jürgensen", "Dieter Müller-Lüdenscheidt-Wanne-Eickel"):
@@ -507,7 +507,7 @@ def test_the_qr_code_on_a_blank_sheet_is_at_least_20_mm_and_the_sheet_one_page(t
     assert qr_width_mm(pdf, tmp_path) >= 20
 
 
-# ---- every phone and every eye reads it (issue 20, point 5) ---------------------------------------
+# ---- every phone and every eye reads it ---------------------------------------
 
 def pdf_of(client, director, name, *args, query="", language="de") -> bytes:
     client.force_login(director)
@@ -591,7 +591,7 @@ def test_english_printouts_keep_no_german_words_of_the_interface(client, directo
     assert any(line.startswith("Rank No. Player Club") for line in heads), heads[:8]
 
 
-# ---- teams in the standings (issue 17) ------------------------------------------------------------
+# ---- teams in the standings ------------------------------------------------------------
 
 def test_standings_pdf_has_the_teams_the_clubs_the_match_day_and_the_cup_after_the_players(client, director):
     from tournament.services import teams

@@ -1,4 +1,4 @@
-"""A league season and a cup across clubs on the hub (issue 35, point 5; docs/competitions.md, "A season
+"""A league season and a cup across clubs on the hub (docs/competitions.md, "A season
 across clubs"): match days run by different clubs, each published to the hub with its venue's key, join
 the association's season by its short name; the table counts each day when it arrives and moves when a
 day is corrected; a day of a club outside the season is listed as not counting, with the reason."""

@@ -1,4 +1,4 @@
-"""Registration and check-in (issue 17.4, docs/tournament.md "Anmeldung und Check-in"): the public
+"""Registration and check-in (docs/tournament.md "Anmeldung und Check-in"): the public
 registration with a limit and a waiting list that moves up, the director's list, the check-in list,
 and a draw that seats only those present; late arrivals and withdrawals."""
 

@@ -1,4 +1,4 @@
-"""League match days, team cups and leagues in the app (issue 17.2, docs/competitions.md "In the app:
+"""League match days, team cups and leagues in the app (docs/competitions.md "In the app:
 match days, league, cup"): the team match's draw, its refusals, the options in the change log, the
 match day's Siegpunkte and the cup group on the team standings (page, CSV, JSON), and the league
 table on a series' page."""

@@ -1,4 +1,4 @@
-"""Many clubs on one site (issue 31, docs/security.md "Organisations"): each club's tournaments,
+"""Many clubs on one site (docs/security.md "Organisations"): each club's tournaments,
 series, Ranglisten and player records are its own. Club A ("verein") and club B ("club-b") side by
 side; B's organiser and director act within B and find nothing of A in any picker."""
 

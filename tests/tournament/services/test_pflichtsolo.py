@@ -1,4 +1,4 @@
-"""Lists with Pflichtsoli (issue 12a, docs/pflichtsolo.md): who deals, who is vorgeführt, the checks of
+"""Lists with Pflichtsoli (docs/pflichtsolo.md): who deals, who is vorgeführt, the checks of
 the Pflicht- and Lustsoli, and a full DDV list of 24 games at a table of 4 through every way in."""
 
 import datetime

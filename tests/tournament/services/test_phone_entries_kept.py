@@ -1,4 +1,4 @@
-"""A game entered at the table is never lost or silently replaced (issue 19, points 2, 3, 5, 6, 9, 12, 17):
+"""A game entered at the table is never lost or silently replaced:
 every phone entry carries the version it saw, a mismatch waits as a conflict the director resolves on the
 board, rejected entries can be corrected or cleared, the server says who a device is, waiting entries are
 bounded, and every answer of games.json names the game it is about."""

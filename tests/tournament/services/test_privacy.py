@@ -1,4 +1,4 @@
-"""Privacy under the players' control (issue 31, docs/privacy.md): a player's publication level (full
+"""Privacy under the players' control (docs/privacy.md): a player's publication level (full
 name, initials, not published) holds on every public page, export and PDF.
 
 The walk: a tournament with a player at each level (and member numbers, in an organisation that does

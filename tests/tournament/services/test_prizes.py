@@ -113,7 +113,7 @@ def pdf_words(client, **query) -> str:
 
 
 def test_the_prize_list_says_it_is_provisional_while_a_round_is_open(client, tournament):
-    """Issue 32.4: the standings said "vorläufig" while the round was open, the prize list's PDF did not."""
+    """The standings said "vorläufig" while the round was open, the prize list's PDF did not."""
     from tournament.services import seating
 
     words = pdf_words(client)

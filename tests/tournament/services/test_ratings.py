@@ -165,7 +165,7 @@ def test_the_rating_has_the_readers_decimal_mark(client):
 
 
 def test_the_standings_show_the_rating_beside_the_players_unless_switched_off(client):
-    """A column "WZ" beside the players (issue 36, point 4), its value the rating now; none where the
+    """A column "WZ" beside the players, its value the rating now; none where the
     tournament has it off."""
     from tournament.services import tournaments
 
@@ -206,7 +206,7 @@ def test_a_player_not_published_has_no_public_rating(client):
 
 
 def test_each_tables_expected_result_before_a_round_when_switched_on(client):
-    """Issue 36, point 4: off by default; switched on, the seating of a round shows each player's expected
+    """Off by default; switched on, the seating of a round shows each player's expected
     share of games won from the ratings before the round, moving with a correction of an earlier round;
     refused for a tournament that counts for the Rangliste."""
     import re
@@ -243,7 +243,7 @@ def test_each_tables_expected_result_before_a_round_when_switched_on(client):
 
 
 def test_the_organisation_switches_the_rating_off_everywhere_a_logged_change(client):
-    """Players decide (issue 36): the organisation's switch takes the rating off every tournament's pages
+    """Players decide: the organisation's switch takes the rating off every tournament's pages
     and exports at once (each tournament's counter moves, so no cached page keeps it), whatever the
     tournament's own switch says; the organisation's history records who did it."""
     from tournament.models import Organisation

@@ -1,4 +1,4 @@
-"""The registration as a club meets it on the evening (issue 32): the category typed at registration
+"""The registration as a club meets it on the evening: the category typed at registration
 becomes the player's, the director ticks every player's categories on one page, a person registered
 or waiting cannot register again in any state, and a finished tournament takes no registration."""
 
@@ -76,7 +76,7 @@ def test_the_director_ticks_every_players_categories_in_one_change(open_tourname
         player_details.set_many_categories(tournament=open_tournament, chosen={entries["Anna"]: ["Profis"]})
 
 
-# ---- the same person twice (issue 32.2) -----------------------------------------------------------
+# ---- the same person twice -----------------------------------------------------------
 
 JUERGEN = ("Jürgen Müller", "DK Schwarze Dame Rheydt")
 
@@ -120,7 +120,7 @@ def test_a_second_registration_taken_before_is_shown_once_publicly_and_explained
     assert "schon angemeldet: rückt nicht nach" in page
 
 
-# ---- withdrawn players and a finished tournament (issue 32.4) ---------------------------------------
+# ---- withdrawn players and a finished tournament ---------------------------------------
 
 def test_a_withdrawn_player_is_not_shown_as_registered(open_tournament, director):
     from tournament.services import tournaments
@@ -128,7 +128,7 @@ def test_a_withdrawn_player_is_not_shown_as_registered(open_tournament, director
     for name in ("Anna", "Bernd", "Carla", "Dora"):
         checkin.register(tournament=open_tournament, name=name, club="DK Nord")  # Dora waits
     anna = Entry.objects.get(player__name="Anna")
-    tournaments.withdraw_player(entry=anna)  # as before issue 31.5: the registration left as it was
+    tournaments.withdraw_player(entry=anna)  # the registration is left as it was
     assert Registration.objects.get(name="Anna").status == Registration.Status.REGISTERED
     client = Client()
     client.force_login(director)

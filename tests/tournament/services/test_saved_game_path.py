@@ -1,4 +1,4 @@
-"""One path for a saved game (issue 16, docs/architecture.md): form -> service -> the bridge -> the
+"""One path for a saved game (docs/architecture.md): form -> service -> the bridge -> the
 engine -> scores, with the deal computed once and the game read by the engine once."""
 
 import pytest

@@ -143,7 +143,7 @@ def test_players_of_the_same_evening_cannot_be_merged(series):
 
 
 def test_two_players_of_one_evening_are_never_one_person(director):
-    """Issue 15.1: "Anna Alt" (+8) and "ANNA ALT" (-4), registered at one evening before names were
+    """Once a bug: "Anna Alt" (+8) and "ANNA ALT" (-4), registered at one evening before names were
     compared ignoring case, were one row "ANNA ALT" with 4 points and one evening."""
     tournament = evening(director, "Januarabend", datetime.date(2026, 1, 9),
                          [("Anna Alt", "", 8), ("Bernd", "", 0), ("Carla", "", -4), ("Dieter", "", -4)], slug="jan")
@@ -506,7 +506,7 @@ def test_the_series_page_costs_the_same_queries_whatever_the_size(client, direct
 
 def test_on_a_phone_the_series_table_hides_the_same_column_in_head_and_body(client, series):
     """At 360 px the "Abende" column is hidden (class "secondary"); the head must hide it too, or every
-    column after it sits under the wrong heading (issue 19, point 18)."""
+    column after it sits under the wrong heading."""
     import re
 
     page = client.get(reverse("tournament:series", args=[series.slug])).content.decode()

@@ -1,4 +1,4 @@
-"""Teams and club ranking (issue 17.1, docs/competitions.md "In the app"): the services (refusals, the
+"""Teams and club ranking (docs/competitions.md "In the app"): the services (refusals, the
 change log), the standings from the standings' rows in a fixed number of queries, the pages and
 exports, `manage.py standings --teams`, and team members kept apart in the draw."""
 
@@ -83,7 +83,7 @@ CLASH = ("Ein Team „Kreuz-Asse“ gibt es schon; „KREUZ-ASSE“ unterscheide
 
 @pytest.mark.parametrize("second", ["KREUZ-ASSE", "kreuz-asse", " Kreuz-Asse "])
 def test_a_name_that_differs_only_in_case_is_refused_as_the_league_counts_them_as_one(tournament, second):
-    """Found by a tester (issue 31, item 8): "KREUZ-ASSE" beside "Kreuz-Asse" was accepted, and the
+    """Found by a tester: "KREUZ-ASSE" beside "Kreuz-Asse" was accepted, and the
     league (which compares names without case) made one team of the two."""
     first = teams.create_team(tournament=tournament, name="Kreuz-Asse", members=ids(tournament, 1, 2))
     changes = DataChange.objects.filter(tournament=tournament).count()

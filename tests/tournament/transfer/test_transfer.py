@@ -638,7 +638,7 @@ def test_wrong_values_anywhere_in_the_file_are_problems_never_crashes():
             assert error.lines
 
 
-# ---- names: one normalisation, one identity (issues 15 and 19) -------------------------------------
+# ---- names: one normalisation, one identity -------------------------------------
 
 def test_a_name_written_with_extra_spaces_imports_cleaned():
     data = canonical()
@@ -692,7 +692,7 @@ def test_a_backup_of_two_players_of_the_same_name_restores():
     assert [(r.name, r.points) for r in standings(copy_)] == [(r.name, r.points) for r in standings(tournament)]
 
 
-# ---- one rule, one place: the file's values are checked by the models' own validation (issue 16.4) ----
+# ---- one rule, one place: the file's values are checked by the models' own validation ----
 
 def model_messages(instance, **values) -> dict[str, list[str]]:
     """What `full_clean` of an unsaved model says about `values`."""

@@ -1,4 +1,4 @@
-"""The tournament file with teams and categories (issue 17, docs/tournament-file.md): the teams, the team
+"""The tournament file with teams and categories (docs/tournament-file.md): the teams, the team
 options, the tournament's own categories, the players' categories and member numbers go out and come
 back; a file without them imports as before; the checks name where a team or a player is wrong; a
 backup keeps the team records of the change log."""

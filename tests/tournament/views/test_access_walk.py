@@ -402,12 +402,12 @@ CASES = [
     Case("player_edit", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get="login 403 403 404",
          post="login 403 403 404", label="a player of another tournament",
          data=lambda w: {"name": "Neuer Name", "loaded_name": w.other_entry.player.name}),
-    # every player's categories in one table (issue 32.1); another tournament's player is refused
+    # every player's categories in one table; another tournament's player is refused
     Case("player_categories", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
          data=lambda w: {"entries": [w.first_entry.id], f"c{w.first_entry.id}": ["Damen"]}),
     Case("player_categories", T, get=DIRECTOR_PAGE, post="login 403 403 200", label="a player of another tournament",
          data=lambda w: {"entries": [w.other_entry.id], f"c{w.other_entry.id}": ["Damen"]}),
-    # registration and check-in (issue 17.4): the public page while open; the rest the director's
+    # registration and check-in: the public page while open; the rest the director's
     Case("registration", T, get=PUBLIC, post="302+ 302+ 302+ 302+", data=lambda w: {"name": "Neu Angemeldet"}),
     Case("registrations", T, get=DIRECTOR_PAGE, post="login 403 403 302+",
          data=lambda w: {"open": "on", "limit": "14", "waiting": "20"}),
@@ -415,7 +415,7 @@ CASES = [
          post="login 403 403 302+", data=lambda w: {"name": "Wanda Wartend-Neu", "category": "Damen"}),
     Case("registration_withdraw", lambda w: {"slug": w.slug, "registration_id": w.registration.id},
          get=DIRECTOR_POST, post="login 403 403 302+"),
-    # striking several at once (issue 31.4): the ticked ones; none ticked is said, nothing changes
+    # striking several at once: the ticked ones; none ticked is said, nothing changes
     Case("registrations_withdraw", T, get=DIRECTOR_POST, post="login 403 403 302+",
          data=lambda w: {"registrations": [w.registration.id]}),
     Case("registrations_withdraw", T, get=DIRECTOR_POST, post="login 403 403 302", label="none ticked"),
@@ -442,7 +442,7 @@ CASES = [
          post="login 403 403 302", label="not confirmed"),
     Case("checkin_withdraw", lambda w: {"slug": w.slug, "entry_id": w.other_entry.id}, get=DIRECTOR_POST,
          post="login 403 403 404", data=lambda w: {"confirm": "1"}, label="a player of another tournament"),
-    # the projector page (issue 17.6): public with the seating
+    # the projector page: public with the seating
     Case("projector", T, get=PUBLIC, post=PUBLIC),
     # round 2 is a draft: no round 3 yet, the director is told so
     Case("round_create", T, get=DIRECTOR_POST, post="login 403 403 302", data=lambda w: {"number": "3"}),

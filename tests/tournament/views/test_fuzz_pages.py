@@ -650,8 +650,8 @@ def test_player_edit(world, clients, data):
 @given(data=st.data())
 def test_registration_and_checkin(world, clients, data):
     """The public registration (as anyone), the director's registration settings, editing and
-    withdrawing a registration, striking several (issue 31.4), the check-in's walk-in (with categories), marks
-    (issue 17.4) and withdrawing a no-show."""
+    withdrawing a registration, striking several, the check-in's walk-in (with categories), marks
+    and withdrawing a no-show."""
     registrations = list(Registration.objects.filter(tournament=world.tournament).values_list("id", flat=True))
     person = {"name": value("Neue Spielerin", "Anna", "Wanda Wartend"), "club": texts, "category": texts,
               "contact": texts, "publication": value("full", "initials", "hidden", "")}

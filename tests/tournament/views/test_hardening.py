@@ -64,7 +64,7 @@ def test_a_stranger_cannot_lock_the_director_out(client, settings):
 def test_behind_the_proxy_the_lockout_takes_the_address_nginx_saw(client, settings):
     """With DJANGO_PROXY_COUNT=1 the address is the last entry of X-Forwarded-For (nginx's), not
     REMOTE_ADDR (nginx itself) and not what a client wrote into the header: a stranger's failures do
-    not lock the director, who comes through the same proxy (issue 31.4; the settings' ipware options
+    not lock the director, who comes through the same proxy (the settings' ipware options
     did nothing, python-ipware was never installed)."""
     settings.PROXY_COUNT = 1
     make_director("leitung")
@@ -334,7 +334,7 @@ def test_names_that_look_like_formulas_are_quoted_in_the_csv(client, director):
     assert ";Carla;" in text and "\n1;" in text.replace("\r\n", "\n")  # numbers stay numbers
 
 
-# ---- query strings no page can use (issue 31, item 7) -----------------------------------------------
+# ---- query strings no page can use -----------------------------------------------
 
 HUGE = "99999999999999999999"  # beyond 64 bits: SQLite refused it with an OverflowError
 
@@ -383,7 +383,7 @@ def test_a_rangliste_day_out_of_range_is_ignored_with_a_message(director, value)
     assert player.status_code == 200 and "die Rangliste zeigt den Stand von heute" in player.content.decode()
 
 
-# ---- every CSV guards every cell, the header too (issue 31, item 9) --------------------------------------
+# ---- every CSV guards every cell, the header too --------------------------------------
 
 FORMULA = '=HYPERLINK("http://x";"y")'
 

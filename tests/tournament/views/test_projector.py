@@ -1,4 +1,4 @@
-"""The projector page (issue 17.6): the newest published round's seating by name, then the
+"""The projector page: the newest published round's seating by name, then the
 standings, public data only (no draft round, no hidden results, no contact), in a fixed number of
 queries; its paging is tests/e2e/test_projector.py."""
 

@@ -1,4 +1,4 @@
-"""Public forms that hold (issue 31, items 4-6; docs/security.md "Rate limits" and "Contact data",
+"""Public forms that hold (docs/security.md "Rate limits" and "Contact data",
 docs/tournament.md "Anmeldung und Check-in"): the anonymous writes are rate limited per client
 address (the registration) or per table link (the phones), the waiting list has a cap and moves up
 whoever frees a place, the director strikes many registrations at once, and contact data is kept

@@ -1,4 +1,4 @@
-"""Telling a player where they sit (issue 17.7): a poll of the standings or a player's page that
+"""Telling a player where they sit: a poll of the standings or a player's page that
 names the reader (`me`, set by "Das bin ich") starts with their table and seat in the newest
 published round and the round clock; the browser side is tests/e2e/test_checkin_projector.py."""
 

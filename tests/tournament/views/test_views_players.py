@@ -95,7 +95,7 @@ def test_a_bad_line_adds_nobody_and_names_the_line(client, director, tournament)
 
 
 def test_a_list_with_players_registered_already_takes_the_rest_and_lists_them(client, director, tournament):
-    """Issue 19.19: one duplicate no longer refuses the whole list; the same name with another club
+    """One duplicate no longer refuses the whole list; the same name with another club
     is another person."""
     client.force_login(director)
     response = client.post(url("players", tournament), {

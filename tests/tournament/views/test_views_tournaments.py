@@ -308,7 +308,7 @@ def play_round_games(table, last: int) -> None:
 
 def test_a_finished_tournament_says_so_and_names_the_winners(client, director):
     """'Turnier beendet' once every planned round is closed and nothing is missing, with the first three
-    of the final standings; not while a round is open or a game is missing (issue 19, point 21)."""
+    of the final standings; not while a round is open or a game is missing."""
     from tournament.selectors import standings
 
     tournament = make_tournament(players=8, director=director, slug="fertig")

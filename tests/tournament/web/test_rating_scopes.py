@@ -138,7 +138,7 @@ def test_a_hidden_round_is_not_rated_and_players_are_recognised_across_tournamen
 
 
 def test_the_rangliste_shows_the_carried_rating_its_export_and_the_players_chart(director, client):
-    """Issue 36, point 4: a WZ column beside the Schnitt, the rating after each tournament in the CSV
+    """A WZ column beside the Schnitt, the rating after each tournament in the CSV
     and JSON, the player's page with the carried rating and its chart; a player not published has no
     public rating; the organisation's switch takes it off every page."""
     from django.urls import reverse
