@@ -315,10 +315,10 @@ def test_only_a_ranglistenturnier_or_one_that_was_marks_the_rangliste_stale(club
     january, _march = two_clubs(clubs)
     rangliste = refreshed(association_rangliste(director_a, [a, b]))
     evening_ = evening(director_b, "Vereinsabend", MARCH, AT_B, slug="abend")
-    assert rangliste_refresh.association_ranglisten_of(evening_.pk) == []
-    assert rangliste_refresh.association_ranglisten_of(january.pk) == [rangliste.pk]
+    assert rangliste_refresh.ranglisten_reading(tournament_id=evening_.pk, table_id=None) == []
+    assert rangliste_refresh.ranglisten_reading(tournament_id=january.pk, table_id=None) == [rangliste.pk]
     Tournament.objects.filter(pk=january.pk).update(counts_for_rangliste=False)  # the flag taken off: once more
-    assert rangliste_refresh.association_ranglisten_of(january.pk) == [rangliste.pk]
+    assert rangliste_refresh.ranglisten_reading(tournament_id=january.pk, table_id=None) == [rangliste.pk]
 
 
 def test_a_changed_rule_marks_the_rangliste_stale_and_refreshes_it(
