@@ -42,10 +42,17 @@ def main():
     args = parser.parse_args()
     work = ROOT / "var" / "hubfresh"
     work.mkdir(parents=True, exist_ok=True)
-    env = {"DATABASE_URL": f"sqlite:///{work / f'hub-{args.clubs}-{args.tournaments}-{args.players}.sqlite3'}",
-           "DJANGO_DEBUG": "0", "DJANGO_SECRET_KEY": "hubfresh-" + "x" * 50, "DJANGO_HTTPS": "0", "DJANGO_HUB": "1",
-           "DJANGO_ALLOWED_HOSTS": "testserver", "DJANGO_LOG_TO_FILE": "0", "DJANGO_TASKS_BACKEND": "database",
-           "DJANGO_SETTINGS_MODULE": "config.settings"}
+    env = {
+        "DATABASE_URL": f"sqlite:///{work / f'hub-{args.clubs}-{args.tournaments}-{args.players}.sqlite3'}",
+        "DJANGO_DEBUG": "0",
+        "DJANGO_SECRET_KEY": "hubfresh-" + "x" * 50,
+        "DJANGO_HTTPS": "0",
+        "DJANGO_HUB": "1",
+        "DJANGO_ALLOWED_HOSTS": "testserver",
+        "DJANGO_LOG_TO_FILE": "0",
+        "DJANGO_TASKS_BACKEND": "database",
+        "DJANGO_SETTINGS_MODULE": "config.settings",
+    }
     os.environ.update(env)
     sys.path.insert(0, str(ROOT))
     import django
@@ -67,19 +74,30 @@ def main():
     if not Organisation.objects.filter(slug="v-verein-1").exists():
         started = time.perf_counter()
         made = generate_association(clubs=args.clubs, tournaments=args.tournaments, players=args.players)
-        print(f"generated {made.clubs} clubs, {made.people} people, {made.tournaments} tournaments, "
-              f"{made.scores} round results in {time.perf_counter() - started:.1f} s")
+        print(
+            f"generated {made.clubs} clubs, {made.people} people, {made.tournaments} tournaments, "
+            f"{made.scores} round results in {time.perf_counter() - started:.1f} s"
+        )
     rangliste = Rangliste.objects.filter(slug="verband").first()
     if rangliste is None:
-        rangliste = rangliste_services.create_rangliste(settings=rangliste_services.Settings(
-            name="Verbandsrangliste", slug="verband", source=Rangliste.Source.ASSOCIATION,
-            members=tuple(Organisation.objects.filter(slug__startswith="v-verein-")),
-            cut_lines=((38, "Deutsche Meisterschaft"),)))
+        rangliste = rangliste_services.create_rangliste(
+            settings=rangliste_services.Settings(
+                name="Verbandsrangliste",
+                slug="verband",
+                source=Rangliste.Source.ASSOCIATION,
+                members=tuple(Organisation.objects.filter(slug__startswith="v-verein-")),
+                cut_lines=((38, "Deutsche Meisterschaft"),),
+            )
+        )
     started = time.perf_counter()
     lines = refresh_rangliste(rangliste=rangliste)
     print(f"the association's Rangliste computed and stored in {time.perf_counter() - started:.1f} s: {lines} players")
-    worker = subprocess.Popen([sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay",
-                               "-v", "0"], cwd=ROOT, env={**os.environ, **env}, start_new_session=True)
+    worker = subprocess.Popen(
+        [sys.executable, "manage.py", "db_worker", "--interval", "0.2", "--no-startup-delay", "-v", "0"],
+        cwd=ROOT,
+        env={**os.environ, **env},
+        start_new_session=True,
+    )
     try:
         time.sleep(2)
         polls(rangliste)
@@ -108,8 +126,10 @@ def polls(rangliste):
         if name == "rendered":
             first, tag = answer, answer["ETag"]
     assert answer.status_code == 304
-    print(f"the Rangliste's page 1: {len(first.content) / 1000:.0f} KB; rendered {took['rendered']:.0f} ms, "
-          f"kept {took['kept']:.1f} ms, an unchanged poll (304) {took['304']:.1f} ms")
+    print(
+        f"the Rangliste's page 1: {len(first.content) / 1000:.0f} KB; rendered {took['rendered']:.0f} ms, "
+        f"kept {took['kept']:.1f} ms, an unchanged poll (304) {took['304']:.1f} ms"
+    )
 
 
 def run(rangliste, attempt: int):
@@ -130,8 +150,14 @@ def run(rangliste, attempt: int):
     add_organiser(user=director, organisation=club)
     slug = f"hubfresh-{int(time.time())}-{attempt}"
     tournament = tournament_services.create_tournament(
-        name=f"Messturnier {attempt + 1}", date=timezone.localdate(), director=director, slug=slug,
-        rounds_planned=3, counts_for_rangliste=True, organisation=club)
+        name=f"Messturnier {attempt + 1}",
+        date=timezone.localdate(),
+        director=director,
+        slug=slug,
+        rounds_planned=3,
+        counts_for_rangliste=True,
+        organisation=club,
+    )
     names = [f"Messung {slug[-6:]} {n:02d}" for n in range(1, PLAYERS + 1)]
     entries = [tournament_services.register_player(tournament=tournament, name=name, club="") for name in names]
     boss = Client()
@@ -143,7 +169,7 @@ def run(rangliste, attempt: int):
 
     def seated(number: int):
         round = seating.create_round(tournament=tournament)
-        seating.place_tables(round=round, tables=[[e.pk for e in entries[i:i + 4]] for i in range(0, PLAYERS, 4)])
+        seating.place_tables(round=round, tables=[[e.pk for e in entries[i : i + 4]] for i in range(0, PLAYERS, 4)])
         assert round.number == number
         return round
 
@@ -154,16 +180,20 @@ def run(rangliste, attempt: int):
 
     def status(round, action: str):
         round.refresh_from_db()
-        answer = boss.post(reverse("tournament:round_status", args=[slug, round.number]),
-                           {"action": action, "version": round.version})
+        answer = boss.post(
+            reverse("tournament:round_status", args=[slug, round.number]), {"action": action, "version": round.version}
+        )
         assert answer.status_code == 302, answer.status_code
 
     def until_shown(points: int, rounds: int, since: float) -> float:
         while time.perf_counter() - since < 180:
             answer = visitor.get(page)
             if answer.status_code == 200:
-                line = RanglisteStanding.objects.filter(rangliste=rangliste, link=link).values_list(
-                    "rounds", "points").first()
+                line = (
+                    RanglisteStanding.objects.filter(rangliste=rangliste, link=link)
+                    .values_list("rounds", "points")
+                    .first()
+                )
                 if line == (rounds, points):
                     return time.perf_counter() - since
             time.sleep(0.2)
@@ -191,8 +221,10 @@ def run(rangliste, attempt: int):
     enter_all(round, 20)
     entered = time.perf_counter() - since
     published = until_shown(70, 2, since)
-    print(f"run {attempt + 1}: results announced -> shown {announced:.1f} s; a correction -> shown {corrected:.1f} s; "
-          f"round published and its 10 tables entered ({entered:.1f} s) -> shown {published:.1f} s")
+    print(
+        f"run {attempt + 1}: results announced -> shown {announced:.1f} s; a correction -> shown {corrected:.1f} s; "
+        f"round published and its 10 tables entered ({entered:.1f} s) -> shown {published:.1f} s"
+    )
 
 
 if __name__ == "__main__":
