@@ -7,7 +7,6 @@ import json
 from functools import wraps
 
 from django.http import Http404, HttpResponse, HttpResponseNotModified, JsonResponse
-from django.utils import timezone
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -129,10 +128,7 @@ def by_stored(request, rangliste, page: str, build) -> HttpResponse:
     list is behind once the day turns), the endpoint, its query, the language and the code's release.
     A reader whose `If-None-Match` still matches gets 304 from the one query that found the Rangliste,
     before a line is read. What a list that is behind asks for, as its page does: a refresh."""
-    today = timezone.localdate()
-    variant = (page, sorted(request.GET.items()), get_language(), rangliste.pk, rangliste.version, rangliste.name,
-               rangliste.organisation.name, str(rangliste.computed_at), str(rangliste.computed_on), rangliste.stale,
-               today.isoformat())
+    variant = (page, sorted(request.GET.items()), get_language(), cache_keys.stored_rangliste(rangliste))
     tag = f'W/"{cache_keys.digest(cache_keys.release(), *map(str, variant))}"'
     response = get_conditional_response(request, etag=tag) or data_response(build(rangliste))
     response["ETag"] = tag

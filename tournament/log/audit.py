@@ -12,7 +12,7 @@ The change log page (`selectors_log`) reads these records back.
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
 from dataclasses import dataclass, field
@@ -227,19 +227,35 @@ def recording(action: str, *, by: Actor, tournament: Tournament | int | None,
     token = _current.set(current)
     try:
         yield current
+        same = _same_tournament(outer, current)
+        if same is None and current.tournament_id is not None:
+            for changed in TOURNAMENT_CHANGED:  # still inside this recording, before the counter's turn
+                changed(current)
     finally:
         _current.reset(token)
-    # the nearest recording around this one of the same tournament (another tournament's may lie between:
-    # a player record's change runs one per tournament of the record, inside the edit of one of them)
-    same = outer
-    while same is not None and (same.tournament_id is None or same.tournament_id != current.tournament_id):
-        same = same.within
     if same is not None:
         if same.table_id != current.table_id:
             same.table_id = None  # a step beyond the outer action's table: the change is a wide one
         return  # one step of a larger action (confirming an entry saves the game): counted once, with it
     if current.tournament_id is not None:  # (a new tournament: known once its first record is made)
         DataChange.objects.append(current.tournament_id, current.table_id)
+
+
+def _same_tournament(outer: Recording | None, current: Recording) -> Recording | None:
+    """The nearest recording around `current` of the same tournament (another tournament's may lie
+    between: a player record's change runs one per tournament of the record, inside the edit of one of
+    them); None: `current` is the whole change of its tournament."""
+    same = outer
+    while same is not None and (same.tournament_id is None or same.tournament_id != current.tournament_id):
+        same = same.within
+    return same
+
+
+# called with the recording when a change of a tournament is done (the outermost recording of that
+# tournament ends without an error), inside it and its transaction, before the change counter's turn is
+# taken: `services.rangliste_refresh.tournament_changed` (registered when the app is ready; log imports no
+# services)
+TOURNAMENT_CHANGED: list[Callable[[Recording], object]] = []
 
 
 def current() -> Recording | None:

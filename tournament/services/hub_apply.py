@@ -21,7 +21,7 @@ from ..fileformat import FORMAT_VERSION
 from ..log import audit
 from ..log.audit import Actor
 from ..models import HubCorrection, PublishedTournament, PublishingKey
-from . import hub_tables, importing, locking, rangliste_refresh, tournaments
+from . import hub_tables, importing, locking, tournaments
 from .file_reading import ImportProblems
 from .hub_corrections import corrections
 
@@ -144,7 +144,7 @@ def _apply(key: PublishingKey, venue: str, entries: list[BatchEntry]) -> dict:
             HubCorrection.objects.bulk_create([
                 HubCorrection(published=published, round=c.round, table=c.table, game=c.game, change=c.change,
                               at=entry.at, seq=entry.seq) for entry, c in found_corrections])
-            rangliste_refresh.tournament_arrived(tournament_id=published.tournament_id)
+            # (this recording's end marks the association's Ranglisten stale: rangliste_refresh.tournament_changed)
         published.file = data
         published.applied_seq = new[-1].seq
         published.applied_at = new[-1].at

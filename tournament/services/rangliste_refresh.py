@@ -6,11 +6,16 @@ pages read, and each ranked player's place of the day in `RanglistePlace` (older
 places over time). The computation is `selectors.rangliste`'s, the same that reads a Rangliste live,
 so the stored list is that list (tested).
 
-`tournament_arrived` marks the Rangliste stale in the hub's transaction of the batch and enqueues one
-refresh after the commit (one at a time per Rangliste: a batch arriving while one runs enqueues the
-next); `refresh_rangliste` clears the mark, computes without holding a lock (seconds at an
-association's size, while batches keep arriving), then writes the list in one short transaction, unless
-a computation started later has already written its own."""
+`tournament_changed` is the one place where a change of a tournament reaches the association's
+Rangliste: `log.audit.recording` calls it when the change of a tournament is done (any service: a round
+published or its results shown, a game saved at a table, a setting, a player's publication level, a
+venue's batch applied on the hub ...). When the change is one the stored list may read (`SKIPPED`: those
+it never reads; a table's change only in a round whose results are shown, of a tournament that counts
+now), it marks the Ranglisten that take the tournament stale in the change's transaction and enqueues
+one refresh after the commit (one at a time per Rangliste: a change while one runs enqueues the next).
+`refresh_rangliste` clears the mark, computes without holding a lock (seconds at an association's size,
+while changes keep coming), then writes the list in one short transaction, unless a computation started
+later has already written its own."""
 
 from __future__ import annotations
 
@@ -19,6 +24,7 @@ from bisect import bisect_left
 
 from django.core.cache import cache
 from django.db import transaction
+from django.db.models import Q
 from django.utils import timezone
 from django_tasks import task
 
@@ -45,34 +51,86 @@ def queued_key(rangliste_id: int) -> str:
     return f"rangliste-refresh:{rangliste_id}"
 
 
-def association_ranglisten_of(tournament_id: int) -> list[int]:
-    """The association Ranglisten whose member clubs include the tournament's organisation, when it is a
-    Ranglistenturnier or was one when last checked (a club evening's batch changes no Rangliste). Reads."""
-    flagged = Tournament.objects.filter(pk=tournament_id, counts_for_rangliste=True).exists()
-    checked = set(
-        RanglisteTournament.objects.filter(tournament_id=tournament_id).values_list("rangliste_id", flat=True)
-    )
-    if not flagged:
-        return sorted(checked)
-    organisation = Tournament.objects.filter(pk=tournament_id).values("organisation_id")
-    return sorted(
-        checked
-        | set(
-            Rangliste.objects.filter(source=Rangliste.Source.ASSOCIATION, members__in=organisation).values_list(
-                "id", flat=True
-            )
+# what a change did (`audit.ACTIONS`) that the association's Rangliste never reads: the registration
+# before the evening, the clock, the phones' entries before the director confirms them, signatures,
+# links, teams, categories, the correction requests, a venue's own publishing. Every other change of a
+# Ranglistenturnier marks its Ranglisten stale (a new action too, until it is named here).
+SKIPPED = frozenset(
+    {
+        "roles_changed",
+        "registration_received",
+        "registration_changed",
+        "registration_withdrawn",
+        "registration_moved_up",
+        "registration_settings",
+        "contacts_erased",
+        "round_clock_started",
+        "round_clock_stopped",
+        "draft_entered",
+        "draft_rejected",
+        "draft_settled",
+        "sheet_approved",
+        "link_renewed",
+        "link_revoked",
+        "table_signed",
+        "table_unlocked",
+        "team_created",
+        "team_changed",
+        "team_deleted",
+        "team_options_changed",
+        "teams_taken_over",
+        "categories_changed",
+        "publication_started",
+        "publication_stopped",
+        "correction_requested",
+        "correction_answered",
+        "correction_declined",
+    }
+)
+
+
+def ranglisten_reading(*, tournament_id: int, table_id: int | None) -> list[int]:
+    """The association Ranglisten a change of this tournament may move, in one query. A change of one
+    table (a game, a penalty, totals): those whose member clubs include the tournament's organisation,
+    when the table's round shows its results and the tournament counts now (flagged "zählt für die
+    Rangliste", overview and standings public, its day come): what `selectors.rangliste.read` reads.
+    Anything wider (rounds, players, settings, a venue's batch): those whose member clubs include the
+    organisation of a tournament flagged so, and those that checked the tournament before (its flag since
+    taken off, made private, its date moved; a club evening that never was one: none). Reads."""
+    flagged = Tournament.objects.filter(pk=tournament_id, counts_for_rangliste=True)
+    if table_id is not None:
+        flagged = flagged.filter(
+            public_overview=True,
+            public_standings=True,
+            date__lte=timezone.localdate(),
+            rounds__tables=table_id,
+            rounds__results_hidden=False,
+        )
+    taking = Q(
+        pk__in=Rangliste.members.through.objects.filter(organisation_id__in=flagged.values("organisation_id")).values(
+            "rangliste_id"
         )
     )
+    if table_id is None:
+        taking |= Q(pk__in=RanglisteTournament.objects.filter(tournament_id=tournament_id).values("rangliste_id"))
+    return sorted(Rangliste.objects.filter(taking, source=Rangliste.Source.ASSOCIATION).values_list("id", flat=True))
 
 
-def tournament_arrived(*, tournament_id: int) -> list[int]:
-    """A tournament of a member club changed on the hub (a batch applied): its association Ranglisten
-    are stale; a refresh of each is enqueued once the caller's transaction commits. A step of the
-    caller's recording. Returns the Ranglisten's ids."""
-    audit.require("rangliste_refresh.tournament_arrived")
-    ids = association_ranglisten_of(tournament_id)
+def tournament_changed(rec: audit.Recording) -> list[int]:
+    """A change of a tournament is done (`audit.TOURNAMENT_CHANGED`, called by every service's recording
+    as it ends, inside it): the association Ranglisten that take the tournament are marked stale and a
+    refresh of each is enqueued after the commit, unless the change is one they never read (`SKIPPED`,
+    or a table's in a round whose results are hidden, or of a tournament that does not count). A club
+    evening costs one query; a Ranglistenturnier's change one more (the mark). Returns the Ranglisten's
+    ids."""
+    if rec.action in SKIPPED or rec.tournament_id is None:
+        return []
+    ids = ranglisten_reading(tournament_id=rec.tournament_id, table_id=rec.table_id)
     _stale(ids)
     return ids
+
+
+audit.TOURNAMENT_CHANGED.append(tournament_changed)
 
 
 def association_ranglisten_of_people(player_ids: list[int]) -> list[int]:

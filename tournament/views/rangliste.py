@@ -10,12 +10,13 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, JsonResponse
+from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
+from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.formats import date_format, number_format
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
-from django.utils.translation import pgettext
 
 from scoring import rating
 
@@ -30,7 +31,7 @@ from ..selectors import rangliste as selectors
 from ..selectors.ratings import rating_text
 from ..services import rangliste as services
 from ..services import rangliste_refresh
-from ..web import rating_scopes
+from ..web import cache_keys, caching, rating_scopes
 from ..web.charts import Series, progression_svg, rangliste_places_svg
 from . import query_string
 from .access import organiser_required
@@ -183,15 +184,32 @@ def cell(ratings: rating_scopes.Carried | None, key: str) -> RatingCell | None:
     return RatingCell(rating_text(value), value) if value is not None else None
 
 
+def stored_answer(request, rangliste: Rangliste, page: str, build) -> HttpResponse:
+    """A page read from an association's stored Rangliste (the list, a player's), for the phones that poll
+    it: its ETag is made of what moves the stored list (`cache_keys.stored_rangliste`, as the API's), the
+    page, its address and whether the reader sees names, and for a reader with the site's frame their own
+    parts; an If-None-Match that still matches is answered 304 before a line is read. A visitor's whole
+    answer is kept in the shared cache under the same (`cache_keys.rangliste_page`), so that a change
+    renders it once for all visitors, not once per poll."""
+    version = cache_keys.stored_rangliste(rangliste)
+    everyone = caching.for_everyone(request)
+    variant = (page, request.get_full_path(), request.is_director)
+    mine = () if everyone else caching.personal_parts(request)
+    tag = f'W/"{cache_keys.digest(cache_keys.release(), get_language(), version, *variant, *mine)}"'
+    waiting = not everyone and len(messages.get_messages(request))  # a message to show (loading keeps it)
+    response = None if waiting else get_conditional_response(request, etag=tag)
+    if response is None:
+        response = caching.whole_page(request, cache_keys.rangliste_page(rangliste.pk, version, *variant), build)
+    if response.status_code in (200, 304):
+        response["ETag"] = tag
+        patch_cache_control(response, private=True, no_cache=True)
+    return response
+
+
 @public_or_director
 def rangliste_page(request, rangliste):
     if stored(request, rangliste):
-        view = association.stored_view(rangliste, public=not request.is_director, page=page_number(request))
-        return render(request, "tournament/rangliste_association.html", {
-            "view": view, "rangliste": rangliste, "is_director": request.is_director,
-            "behind": association.wants_refresh(rangliste), "minimum_games": rating.MINIMUM_GAMES,
-            "ranked": [(line, cuts, cell_of(line.rating)) for line, cuts in view.ranked],
-            "below": [(line, cell_of(line.rating)) for line in view.below]})
+        return stored_answer(request, rangliste, "list", lambda: stored_list(request, rangliste))
     view = selectors.rangliste_view(rangliste, until=until(request), public=not request.is_director)
     say_until(request)
     ratings = carried(request, rangliste, view.read)
@@ -204,18 +222,31 @@ def rangliste_page(request, rangliste):
                                                          "is_director": request.is_director})
 
 
+def stored_list(request, rangliste: Rangliste) -> HttpResponse:
+    view = association.stored_view(rangliste, public=not request.is_director, page=page_number(request))
+    return render(request, "tournament/rangliste_association.html", {
+        "view": view, "rangliste": rangliste, "is_director": request.is_director,
+        "behind": association.wants_refresh(rangliste), "minimum_games": rating.MINIMUM_GAMES,
+        "ranked": [(line, cuts, cell_of(line.rating)) for line, cuts in view.ranked],
+        "below": [(line, cell_of(line.rating)) for line in view.below]})
+
+
+def stored_player(request, rangliste: Rangliste) -> HttpResponse:
+    found = association.stored_player(rangliste, link=request.GET.get("p", ""), public=not request.is_director)
+    if found is None:
+        raise Http404
+    chart = rangliste_places_svg(found.places.days, rangliste=rangliste.name) if found.places else ""
+    return render(request, "tournament/rangliste_association_player.html", {
+        "player": found, "rangliste": rangliste, "places_chart": chart, "rating": cell_of(found.line.rating),
+        "rating_sigma": number_format(found.line.rating.sigma, 1) if found.line.rating else "",
+        "tournaments": [(item, cell_of(item.rating)) for item in found.tournaments],
+        "rating_chart": rating_chart(found.line.name, list(found.course)), "minimum_games": rating.MINIMUM_GAMES})
+
+
 @public_or_director
 def rangliste_player(request, rangliste):
     if stored(request, rangliste):
-        found = association.stored_player(rangliste, link=request.GET.get("p", ""), public=not request.is_director)
-        if found is None:
-            raise Http404
-        chart = rangliste_places_svg(found.places.days, rangliste=rangliste.name) if found.places else ""
-        return render(request, "tournament/rangliste_association_player.html", {
-            "player": found, "rangliste": rangliste, "places_chart": chart, "rating": cell_of(found.line.rating),
-            "rating_sigma": number_format(found.line.rating.sigma, 1) if found.line.rating else "",
-            "tournaments": [(item, cell_of(item.rating)) for item in found.tournaments],
-            "rating_chart": rating_chart(found.line.name, list(found.course)), "minimum_games": rating.MINIMUM_GAMES})
+        return stored_answer(request, rangliste, "player", lambda: stored_player(request, rangliste))
     history = selectors.player_history(rangliste, link=request.GET.get("p", ""), until=until(request),
                                        public=not request.is_director)
     if history is None:

@@ -36,6 +36,7 @@ from dataclasses import dataclass
 from functools import cache as memoize
 
 from django.conf import settings
+from django.utils import timezone
 from django.utils.translation import get_language
 
 # how long an entry is kept at most (a write makes new keys anyway)
@@ -49,7 +50,7 @@ class Family:
     # "days" (a digest of the change counters of a series' days and the series' settings),
     # "job" (the job's id holds the change counter); "in place": one key, its value holds the counter;
     # "release": only a new version of the code (a new process); "timeout": nothing, it expires
-    # (`HUB_TIMEOUT`)
+    # (`HUB_TIMEOUT`); "stored": an association's stored Rangliste (`stored_rangliste`)
     moved_by: str
     made_in: str  # the module that reads and writes it
 
@@ -96,6 +97,11 @@ FAMILIES: dict[str, Family] = {
     # tournaments at every club; kept `HUB_TIMEOUT` seconds, the record the address names in the key
     "hub-person": Family("a player's page across clubs without the frame and the correction form, with the "
                          "tournaments the form offers", "timeout", "views/people.py"),
+    # an association's stored Rangliste (docs/competitions.md, "The association's Rangliste"): no counter of
+    # one tournament says when it changes, but the stored list does (`stored_rangliste`: its refresh, its
+    # day, its stale mark, the Rangliste's settings); the phones polling it get 304 or this whole answer
+    "rangliste-page": Family("a visitor's whole page of an association's stored Rangliste or of one of its "
+                             "players, as sent", "stored", "views/rangliste.py"),
 }
 
 # how long a hub page (`hub_page`) is kept: how late a tournament made public, private, started or
@@ -200,6 +206,22 @@ def season(series_id: int, version: str, *, mode: str) -> str:
 def hub_person(record_id: int) -> str:
     """A person's page across clubs, by the record its address names; kept `HUB_TIMEOUT` seconds."""
     return f"doko:hub-person:{record_id}:{digest(release(), get_language())}"
+
+
+def stored_rangliste(rangliste) -> str:
+    """What moves everything read from an association's stored Rangliste (its page, a player's page, the
+    API's answers): the stored list (when its computation began, its day, whether it is stale: a change of a
+    tournament it takes marks it so, `services.rangliste_refresh.tournament_changed`), the Rangliste's
+    settings (`version`, a change of which makes it stale too), its name and its organisation's (the
+    caller has it loaded), and today (the list is behind once the day turns)."""
+    return digest(rangliste.pk, rangliste.version, rangliste.name, rangliste.organisation.name,
+                  rangliste.computed_at, rangliste.computed_on, rangliste.stale, timezone.localdate())
+
+
+def rangliste_page(rangliste_id: int, version: str, *variant) -> str:
+    """A visitor's whole page of an association's stored Rangliste; `version`: `stored_rangliste`;
+    `variant`: the page and its address."""
+    return f"doko:rangliste-page:{rangliste_id}:{digest(release(), get_language(), version, *variant)}"
 
 
 def rating_scope(scope: str) -> str:

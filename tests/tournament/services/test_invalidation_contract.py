@@ -590,8 +590,9 @@ NO_TOURNAMENT: dict[str, str] = {
     "rangliste.update_rangliste": "a Rangliste's own pages are read live (outside_writes.NOT_COUNTED)",
     "rangliste_refresh.refresh_rangliste": "an association's stored Rangliste: shown only on its own pages, read "
     "as stored, never cached under a tournament's counter (outside_writes.NOT_COUNTED)",
-    "rangliste_refresh.tournament_arrived": "marks an association's Rangliste stale inside the hub's recording of "
-    "a batch (whose tournament's counter moves with it); its pages are not cached under a counter",
+    "rangliste_refresh.tournament_changed": "marks an association's Rangliste stale inside the recording of the "
+    "tournament's change (whose counter moves with it; audit.TOURNAMENT_CHANGED); its pages are not cached "
+    "under a counter",
     "rangliste_ratings.store": "the carried rating of an association's stored Rangliste, written inside the "
     "refresh's recording (shown only on the Rangliste's own pages, read as stored)",
     "rangliste_refresh.mark_stale": "marks a Rangliste stale inside the recording of its settings' change",
@@ -673,7 +674,7 @@ READS: dict[str, str] = {
         "privacy.checked_level",
         "rangliste.checked",
         "rangliste.parse_cut_lines",
-        "rangliste_refresh.association_ranglisten_of",
+        "rangliste_refresh.ranglisten_reading",
         "rangliste_refresh.association_ranglisten_of_people",
         "rangliste_ratings.compute",
         "rangliste_refresh.queued_key",
