@@ -172,10 +172,13 @@ def mark_stale(*, rangliste: Rangliste) -> None:
 
 
 def _stale(ids: list[int]) -> None:
-    """These Ranglisten are behind: marked so, and a refresh of each enqueued once the commit is done."""
+    """These Ranglisten are behind: marked so, and a refresh of each enqueued once the commit is done.
+    Only a Rangliste not marked yet is written: a mark locks its row until the commit, and every game
+    saved at any member club's Ranglistenturnier comes here, so that once marked the others pass without
+    waiting for each other (the refresh clears the mark when it begins)."""
     audit.require("rangliste_refresh._stale")
     if ids:
-        Rangliste.objects.filter(pk__in=ids).update(stale=True)
+        Rangliste.objects.filter(pk__in=ids, stale=False).update(stale=True)
         transaction.on_commit(lambda: enqueue_refresh(ids))
 
 

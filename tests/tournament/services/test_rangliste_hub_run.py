@@ -168,3 +168,60 @@ def test_finding_the_ranglisten_of_a_change_is_one_query(club, rangliste, django
         assert rangliste_refresh.ranglisten_reading(tournament_id=tournament.pk, table_id=table.pk) == [rangliste.pk]
     with django_assert_num_queries(1):
         assert rangliste_refresh.ranglisten_reading(tournament_id=tournament.pk, table_id=None) == [rangliste.pk]
+
+
+
+
+@pytest.mark.only_database("postgresql")
+@pytest.mark.django_db(transaction=True)
+def test_two_ranglistenturniere_save_at_once_when_the_rangliste_is_marked(club, rangliste, enqueued):
+    """Every game saved at any member club's Ranglistenturnier comes to the mark: once the Rangliste is
+    marked, a save does not write its row again, and so does not wait for another tournament's save whose
+    transaction is still open (real threads with their own connections; on SQLite writers wait for each
+    other anyway, and two tables of one tournament take the tournament's counter in turn)."""
+    import threading
+
+    from django.db import connections, transaction
+
+    _organisation, director = club
+    _first, round_1 = seated(director, slug="erstes")
+    _second, round_2 = seated(director, slug="zweites")
+    rangliste.refresh_from_db()
+    assert rangliste.stale  # the publications marked it
+    points = dict(PLAYERS)
+    a_saved, a_may_commit, b_done = threading.Event(), threading.Event(), threading.Event()
+    failures: list[BaseException] = []
+
+    def writer_a():
+        try:
+            with transaction.atomic():
+                enter(round_1.tables.get(number=1), points)
+                a_saved.set()
+                a_may_commit.wait(30)
+        except BaseException as error:  # noqa: BLE001 - reported by the test
+            failures.append(error)
+            a_saved.set()
+        finally:
+            connections.close_all()
+
+    def writer_b():
+        try:
+            enter(round_2.tables.get(number=1), points)
+        except BaseException as error:  # noqa: BLE001
+            failures.append(error)
+        finally:
+            b_done.set()
+            connections.close_all()
+
+    a = threading.Thread(target=writer_a)
+    a.start()
+    assert a_saved.wait(30)
+    b = threading.Thread(target=writer_b)
+    b.start()
+    finished_beside_a = b_done.wait(10)
+    a_may_commit.set()
+    a.join(30)
+    b.join(30)
+    assert not failures
+    assert finished_beside_a, "the second tournament's save waited for the first's open transaction"
+    assert rangliste.pk in enqueued
