@@ -16,7 +16,11 @@ figure a bare Django view that returns the same number of bytes through the same
 
 The association's Rangliste (every club a member, the generated Ranglistenturniere with their round
 results) is computed and stored first, as the background task does after a batch (its time printed);
-its pages read what is stored, with no page cache: every request is a first render.
+its pages read what is stored, with no page cache: their "cached" figure is the same request again.
+
+The searches: Krämer and Kraemer, Oßenbrügge and Ossenbruegge (each finds the other), Müller (many
+found), a word of a club's name, a tournament's name, and nothing found. The person's page across clubs
+is the one with 300 tournaments at many clubs (`association.add_regular`).
 
 Targets: first render under 100 ms, cached within 25x the bare view.
 """
@@ -30,6 +34,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from urllib.parse import quote
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench import BARE_URL, Report, bare_urlconf  # noqa: E402 (scripts/bench.py)
@@ -47,6 +52,9 @@ def main():
     parser.add_argument("--repeat", type=int, default=20, help="requests per figure (default 20)")
     parser.add_argument("--rated", type=int, default=0,
                         help="Ranglistenturniere with games to add for the rating (the generated ones are totals only)")
+    parser.add_argument("--generate-only", action="store_true",
+                        help="make the association (and on SQLite keep its copy under var/bench), time nothing: "
+                             "for generating niced and timing apart (docs/performance.md)")
     args = parser.parse_args()
 
     sys.path.insert(0, str(ROOT))
@@ -99,6 +107,10 @@ def main():
 
     if not Player.objects.filter(member_number="R0000300").exists():  # a copy made before the player page
         add_regular(tournaments=REGULAR)
+    if args.generate_only:
+        connection.close()
+        shutil.rmtree(work, ignore_errors=True)
+        return
     regular = (Player.objects.filter(member_number="R0000300").order_by("organisation_id")
                .values_list("id", flat=True)[0])
 
@@ -167,6 +179,11 @@ def main():
 
     month = f"{timezone.localdate():%Y-%m}"
     club = Organisation.objects.order_by("id").values_list("slug", flat=True)[5]
+    # a club and a tournament looked for by name: one word of the club's name, a Ranglistenturnier's whole name
+    club_word = Organisation.objects.filter(slug__startswith="v-verein-").order_by("id").values_list(
+        "name", flat=True)[5].split()[1]
+    tournament_name = (Tournament.objects.filter(public_overview=True, name__startswith="Ranglistenturnier ")
+                       .order_by("id").values_list("name", flat=True)[47])
     pages = [
         ("start page", "/"),
         ("start page, region NW and kind Ranglistenturnier", "/?region=NW&kind=rangliste"),
@@ -174,21 +191,25 @@ def main():
         ("calendar, this month, one club", f"/kalender/?month={month}&club={club}"),
         ("calendar, this month, page 3", f"/kalender/?month={month}&seite=3"),
         ("search: Krämer (finds Kraemer too)", "/suche/?q=Kr%C3%A4mer"),
+        ("search: Kraemer (finds Krämer too)", "/suche/?q=Kraemer"),
+        ("search: Oßenbrügge (finds Ossenbruegge)", "/suche/?q=O%C3%9Fenbr%C3%BCgge"),
         ("search: Ossenbruegge (finds Oßenbrügge)", "/suche/?q=Ossenbruegge"),
         ("search: Müller (many found)", "/suche/?q=M%C3%BCller"),
+        (f"search: a club ({club_word})", f"/suche/?q={quote(club_word)}"),
+        (f"search: a tournament ({tournament_name})", f"/suche/?q={quote(tournament_name)}"),
         ("search: nothing found", "/suche/?q=Zzyzxq"),
         # a person's page across clubs (docs/hub.md): 300 tournaments at many clubs, with places
-        (f"player page, {REGULAR} tournaments", f"/spieler/{regular}/"),
+        (f"player page across clubs, {REGULAR} tournaments", f"/spieler/{regular}/"),
+        # the association's Rangliste, read as stored (no page cache: "cached" is the same request again)
+        ("Rangliste, page 1", "/r/verband/"),
+        ("Rangliste, page 40", "/r/verband/?seite=40"),
+        ("Rangliste: a player's line and tournaments", f"/r/verband/spieler/?p={someone}"),
     ]
     with override_settings(ROOT_URLCONF=urlconf):
         print("\nfirst render (the shared cache emptied before each request):")
         for name, url in pages:
             measure(name, url, first=True, target=100)
-        print("\nthe association's Rangliste, as stored (no page cache: every request renders):")
-        for name, url in [("Rangliste, page 1", "/r/verband/"), ("Rangliste, page 40", "/r/verband/?seite=40"),
-                          ("a player's line and tournaments", f"/r/verband/spieler/?p={someone}")]:
-            measure(name, url, first=True, target=100)
-        print("\ncached (the same request within the 30 seconds a page is kept):")
+        print("\ncached (the same request again, within the 30 seconds a page is kept):")
         for name, url in pages:
             measure(name, url, first=False, target=lambda bare: 25 * bare)
     print(f"\nCPUs idle after: {idle_percent()}; work folder {work} (removed)")
