@@ -38,6 +38,17 @@ def test_database_url_postgres_socket_is_parsed(monkeypatch):
     db = loaded.DATABASES["default"]
     assert db["ENGINE"] == "django.db.backends.postgresql"
     assert (db["HOST"], db["NAME"], db["USER"]) == ("/tmp/doko-pg.AbC123", "doko", "postgres")
+    # without PostgreSQL's JIT compiling, which cost the hub's search 240 ms (docs/performance.md, the hub)
+    assert db["OPTIONS"]["options"] == "-c jit=off"
+
+
+@pytest.mark.django_db
+def test_postgresql_compiles_no_query_just_in_time():
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    with connection.cursor() as cursor:
+        cursor.execute("SHOW jit")
+        assert cursor.fetchone()[0] == "off"
 
 
 def test_environment_switches_debug_hosts_and_key(monkeypatch):
