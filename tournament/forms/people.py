@@ -32,7 +32,7 @@ class CorrectionForm(forms.Form):
         super().__init__(data)
         field = self.fields["tournament"]
         assert isinstance(field, forms.ChoiceField)
-        field.choices = tournaments
+        field.choices = lambda: tournaments  # read when checked: 300 choices made ready on every view cost ms
         field.error_messages["invalid_choice"] = _("Bitte wählen Sie eines Ihrer Turniere aus der Liste.")
         field.error_messages["required"] = _("Bitte wählen Sie das Turnier.")
 

@@ -158,6 +158,9 @@ class Tally(models.Model):
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["table", "entry"], name="tally_unique_entry")]
+        # a player's page across clubs sums every entry's points in 300 tournaments' rounds (`selectors.people`):
+        # read from this index alone (docs/performance.md, the hub)
+        indexes = [models.Index(fields=["round", "entry", "points"], name="tally_round_entry_points")]
 
     def __str__(self):
         return f"{self.points:+d}"
