@@ -8,11 +8,13 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import transaction
 from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
 from tournament import privacy
+from tournament.log import audit
 from tournament.models import Entry, Player, Rangliste, RanglistePlace, RanglisteStanding, Tournament
 from tournament.selectors import association_rangliste as association
 from tournament.selectors import rangliste as rangliste_selectors
@@ -374,6 +376,25 @@ def test_the_pages_read_in_a_fixed_number_of_queries(clubs, client, django_asser
         ranglistenturnier(director_b, f"Noch eins {more}", MARCH, eight, slug=f"noch-{more}")
         refreshed(rangliste)
 
+
+def test_the_publics_copy_moves_when_the_list_falls_behind_and_is_refreshed(clubs):
+    """The page as kept for the public (cache family rangliste-page) is the stored list's: a tournament
+    that arrives shows the sentence that it is being recomputed, the refresh shows the new list, at once."""
+    a, b, director_a, director_b = clubs
+    two_clubs(clubs)
+    rangliste = refreshed(association_rangliste(director_a, [a, b]))
+    page = reverse("tournament:rangliste", args=["verband"])
+    behind = "wird gerade neu berechnet"
+    before = Client().get(page).content.decode()
+    assert behind not in before and "aus 2 Ranglistenturnieren" in before
+    eight = [(f"Spieler {n}", "", 10 if n % 2 else -10) for n in range(1, 9)]
+    ranglistenturnier(director_b, "Noch eins", MARCH, eight, slug="noch-eins")
+    with transaction.atomic(), audit.recording("rangliste_changed", by=audit.SYSTEM, tournament=None):
+        rangliste_refresh.mark_stale(rangliste=rangliste)  # as a tournament's change does
+    assert behind in Client().get(page).content.decode()
+    refreshed(rangliste)
+    after = Client().get(page).content.decode()
+    assert behind not in after and "aus 3 Ranglistenturnieren" in after
 
 def test_the_settings_page_makes_an_association_rangliste(clubs, client):
     a, b, director_a, _director_b = clubs
