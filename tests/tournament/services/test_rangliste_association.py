@@ -557,3 +557,6 @@ def test_a_negative_average_is_written_with_a_real_minus_sign_on_every_page(club
         page = Client().get(address).content.decode()
         assert "−30,00" in page, address  # Erik Karo: -30 in one round
         assert "-30,00" not in page, address
+    # one round is "1 Runde", on the player's line and on the person's page
+    assert "1 Runde, −30 Punkte im Zeitraum" in Client().get(pages[1]).content.decode()
+    assert "1 Runde, −30 Punkte" in Client().get(pages[2]).content.decode()
