@@ -7,7 +7,8 @@ Run by `scripts/loadtest.py --burst` (`make loadtest`) against an app that runs 
 arrives at its own random moment within WINDOW seconds (the director has just announced the round and
 everyone scans the QR code), opens one keep-alive connection as a browser does, asks for the round's
 seating, then for the page's static files (a browser that has not seen the site yet), then for its own
-page (every other phone the standings, the others their player's page), polls it at once and then every
+page (every other phone the standings, the others their player's page) and the static files it adds
+(its scripts), polls it at once and then every
 POLL seconds give or take a fifth with the ETag it holds (static/js/standings.js), until RUN_TIME.
 
 Why not locust for this: locust is one Python process whose gevent loop spawns the 200 users in the same
@@ -154,6 +155,12 @@ class Burst:
             return None
         return status, answer, body
 
+    async def fetch_static(self, connection: Connection, paths: tuple[str, ...], cached: set[str]) -> None:
+        for path in paths:
+            if path not in cached:
+                cached.add(path)
+                await self.timed(connection, "static file", path, {})
+
     async def phone(self, number: int, arrives: float, until: float) -> None:
         entries, slug = self.plan["entries"], self.plan["slug"]
         entry = entries[number % len(entries)]
@@ -165,10 +172,12 @@ class Burst:
         connection = Connection(self.host, self.port)
         try:
             seating = await self.timed(connection, "seating (open)", f"/t/{slug}/rounds/{self.plan['round']}/", {})
+            cached: set[str] = set()  # the browser's cache: each static file once
             if seating is not None:
-                for path in static_paths(seating[2]):
-                    await self.timed(connection, "static file", path, {})
+                await self.fetch_static(connection, static_paths(seating[2]), cached)
             opened = await self.timed(connection, f"{name} (open)", page, {})
+            if opened is not None:  # the page's own scripts, those the seating did not ask for
+                await self.fetch_static(connection, static_paths(opened[2]), cached)
             etag = None
             if opened is not None and not standings:
                 found = ETAG.search(opened[2])
