@@ -1,5 +1,5 @@
 """gunicorn's gthread worker with a listening socket of its own; deploy/gunicorn.conf.py names it as
-`worker_class` and sets `reuse_port`.
+`worker_class`; `reuse_port` is on with GUNICORN_REUSE_PORT=1 (off by default, see there).
 
 With `reuse_port` gunicorn 27 opens one socket per worker on the same address (SO_REUSEPORT) instead
 of one socket shared by all, and the kernel hands each new connection to one of them. With the shared

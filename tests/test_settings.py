@@ -117,21 +117,28 @@ def test_a_gunicorn_worker_keeps_connections_alive_instead_of_closing_each(monke
     log.warning.assert_not_called()
 
 
-def test_each_gunicorn_worker_listens_on_a_socket_of_its_own():
+@pytest.mark.parametrize("setting, own", [("1", True), ("0", False), (None, False)])
+def test_each_gunicorn_worker_listens_on_a_socket_of_its_own_when_asked(monkeypatch, setting, own):
     """deploy/gunicorn.conf.py: with one socket shared by the workers, the announcement burst's phones went
     mostly to one worker (docs/performance.md, "The announcement burst"); gunicorn 27's reuse_port opens one
-    socket per worker and the kernel spreads the connections. The worker class closes a stopping worker's
-    socket (the next test)."""
+    socket per worker and the kernel spreads the connections. Off unless GUNICORN_REUSE_PORT=1: while all
+    workers restart at once no socket is open and connections are refused. The worker class closes a
+    stopping worker's socket (the next test)."""
     from gunicorn.config import Config
 
     from config.gunicorn_worker import OwnSocketThreadWorker
 
+    if setting is None:
+        monkeypatch.delenv("GUNICORN_REUSE_PORT", raising=False)
+    else:
+        monkeypatch.setenv("GUNICORN_REUSE_PORT", setting)
+    monkeypatch.delenv("GUNICORN_BIND", raising=False)
     namespace: dict = {}
     exec((SETTINGS_FILE.parent.parent / "deploy" / "gunicorn.conf.py").read_text(), namespace)
     config = Config()
     for name in ("worker_class", "reuse_port"):
         config.set(name, namespace[name])
-    assert config.reuse_port is True and config.worker_class is OwnSocketThreadWorker
+    assert config.reuse_port is own and config.worker_class is OwnSocketThreadWorker
 
 
 @pytest.mark.parametrize("bind", ["unix:/run/doko/gunicorn.sock", "fd://3"])
@@ -139,6 +146,7 @@ def test_a_unix_socket_stays_one_socket(monkeypatch, bind):
     """On a unix socket each worker's own socket would replace the file of the one before (gunicorn's
     UnixSocket removes it), and only the last worker would get connections."""
     monkeypatch.setenv("GUNICORN_BIND", bind)
+    monkeypatch.setenv("GUNICORN_REUSE_PORT", "1")
     namespace: dict = {}
     exec((SETTINGS_FILE.parent.parent / "deploy" / "gunicorn.conf.py").read_text(), namespace)
     assert namespace["reuse_port"] is False
