@@ -11,7 +11,14 @@ import os
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # processes: with two cores, three keep both busy while one waits for the database
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
-worker_class = "gthread"
+# gthread; GUNICORN_REUSE_PORT=1 gives each process a listening socket of its own (the kernel spreads new
+# connections over them): the announcement burst's wave then no longer goes mostly to one process
+# (docs/performance.md, "The announcement burst"). Off by default: when the workers restart together
+# (max_requests), connections are refused while no worker's socket is open (measured with ab), where
+# the one shared socket queues them. config/gunicorn_worker.py closes a stopping worker's socket at once.
+# (TCP only: on a unix socket each worker would replace the file of the one before.)
+worker_class = "config.gunicorn_worker.OwnSocketThreadWorker"
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "0") == "1" and not bind.startswith(("unix:", "fd://"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # a request that takes this long is a bug (the PDFs run in the background): the worker is restarted
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))

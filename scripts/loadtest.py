@@ -247,6 +247,34 @@ def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, 
     return {"stats": stats, "failures": failures, "wire": wire}
 
 
+def run_burst(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
+              directors: int = 3) -> dict:
+    """The announcement burst: the phones from scripts/burst_phones.py (one asyncio loop whose own CPU is
+    small and printed), the directors from locust beside them. locust spawning 200 phones in the burst's
+    second took up to 0.8 of a core of the two the server has, and its own clock ran late with it
+    (docs/performance.md, "The announcement burst"). The phones start once the directors have logged in."""
+    ready = OUT / f"{name}-ready"
+    ready.unlink(missing_ok=True)
+    env = {**os.environ, "LOADTEST_READY": str(ready)}
+    directors_run = subprocess.Popen(
+        [sys.executable, str(Path(__file__)), "--url", url, "--plan", str(plan_path), "--users", "0",
+         "--directors", str(directors), "--run-time", str(run_time), "--name", f"{name}-directors"],
+        env=env, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    deadline = time.monotonic() + 120
+    while directors and not ready.exists() and directors_run.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.1)
+    phones_out = OUT / f"{name}-phones.json"
+    phones = subprocess.run([sys.executable, str(ROOT / "scripts" / "burst_phones.py"), "--url", url, "--plan",
+                             str(plan_path), "--phones", str(users), "--window", str(BURST_SECONDS), "--run-time",
+                             str(run_time), "--poll", str(poll), "--out", str(phones_out)],
+                            cwd=ROOT, timeout=run_time + 120)
+    directors_output, _ = directors_run.communicate(timeout=run_time + 180)
+    print(directors_output.rstrip())
+    result = json.loads(phones_out.read_text(encoding="utf-8"))
+    result["returncode"] = phones.returncode + (directors_run.returncode or 0)
+    return result
+
+
 def report(result: dict, run_time: int, label: str) -> int:
     stats, wire = result["stats"], result["wire"]
     print(f"\n{label}")
@@ -326,13 +354,16 @@ def main():
     parser.add_argument("--burst", action="store_true",
                         help="the announcement burst: every phone opens the new round's seating (with its static "
                              "files) within the same 100 ms, then polls every 30 s (unless --poll)")
+    parser.add_argument("--locust-phones", action="store_true",
+                        help="with --burst: the phones from locust as well (before 2026-11-29; for comparison: "
+                             "locust's own CPU falls into the burst)")
     parser.add_argument("--batched", action="store_true",
                         help="start each second's phones at the same instant, as locust does on its own "
                              "(harder than phones arriving one by one; docs/performance.md)")
     args = parser.parse_args()
     if args.burst and args.poll == parser.get_default("poll"):
         args.poll = 30  # the standings page's interval (static/js/standings.js)
-    if args.users < 1 or args.users > 2000 or args.run_time < 1 or args.run_time > 900:
+    if args.users < (0 if args.url else 1) or args.users > 2000 or args.run_time < 1 or args.run_time > 900:
         sys.exit("loadtest: 1 to 2,000 users for 1 to 900 seconds")
     OUT.mkdir(parents=True, exist_ok=True)
 
@@ -343,6 +374,10 @@ def main():
         url = loopback_only(args.url)
         plan_path = Path(args.plan)
         vendor = json.loads(plan_path.read_text())["vendor"]
+        if args.burst and not args.locust_phones:
+            result = run_burst(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
+                               directors=args.directors)
+            sys.exit(1 if result["returncode"] else 0)
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
                             rush=args.rush, directors=args.directors, batched=args.batched, burst=args.burst,
                             rangliste=args.rangliste, rangliste_phones=args.rangliste_phones)
@@ -352,7 +387,8 @@ def main():
                      f"its API in turn)" if args.rangliste else "")
         errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s){following} + "
                                                f"{args.directors} directors, {args.run_time} s, {url} ({vendor})")
-        report_phases(result, settled_after(args))
+        if args.users:  # (none: the burst's directors beside scripts/burst_phones.py)
+            report_phases(result, settled_after(args))
         sys.exit(1 if errors else 0)
 
     if not os.environ.get("DATABASE_URL"):
@@ -374,10 +410,14 @@ def main():
         wait_for_warming()
         print(f"loadtest: make serve's server on {url} ({vendor}); CPUs idle before: {idle_percent()}; "
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
-        result = run_locust(url, plan_path, args.users, args.run_time,
-                            args.name or (f"{vendor}-burst" if args.burst else f"{vendor}-rush" if args.rush
-                                          else vendor), args.poll, rush=args.rush,
-                            directors=args.directors, batched=args.batched, burst=args.burst)
+        name = args.name or (f"{vendor}-burst" if args.burst else f"{vendor}-rush" if args.rush else vendor)
+        if args.burst and not args.locust_phones:
+            burst = run_burst(url, plan_path, args.users, args.run_time, name, args.poll, directors=args.directors)
+            wire = json.loads((OUT / f"{name}-directors-bytes.json").read_text(encoding="utf-8"))
+            result = None
+        else:
+            result = run_locust(url, plan_path, args.users, args.run_time, name, args.poll, rush=args.rush,
+                                directors=args.directors, batched=args.batched, burst=args.burst)
     finally:
         os.killpg(server.pid, signal.SIGTERM)
         try:
@@ -385,6 +425,10 @@ def main():
         except subprocess.TimeoutExpired:
             os.killpg(server.pid, signal.SIGKILL)
         log.close()
+    if result is None:  # the burst: the phones' and the directors' reports were printed by run_burst
+        errors = burst["returncode"]
+        errors += verify(plan, wire)
+        sys.exit(1 if errors else 0)
     arriving = arrivals_text(args, ", then ")
     arriving = ("each second's phones at once, " if args.batched else "") + arriving
     errors = report(result, args.run_time, f"{args.users} phones ({arriving}every {args.poll:g} s, with jitter) "

@@ -79,6 +79,8 @@ def log_in_and_start(environment, **kwargs):
         logged_in.append(log_in(environment.host, account))
         login_times.append(round((time.monotonic() - began) * 1000))
     started[0] = time.monotonic()
+    if os.environ.get("LOADTEST_READY"):  # the burst's phones (scripts/burst_phones.py) start after the logins
+        Path(os.environ["LOADTEST_READY"]).touch()
 
 
 def log_in(host: str, account: dict) -> CookieJar:

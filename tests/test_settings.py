@@ -121,8 +121,105 @@ def test_a_gunicorn_worker_keeps_connections_alive_instead_of_closing_each(monke
         config.set(name, namespace[name])
     if "worker_connections" in namespace:
         config.set("worker_connections", namespace["worker_connections"])
-    assert config.worker_class_str == "gthread" and config.threads == int(threads)
+    assert issubclass(config.worker_class, ThreadWorker) and config.threads == int(threads)
     assert config.keepalive > 0 and config.worker_connections - config.threads >= 100
     log = mock.Mock()
-    ThreadWorker.check_config(config, log)
+    config.worker_class.check_config(config, log)
     log.warning.assert_not_called()
+
+
+@pytest.mark.parametrize("setting, own", [("1", True), ("0", False), (None, False)])
+def test_each_gunicorn_worker_listens_on_a_socket_of_its_own_when_asked(monkeypatch, setting, own):
+    """deploy/gunicorn.conf.py: with one socket shared by the workers, the announcement burst's phones went
+    mostly to one worker (docs/performance.md, "The announcement burst"); gunicorn 27's reuse_port opens one
+    socket per worker and the kernel spreads the connections. Off unless GUNICORN_REUSE_PORT=1: while all
+    workers restart at once no socket is open and connections are refused. The worker class closes a
+    stopping worker's socket (the next test)."""
+    from gunicorn.config import Config
+
+    from config.gunicorn_worker import OwnSocketThreadWorker
+
+    if setting is None:
+        monkeypatch.delenv("GUNICORN_REUSE_PORT", raising=False)
+    else:
+        monkeypatch.setenv("GUNICORN_REUSE_PORT", setting)
+    monkeypatch.delenv("GUNICORN_BIND", raising=False)
+    namespace: dict = {}
+    exec((SETTINGS_FILE.parent.parent / "deploy" / "gunicorn.conf.py").read_text(), namespace)
+    config = Config()
+    for name in ("worker_class", "reuse_port"):
+        config.set(name, namespace[name])
+    assert config.reuse_port is own and config.worker_class is OwnSocketThreadWorker
+
+
+@pytest.mark.parametrize("bind", ["unix:/run/doko/gunicorn.sock", "fd://3"])
+def test_a_unix_socket_stays_one_socket(monkeypatch, bind):
+    """On a unix socket each worker's own socket would replace the file of the one before (gunicorn's
+    UnixSocket removes it), and only the last worker would get connections."""
+    monkeypatch.setenv("GUNICORN_BIND", bind)
+    monkeypatch.setenv("GUNICORN_REUSE_PORT", "1")
+    namespace: dict = {}
+    exec((SETTINGS_FILE.parent.parent / "deploy" / "gunicorn.conf.py").read_text(), namespace)
+    assert namespace["reuse_port"] is False
+
+
+def test_a_stopping_worker_answers_what_is_queued_on_its_socket_and_closes_it():
+    """config/gunicorn_worker.py: a worker that stops (max_requests, a reload) takes the connections the
+    kernel has queued on its own socket, then closes the socket, instead of keeping it open until its
+    last connection ends (gunicorn 27), when what was queued meanwhile would be reset."""
+    import selectors
+    import socket
+    from unittest import mock
+
+    from config.gunicorn_worker import OwnSocketThreadWorker
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEPORT, 1)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    address = listener.getsockname()
+    phone = socket.create_connection(address, timeout=5)  # queued, not yet accepted
+    worker = OwnSocketThreadWorker.__new__(OwnSocketThreadWorker)
+    worker.cfg, worker.sockets, worker.poller = mock.Mock(reuse_port=True), [listener], selectors.DefaultSelector()
+    worker._accepting, worker.alive, worker.nr_conns, worker.ppid = False, True, 0, mock.Mock()
+    worker.is_parent_alive = lambda: True
+    taken = []
+    worker.enqueue_req = taken.append
+    try:
+        worker.set_accept_enabled(True)
+        worker.alive = False  # max_requests reached: the main loop ends and stops accepting
+        worker.set_accept_enabled(False)
+        assert len(taken) == 1 and worker.nr_conns == 1 and taken[0].sock.getpeername() == phone.getsockname()
+        assert listener.fileno() == -1 and worker.sockets == []
+        with pytest.raises(ConnectionRefusedError):  # nothing listens there any more: the kernel queues nothing
+            socket.create_connection(address, timeout=5)
+    finally:
+        phone.close()
+        for conn in taken:
+            conn.sock.close()
+        worker.poller.close()
+
+
+def test_a_worker_that_is_only_full_keeps_its_socket():
+    """The same class while it runs: at gunicorn's worker_connections it stops accepting for a while,
+    its socket stays open (the kernel keeps queueing for it until it accepts again)."""
+    import selectors
+    import socket
+    from unittest import mock
+
+    from config.gunicorn_worker import OwnSocketThreadWorker
+
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(16)
+    worker = OwnSocketThreadWorker.__new__(OwnSocketThreadWorker)
+    worker.cfg, worker.sockets, worker.poller = mock.Mock(reuse_port=True), [listener], selectors.DefaultSelector()
+    worker._accepting, worker.alive, worker.nr_conns = False, True, 0
+    worker.is_parent_alive = lambda: True
+    try:
+        worker.set_accept_enabled(True)
+        worker.set_accept_enabled(False)
+        assert listener.fileno() != -1 and worker.sockets == [listener]
+    finally:
+        listener.close()
+        worker.poller.close()
