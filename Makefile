@@ -144,12 +144,17 @@ hub-check: setup
 # Both passes always run; the target fails if either does (pytest's exit 5, "no tests collected",
 # counts as a failure too).
 
+# Lint runs beside the SQLite pass (a quarter of a core for half a minute, mostly waiting); its
+# output is shown after that pass.
 test: setup
-	@rc_lint=0; rc_sqlite=0; rc_pg=0; \
-	echo "==== lint: ruff, mypy, the import contracts, the module sizes and the write paths ===="; \
-	$(MAKE) --no-print-directory lint || rc_lint=$$?; \
-	echo "==== pass 1/2: SQLite ===="; \
+	@rc_lint=0; rc_sqlite=0; rc_pg=0; lint_log=$$(mktemp /tmp/doko-lint.XXXXXX); \
+	trap 'rm -f "$$lint_log"' EXIT; \
+	$(MAKE) --no-print-directory lint >"$$lint_log" 2>&1 & lint_pid=$$!; \
+	echo "==== pass 1/2: SQLite (lint beside it) ===="; \
 	env -u DATABASE_URL bash scripts/run-tests.sh "$(PYTEST)" $(ARGS) || rc_sqlite=$$?; \
+	wait $$lint_pid || rc_lint=$$?; \
+	echo "==== lint: ruff, mypy, the import contracts, the module sizes and the write paths ===="; \
+	cat "$$lint_log"; \
 	echo "==== pass 2/2: PostgreSQL (throwaway server) ===="; \
 	bash scripts/with-postgres.sh bash scripts/run-tests.sh "$(PYTEST)" --database-tests-only $(ARGS) || rc_pg=$$?; \
 	echo "lint: exit $$rc_lint; SQLite pass: exit $$rc_sqlite; PostgreSQL pass: exit $$rc_pg (0 = passed, 5 = no tests collected)"; \

@@ -1,20 +1,32 @@
 #!/usr/bin/env bash
 # One pass of the test suite on the database the environment names (make test runs it twice: SQLite,
-# then a throwaway PostgreSQL). The tests outside tests/e2e run on every core at once (pytest-xdist,
-# one test database per worker); then the browser tests (one Chromium, one live server, their own test
-# database), alone: a browser test waits for answers within seconds, and beside two busy workers on two
-# cores one waited too long (a poll still on its way when the test went on). DOKO_TEST_E2E_BESIDE=1 runs
-# them in one more process at the same time as the others instead (they spend most of their time
-# waiting, about a third of a core: about a minute less for make test here); their output is then
-# shown when both are done.
+# then a throwaway PostgreSQL). One pytest run on every core (pytest-xdist, one test database per
+# worker, made by the migrations); the browser tests (tests/e2e) are sorted last (tests/conftest.py),
+# so each worker runs them after all other tests are handed out, with its own live server and
+# Chromium. They mostly wait (for Chromium, the server, the pages), so two of them side by side take
+# about half the time of one after the other; the one worker's database serves both kinds, migrated
+# once. DOKO_TEST_WORKERS sets the number of workers (default: the cores); DOKO_TEST_E2E_APART=1 runs
+# the browser tests after the others instead, alone in one process (the way to tell a timing problem
+# of a browser test from a bug).
 #
 # Usage: scripts/run-tests.sh PYTEST [ARGS...]   (ARGS as for pytest: -k name, -x, a path ...)
-# Exit: 0 when both parts passed, or one passed and the other found nothing that ARGS select;
-# pytest's own code otherwise (5 when neither found a test).
+# Exit: pytest's (5 when nothing was selected); with DOKO_TEST_E2E_APART=1, 0 when both parts passed or
+# one passed and the other found nothing that ARGS select.
 set -uo pipefail
 pytest=($1)
 shift
 workers="${DOKO_TEST_WORKERS:-$(nproc)}"
+parallel=()
+[ "$workers" -gt 1 ] && parallel=(-n "$workers")
+if [ "${DOKO_TEST_E2E_APART:-0}" != 1 ]; then
+  paths=()
+  for arg in "$@"; do
+    if [[ "$arg" != -* && -e "${arg%%::*}" ]]; then paths+=("$arg"); fi
+  done
+  [ ${#paths[@]} -eq 0 ] && set -- "$@" tests
+  "${pytest[@]}" "${parallel[@]}" "$@"
+  exit $?
+fi
 paths=()
 options=()
 for arg in "$@"; do
@@ -30,30 +42,10 @@ else
   [ ${#unit[@]} -gt 0 ] && unit+=(--ignore=tests/e2e)
 fi
 rc_unit=5 rc_e2e=5
-e2e_pid="" e2e_log=""
-stop_browser_tests() {
-  if [ -n "$e2e_pid" ]; then kill -- "$e2e_pid" 2>/dev/null || true; wait "$e2e_pid" 2>/dev/null || true; fi
-  [ -n "$e2e_log" ] && rm -f "$e2e_log"
-}
-if [ ${#e2e[@]} -gt 0 ] && [ ${#unit[@]} -gt 0 ] && [ "${DOKO_TEST_E2E_BESIDE:-0}" = 1 ]; then
-  e2e_log=$(mktemp /tmp/doko-e2e.XXXXXX)
-  trap stop_browser_tests EXIT
-  trap 'exit 130' INT
-  trap 'exit 143' TERM
-  "${pytest[@]}" "${options[@]}" "${e2e[@]}" >"$e2e_log" 2>&1 &
-  e2e_pid=$!
-fi
 if [ ${#unit[@]} -gt 0 ]; then
-  parallel=()
-  [ "$workers" -gt 1 ] && parallel=(-n "$workers")
   "${pytest[@]}" "${parallel[@]}" "${options[@]}" "${unit[@]}"; rc_unit=$?
 fi
-if [ -n "$e2e_pid" ]; then
-  wait "$e2e_pid"; rc_e2e=$?
-  e2e_pid=""
-  echo "==== the browser tests (tests/e2e), run beside the others ===="
-  cat "$e2e_log"
-elif [ ${#e2e[@]} -gt 0 ]; then
+if [ ${#e2e[@]} -gt 0 ]; then
   "${pytest[@]}" "${options[@]}" "${e2e[@]}"; rc_e2e=$?
 fi
 echo "tests outside tests/e2e: exit $rc_unit; browser tests: exit $rc_e2e (5 = none selected)"

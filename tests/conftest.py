@@ -1,7 +1,8 @@
 """Shared test setup.
 
 - Markers (registered in pyproject.toml):
-  - `e2e`: set automatically on everything under tests/e2e/; those tests run last.
+  - `e2e`: set automatically on everything under tests/e2e/; those tests run last (with xdist: on
+    every worker, once all the other tests are handed out, since xdist hands tests out in this order).
   - `only_database("postgresql")` / `only_database("sqlite")`: skip the test unless the default
     database is of that vendor. `make test` runs the suite once on each.
   - `every_database`: run in both passes although the test uses no database fixture (its subject
@@ -21,6 +22,7 @@
 - Passwords are hashed with MD5 in the tests (Django's advice for test suites): PBKDF2, which the site
   keeps, costs 0.3-0.6 s a hash on this machine, and most tests make a director with a password.
 """
+
 import os
 import uuid
 from pathlib import Path
@@ -36,8 +38,11 @@ E2E_DIR = Path(__file__).parent / "e2e"
 
 
 def pytest_addoption(parser):
-    parser.addoption("--database-tests-only", action="store_true",
-                     help="run only the tests that use the database (make test's second pass, on PostgreSQL)")
+    parser.addoption(
+        "--database-tests-only",
+        action="store_true",
+        help="run only the tests that use the database (make test's second pass, on PostgreSQL)",
+    )
 
 
 def uses_database(item) -> bool:
@@ -45,8 +50,11 @@ def uses_database(item) -> bool:
     need django_db_setup), `live_server` (pytest-django asks for transactional_db on its behalf, when the
     test runs), the django_db marker, or `every_database`."""
     fixtures = getattr(item, "fixturenames", ())
-    return ("django_db_setup" in fixtures or "live_server" in fixtures
-            or any(item.get_closest_marker(name) is not None for name in ("django_db", "every_database")))
+    return (
+        "django_db_setup" in fixtures
+        or "live_server" in fixtures
+        or any(item.get_closest_marker(name) is not None for name in ("django_db", "every_database"))
+    )
 
 
 def pytest_collection_modifyitems(config, items):
@@ -90,7 +98,8 @@ def pytest_sessionstart(session):
         data = original(tournament, backup=backup)
         problems = file_schema.form_problems(json.loads(json.dumps(data)))
         assert data.get("format_version") == FORMAT_VERSION and not problems, (
-            "the export is not a valid tournament file:\n" + "\n".join(problems))
+            "the export is not a valid tournament file:\n" + "\n".join(problems)
+        )
         return data
 
     export_tournament.checked_against_schema = True  # type: ignore[attr-defined]
