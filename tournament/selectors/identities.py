@@ -145,3 +145,72 @@ def same_person(record_id: int) -> tuple[str, list[Record]] | None:
         if linked:
             found.update({r["id"]: Record(**r) for r in Player.objects.filter(id__in=linked).values(*FIELDS)})
     return key_of(found.values()), sorted(found.values(), key=lambda r: r.id)
+
+
+@dataclass(frozen=True)
+class Link:
+    """A confirmation on the way from one record to another: `player` = `other` (names with their club)."""
+
+    player: str
+    other: str
+    organisation: str  # whose director confirmed it: only they can take it back
+
+
+def label(name: str, club: str, organisation: str) -> str:
+    """A record as a director tells it from another: its name and its club (else its organisation)."""
+    return f"{name} ({club.strip() or organisation})"
+
+
+def joining(record_id: int, other_id: int, numbers: dict[int, str]) -> list[Link]:
+    """The confirmations that make `record_id` and `other_id` one person, leaving out a decision about
+    these two records themselves (empty: nothing else joins them). `numbers`: the member numbers of
+    the two records (records with the same member key are one person without a confirmation). One
+    query: the confirmations with the names, clubs and member numbers of their records."""
+    edges: dict[object, list[tuple[object, Link | None]]] = {}
+
+    def add(a: object, b: object, link: Link | None) -> None:
+        edges.setdefault(a, []).append((b, link))
+        edges.setdefault(b, []).append((a, link))
+
+    def by_number(record: int, number: str) -> None:
+        if number.strip():
+            add(record, member_key(number), None)
+
+    for record, number in numbers.items():
+        by_number(record, number)
+    rows = IdentityDecision.objects.filter(same=True).values_list(
+        "player_id",
+        "other_id",
+        "player__name",
+        "player__club",
+        "player__organisation__name",
+        "other__name",
+        "other__club",
+        "other__organisation__name",
+        "player__member_number",
+        "other__member_number",
+        "organisation__name",
+    )
+    for a, b, a_name, a_club, a_org, b_name, b_club, b_org, a_number, b_number, by in rows:
+        if {a, b} == {record_id, other_id}:
+            continue
+        add(a, b, Link(label(a_name, a_club, a_org), label(b_name, b_club, b_org), by))
+        by_number(a, a_number)
+        by_number(b, b_number)
+    came: dict[object, tuple[object, Link | None]] = {record_id: (record_id, None)}
+    queue: list[object] = [record_id]
+    while queue and other_id not in came:
+        here = queue.pop(0)
+        for there, link in edges.get(here, []):
+            if there not in came:
+                came[there] = (here, link)
+                queue.append(there)
+    if other_id not in came:
+        return []
+    path: list[Link] = []
+    step: object = other_id
+    while step != record_id:
+        step, link = came[step]
+        if link is not None:
+            path.append(link)
+    return path[::-1]

@@ -178,6 +178,7 @@ class Candidate:
     latest: datetime.date | None
     shared_club: bool
     close_dates: bool
+    linked: bool  # the public may see the record by name: its person page shows its tournaments
 
 
 @dataclass(frozen=True)
@@ -192,9 +193,8 @@ class Guest:
 @dataclass(frozen=True)
 class Decided:
     id: int
-    guest: str
+    guest: str  # the name and the club (`identities.Link`'s labels)
     other: str
-    other_organisation: str
     same: bool
     at: datetime.datetime
 
@@ -206,7 +206,7 @@ class Decision:
     at: datetime.datetime
     user: str
     action: str
-    guest: str
+    guest: str  # the name and the club
     other: str
 
 
@@ -229,8 +229,8 @@ def identity_page(organisation: Organisation) -> IdentityPage:
     may be the same person: the same name folded the German way, each with whether they share a club
     and whether their tournaments are close in time; then the decisions and their history. Another
     organisation's record is suggested only as the public sees it: at the full name's level, with an
-    entry in a tournament whose player pages are public; a record already decided about is not
-    suggested again. Five queries."""
+    entry in a tournament whose player pages are public; a record already decided about, or already
+    the same person as the guest (`identities.identity_keys`), is not suggested again. Seven queries."""
     decisions = list(
         IdentityDecision.objects.filter(organisation=organisation)
         .order_by("-decided_at", "-id")
@@ -238,14 +238,17 @@ def identity_page(organisation: Organisation) -> IdentityPage:
             "id",
             "player_id",
             "player__name",
+            "player__club",
+            "organisation__name",
             "other_id",
             "other__name",
+            "other__club",
             "other__organisation__name",
             "same",
             "decided_at",
         )
     )
-    decided_pairs = {(d[1], d[3]) for d in decisions}
+    decided_pairs = {(d[1], d[5]) for d in decisions}
     guests = list(
         _latest(Player.objects.filter(organisation=organisation, member_number=""), public=False)
         .filter(latest__isnull=False)
@@ -264,17 +267,34 @@ def identity_page(organisation: Organisation) -> IdentityPage:
             _latest(Player.objects.filter(same_name), public=True)
             .filter(Q(organisation=organisation) | Q(publication=privacy.FULL, shown=True))
             .filter(latest__isnull=False)
-            .values_list("id", "name", "club", "organisation_id", "organisation__name", "latest", "search_key")
+            .values_list(
+                "id",
+                "name",
+                "club",
+                "organisation_id",
+                "organisation__name",
+                "latest",
+                "search_key",
+                "publication",
+                "shown",
+            )
         )
         for row in found:
             candidates.setdefault(row[6].split(collation.KEY_SEPARATOR)[0], []).append(row)
+    # who is already who: a record the guest already is (a confirmation, a chain of them) is no suggestion
+    keys_of = identities.identity_keys(
+        {g[0] for g in guests} | {row[0] for rows in candidates.values() for row in rows}
+    )
     result = []
     own_name = collation.name_key(organisation.name)[0]
     for guest_id, name, club, latest, key in guests:
         folded_club = collation.name_key(club)[0] if club.strip() else ""
         found_for = []
-        for other_id, other_name, other_club, org_id, org_name, other_latest, _key in candidates.get(key, []):
+        for row in candidates.get(key, []):
+            other_id, other_name, other_club, org_id, org_name, other_latest, _key, publication, shown = row
             if other_id == guest_id or (guest_id, other_id) in decided_pairs:
+                continue
+            if keys_of.get(guest_id) is not None and keys_of.get(guest_id) == keys_of.get(other_id):
                 continue
             other_club_folded = collation.name_key(other_club)[0] if other_club.strip() else ""
             shared = (
@@ -292,20 +312,43 @@ def identity_page(organisation: Organisation) -> IdentityPage:
                     latest=other_latest,
                     shared_club=bool(shared),
                     close_dates=close,
+                    linked=publication == privacy.FULL and shown,
                 )
             )
         if found_for:
             found_for.sort(key=lambda c: (not c.shared_club, not c.close_dates, c.organisation, c.id))
             result.append(Guest(id=guest_id, name=name, club=club, latest=latest, candidates=found_for))
     decided = [
-        Decided(id=d[0], guest=d[2], other=d[4], other_organisation=d[5], same=d[6], at=d[7])
+        Decided(
+            id=d[0],
+            guest=identities.label(d[2], d[3], d[4]),
+            other=identities.label(d[6], d[7], d[8]),
+            same=d[9],
+            at=d[10],
+        )
         for d in decisions[:MOST_DECIDED]
     ]
     history = [
-        Decision(at=at, user=user, action=str(ACTIONS.get(action, action)), guest=guest or "?", other=other or "?")
-        for at, user, action, guest, other in IdentityDecision.history.filter(organisation_id=organisation.pk)
+        Decision(
+            at=row[0],
+            user=row[1],
+            action=str(ACTIONS.get(row[2], row[2])),
+            guest=identities.label(row[3], row[4], row[5]) if row[3] else "?",
+            other=identities.label(row[6], row[7], row[8]) if row[6] else "?",
+        )
+        for row in IdentityDecision.history.filter(organisation_id=organisation.pk)
         .order_by("-history_date", "-history_id")
-        .values_list("history_date", "log_user", "log_action", "player__name", "other__name")[:MOST_DECIDED]
+        .values_list(
+            "history_date",
+            "log_user",
+            "log_action",
+            "player__name",
+            "player__club",
+            "player__organisation__name",
+            "other__name",
+            "other__club",
+            "other__organisation__name",
+        )[:MOST_DECIDED]
     ]
     return IdentityPage(guests=result, decided=decided, history=history)
 

@@ -41,8 +41,9 @@ def decide_identity(
     """Records that the organisation's guest `player_id` is (`same`) or is not the same person as
     `other_id`. A decision about the same two records is replaced. Refused: a record of another
     organisation as the guest, a record with a member number as the guest (the number says who it is),
-    another organisation's record the public may not see by name, and a confirmation that would make
-    two different member numbers one person."""
+    another organisation's record the public may not see by name, a confirmation that would make
+    two different member numbers one person, and a rejection of two records that other confirmations
+    already make one person (the message names the confirmations to take back first)."""
     if player_id == other_id:
         raise UserError(_("Ein Spieler ist immer dieselbe Person wie er selbst."))
     with transaction.atomic():
@@ -64,6 +65,8 @@ def decide_identity(
                     _("%(name)s gehört schon zu einer anderen Mitgliedsnummer; zwei Nummern sind nicht eine Person.")
                     % {"name": guest.name}
                 )
+        if not same:
+            _refuse_contradiction(organisation, guest, other)
         action = "identity_confirmed" if same else "identity_rejected"
         with audit.recording(action, by=by, tournament=None):
             decision = IdentityDecision.objects.filter(player=guest, other=other).first()
@@ -74,6 +77,28 @@ def decide_identity(
             decision.same = same
             decision.save()
         return decision
+
+
+def _refuse_contradiction(organisation: Organisation, guest: Player, other: Player) -> None:
+    """A choice of "Eine andere Person" for two records that other confirmations already make one person would
+    contradict them: refused, naming the confirmations to take back first."""
+    links = identities.joining(guest.pk, other.pk, {guest.pk: guest.member_number, other.pk: other.member_number})
+    if not links:
+        return
+    lines = []
+    for link in links:
+        line = f"„{link.player} = {link.other}“"
+        if link.organisation != organisation.name:
+            line += " " + _("(bestätigt von %(club)s)") % {"club": link.organisation}
+        lines.append(line)
+    raise UserError(
+        _(
+            "%(guest)s und %(other)s sind schon dieselbe Person, weil bestätigt ist: %(links)s. "
+            "Wenn das nicht stimmt, nehmen Sie zuerst diese Bestätigung unter „Entschieden“ zurück "
+            "und wählen dann „Eine andere Person“."
+        )
+        % {"guest": guest.name, "other": other.name, "links": "; ".join(lines)}
+    )
 
 
 def undo_identity(*, organisation: Organisation, decision_id: int, by: Actor = SYSTEM) -> None:

@@ -286,3 +286,54 @@ def test_correction_requests_are_rate_limited(two_clubs, client, settings):
     codes = [client.post(url, {"tournament": herbst.slug, "text": f"Fehler {i}"}).status_code for i in range(3)]
     assert codes == [302, 302, 429]
     assert CorrectionRequest.objects.count() == 2
+
+
+def test_decisions_never_contradict_the_confirmed_groups(guests, client):
+    """Problem 5 of the hub walk: a record the guest already is (through a chain of confirmations) is
+    no suggestion; "Eine andere Person" for it is refused, naming the confirmation to take back; the
+    decided and history lines name each record's club; a suggestion links to its person page."""
+    nord, leitung_nord, sued, leitung_sued, otto_nord, otto_sued = guests
+    west, leitung_west = club("DK West", "west")
+    otto_west = entry(
+        event(
+            west,
+            leitung_west,
+            "Sommerturnier West",
+            datetime.date(2026, 9, 5),
+            players=["Otto Ossenbrügge", "Hans Hahn", "Ida Igel", "Jan Jung"],
+        ),
+        "Otto Ossenbrügge",
+    )
+    suggested = {g.id: [c.id for c in g.candidates] for g in people.identity_page(nord).guests}
+    assert set(suggested[otto_nord.player_id]) == {otto_sued.player_id, otto_west.player_id}
+    client.force_login(leitung_nord)
+    url = reverse("tournament:identities", args=["nord"])
+    html = client.get(url).content.decode()
+    assert f'href="{reverse("tournament:person", args=[otto_west.player_id])}"' in html  # its history
+
+    identity_services.decide_identity(
+        organisation=nord, player_id=otto_nord.player_id, other_id=otto_sued.player_id, same=True
+    )
+    identity_services.decide_identity(
+        organisation=sued, player_id=otto_sued.player_id, other_id=otto_west.player_id, same=True
+    )
+    # Nord's Otto is West's Otto through Süd's confirmation: no suggestion left for him
+    assert otto_nord.player_id not in [g.id for g in people.identity_page(nord).guests]
+    response = client.post(
+        url, {"action": "different", "player": otto_nord.player_id, "other": otto_west.player_id}, follow=True
+    )
+    text = response.content.decode()
+    assert "sind schon dieselbe Person" in text and "Otto Oßenbrügge (DK Süd) = Otto Ossenbrügge (DK West)" in text
+    assert "bestätigt von DK Süd" in text
+    assert not IdentityDecision.objects.filter(same=False).exists()
+    # replacing the confirmation of the same two records stays possible: nothing else joins them
+    identity_services.decide_identity(
+        organisation=nord, player_id=otto_nord.player_id, other_id=otto_sued.player_id, same=False
+    )
+    assert IdentityDecision.objects.get(player=otto_nord.player).same is False
+
+    html = client.get(url).content.decode()
+    assert "Otto Ossenbruegge (DK Nord) ist nicht dieselbe Person wie Otto Oßenbrügge (DK Süd)" in html
+    assert "≠" not in html
+    lines = people.identity_page(nord).history
+    assert {(line.guest, line.other) for line in lines} == {("Otto Ossenbruegge (DK Nord)", "Otto Oßenbrügge (DK Süd)")}
