@@ -19,7 +19,17 @@ from scoring import rangliste as rules
 from scoring import rating
 
 from .. import privacy
-from ..models import Rangliste, RanglisteCount, RanglistePlace, RanglisteRating, RanglisteStanding, RanglisteTournament
+from ..models import (
+    Entry,
+    Rangliste,
+    RanglisteCount,
+    RanglistePlace,
+    RanglisteRating,
+    RanglisteStanding,
+    RanglisteTournament,
+)
+from .identities import confirmed_keys
+from .rangliste import identity
 
 PAGE = 100  # lines a page shows
 REFUSED_SHOWN = 100  # tournaments that do not count, the newest first
@@ -299,6 +309,7 @@ class Played:
     points: int
     counted: bool  # in the window
     rating: rating.Rating | None = None  # the carried rating after this tournament
+    club: str = ""  # the organisation that ran it
 
     @property
     def average(self) -> Decimal:
@@ -312,11 +323,14 @@ class StoredPlayer:
     places: Places | None  # their places over time (None: never ranked)
     rated: bool = False  # the organisation shows the rating
     course: tuple[tuple[datetime.date, rating.Rating], ...] = ()  # the rating after each tournament rated
+    record: int | None = None  # their person page across clubs (`people.person_page`; None: not by name)
 
 
 def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPlayer | None:
     """A player's line (with the tracker), their tournaments and their places over time, found by their
-    link. Three queries; with the rating shown, one more: its course."""
+    link. Three queries; with the rating shown, one more: its course; when every record of theirs is
+    published by full name, two more: the record their person page across clubs is found by
+    (`person_record`)."""
     row = RanglisteStanding.objects.filter(rangliste=rangliste, link=link).first()
     if row is None:
         return None
@@ -328,6 +342,19 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
                   RanglisteRating.objects.filter(rangliste=rangliste, link=link).order_by("position")
                   .values_list("tournament__slug", "tournament__date", "mu", "sigma", "games")]
     after = {slug: value for slug, _day, value in course}
+    counts = list(
+        RanglisteCount.objects.filter(rangliste=rangliste, link=link)
+        .order_by("-tournament__date", "tournament_id")
+        .values_list(
+            "tournament__name",
+            "tournament__slug",
+            "tournament__date",
+            "rounds",
+            "points",
+            "tournament__organisation__name",
+            "tournament_id",
+        )
+    )
     played = [
         Played(
             name=name,
@@ -337,14 +364,44 @@ def stored_player(rangliste: Rangliste, *, link: str, public: bool) -> StoredPla
             points=points,
             counted=span is not None and span[0] <= day <= span[1],
             rating=after.get(slug),
+            club=club,
         )
-        for name, slug, day, rounds, points in RanglisteCount.objects.filter(rangliste=rangliste, link=link)
-        .order_by("-tournament__date", "tournament_id")
-        .values_list("tournament__name", "tournament__slug", "tournament__date", "rounds", "points")
+        for name, slug, day, rounds, points, club, _id in counts
     ]
+    record = person_record(row.key, [c[6] for c in counts]) if row.publication == privacy.FULL else None
     return StoredPlayer(line=_line(row, rangliste, public=public, rated_now=course[-1][2] if course else None),
                         tournaments=played, places=places(rangliste, link=link), rated=shows_rating,
-                        course=tuple((day, value) for _slug, day, value in course))
+                        course=tuple((day, value) for _slug, day, value in course), record=record)
+
+
+def person_record(key: str, tournament_ids: list[int]) -> int | None:
+    """The record of the person `key` (a line's key, `selectors.rangliste.identity`) in their newest
+    tournament of `tournament_ids` (newest first) that the public sees by full name: the hub's person
+    page across clubs is found by it. Two queries: the confirmations' keys and the entries."""
+    if not tournament_ids:
+        return None
+    confirmed = confirmed_keys()
+    order = {tournament_id: index for index, tournament_id in enumerate(tournament_ids)}
+    found = [
+        (order[tournament_id], record)
+        for tournament_id, record, name, club, number, organisation in Entry.objects.filter(
+            tournament_id__in=tournament_ids, player__publication=privacy.FULL
+        )
+        .order_by()
+        .values_list(
+            "tournament_id",
+            "player_id",
+            "player__name",
+            "player__club",
+            "player__member_number",
+            "player__organisation__name",
+        )
+        if identity(
+            record=record, name=name, club=club, member_number=number, organisation=organisation, confirmed=confirmed
+        )
+        == key
+    ]
+    return min(found)[1] if found else None
 
 
 LISTED_CHANGES = 12  # the list beside the places chart: the newest changes of place

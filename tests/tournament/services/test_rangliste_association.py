@@ -366,8 +366,9 @@ def test_the_pages_read_in_a_fixed_number_of_queries(clubs, client, django_asser
         # database)
         with django_assert_num_queries(4 + 4):
             assert Client().get(page).status_code == 200
-        # the Rangliste, the line, the rating's course, the tournaments, the places; and the answer kept
-        with django_assert_num_queries(5 + 4):
+        # the Rangliste, the line, the rating's course, the tournaments, the places, the confirmations and the
+        # entries that find the person page's record; and the answer kept
+        with django_assert_num_queries(7 + 4):
             assert Client().get(player).status_code == 200
         with django_assert_num_queries(2):  # then the Rangliste only, each (the answer as kept in this process)
             assert Client().get(page).status_code == 200
@@ -560,3 +561,22 @@ def test_a_negative_average_is_written_with_a_real_minus_sign_on_every_page(club
     # one round is "1 Runde", on the player's line and on the person's page
     assert "1 Runde, −30 Punkte im Zeitraum" in Client().get(pages[1]).content.decode()
     assert "1 Runde, −30 Punkte" in Client().get(pages[2]).content.decode()
+
+
+def test_the_player_page_links_to_the_person_across_clubs_and_names_each_tournaments_club(clubs):
+    """Hub walk problem 14: the association Rangliste's player page links to the person's page across
+    clubs when they are published by name, and each tournament line names the club that ran it."""
+    a, b, director_a, _director_b = clubs
+    january, march = two_clubs(clubs)
+    Player.objects.filter(name="Frida Dulle").update(publication=privacy.INITIALS)
+    rangliste = refreshed(association_rangliste(director_a, [a, b]))
+    lines = {line.name: line for line, _cuts in association.stored_view(rangliste, public=False).ranked}
+    dieter = lines["Dieter Brand"]
+    newest = march.entries.get(player__name="Dieter Brand").player_id  # his record in the newest tournament
+    html = Client().get(reverse("tournament:rangliste_player", args=["verband"]) + f"?p={dieter.link}").content.decode()
+    assert f'href="{reverse("tournament:person", args=[newest])}"' in html
+    assert "Alle Turniere von Dieter Brand in allen Vereinen" in html
+    assert "· DK Nord</span>" in html and "· DK Süd</span>" in html
+    frida = association.stored_player(rangliste, link=lines["Frida Dulle"].link, public=True)
+    assert frida is not None and frida.record is None  # by initials: never joined to a name
+    assert [played.club for played in frida.tournaments] == ["DK Süd"]
