@@ -466,3 +466,15 @@ def places_by_name(links: set[str]) -> list[Places]:
 def wants_refresh(rangliste: Rangliste, today: datetime.date | None = None) -> bool:
     """The stored list is behind: a tournament arrived since, the rules changed, or the day moved on."""
     return rangliste.stale or rangliste.computed_on != (today or timezone.localdate())
+
+
+def behind(rangliste: Rangliste, today: datetime.date | None = None) -> str:
+    """Why the stored list is behind, for the sentence over it: "" (it is not), "rules" (the keeper
+    saved other settings since it was computed: `computed["version"]` is an older `Rangliste.version`),
+    "results" (a tournament or a confirmation arrived since) or "day" (the day moved on)."""
+    if not wants_refresh(rangliste, today):
+        return ""
+    computed_for = (rangliste.computed or {}).get("version")
+    if computed_for is not None and computed_for != rangliste.version:
+        return "rules"
+    return "results" if rangliste.stale else "day"

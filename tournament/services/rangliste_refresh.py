@@ -272,6 +272,7 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
         "refused": sum(1 for c in checked if c.reason),
         "window": [window.start.isoformat(), window.end.isoformat()],
         "cuts": [[c.place, c.label, c.rows_above, c.moved_by_tie] for c in view.result.cut_lines],
+        "version": rangliste.version,  # the settings it was computed for (`association_rangliste.behind`)
     }
     with transaction.atomic(), audit.recording("rangliste_refreshed", by=SYSTEM, tournament=None):
         current = lock_rangliste(rangliste)

@@ -226,7 +226,7 @@ def stored_list(request, rangliste: Rangliste) -> HttpResponse:
     view = association.stored_view(rangliste, public=not request.is_director, page=page_number(request))
     return render(request, "tournament/rangliste_association.html", {
         "view": view, "rangliste": rangliste, "is_director": request.is_director,
-        "behind": association.wants_refresh(rangliste), "minimum_games": rating.MINIMUM_GAMES,
+        "behind": association.behind(rangliste), "minimum_games": rating.MINIMUM_GAMES,
         "ranked": [(line, cuts, cell_of(line.rating)) for line, cuts in view.ranked],
         "below": [(line, cell_of(line.rating)) for line in view.below]})
 

@@ -580,3 +580,33 @@ def test_the_player_page_links_to_the_person_across_clubs_and_names_each_tournam
     frida = association.stored_player(rangliste, link=lines["Frida Dulle"].link, public=True)
     assert frida is not None and frida.record is None  # by initials: never joined to a name
     assert [played.club for played in frida.tournaments] == ["DK Süd"]
+
+
+def test_the_sentence_over_a_list_behind_says_why(clubs, client):
+    """Hub walk problem 13: after the keeper saves new rules the list says it is recomputed for the new
+    rules, not that new results arrived; new results still say so."""
+    a, b, director_a, _director_b = clubs
+    two_clubs(clubs)
+    rangliste = refreshed(association_rangliste(director_a, [a]))
+    page = reverse("tournament:rangliste", args=["verband"])
+    assert association.behind(rangliste) == ""
+    services.update_rangliste(  # saved; its refresh has not run yet
+        rangliste=rangliste,
+        settings=services.Settings(
+            name="Verbandsrangliste", source=Rangliste.Source.ASSOCIATION, members=(a, b), minimum_players=4
+        ),
+    )
+    rangliste.refresh_from_db()
+    assert association.behind(rangliste) == "rules"
+    html = Client().get(page).content.decode()
+    assert "nach den neuen Regeln neu berechnet" in html and "Neue Ergebnisse sind angekommen" not in html
+    rangliste = refreshed(rangliste)
+    assert association.behind(rangliste) == ""
+    with transaction.atomic(), audit.recording("rangliste_changed", by=audit.SYSTEM, tournament=None):
+        rangliste_refresh.mark_stale(rangliste=rangliste)  # as a Ranglistenturnier arriving does
+    rangliste.refresh_from_db()
+    assert association.behind(rangliste) == "results"
+    assert "Neue Ergebnisse sind angekommen" in Client().get(page).content.decode()
+    Rangliste.objects.filter(pk=rangliste.pk).update(stale=False, computed_on=TODAY - datetime.timedelta(days=1))
+    rangliste.refresh_from_db()
+    assert association.behind(rangliste) == "day"
