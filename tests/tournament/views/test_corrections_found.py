@@ -84,3 +84,12 @@ def test_answer_page_says_whom_to_write_and_keeps_the_answer(herbst, client):
     assert 'value="Das Solo war ein Normalspiel."' in page
     assert '<option value="declined" selected>' in page
     assert f'id="id_answer_{request.pk}"' in page  # one form per request, each with its own field ids
+
+
+def test_correction_form_is_styled_like_the_other_public_forms(herbst, client):
+    tournament, _director = herbst
+    anna = tournament.entries.get(player__name="Anna Krämer").player_id
+    page = client.get(reverse("tournament:person", args=[anna])).content.decode()
+    # form.stacked: labels above the fields, at most 22rem wide, the select as wide as the form (site.css)
+    assert 'class="stacked correction-form"' in page
+    assert "diese Seite verschickt nichts" in page
