@@ -16,8 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from .. import privacy, ranking, vocabulary
-from ..models import (CorrectionRequest, DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team,
-                      Tournament)
+from ..models import CorrectionRequest, DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team, Tournament
 from .audit import ACTIONS
 
 # the tracked models, by the name the log and the export use for them

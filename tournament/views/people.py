@@ -285,7 +285,8 @@ def corrections_page(request, tournament):
         {
             "tournament": tournament,
             "requests": [
-                (item, form if item.id == request_id else _answer_form(item)) for item in people.corrections(tournament.pk)
+                (item, form if item.id == request_id else _answer_form(item))
+                for item in people.corrections(tournament.pk)
             ],
             "is_director": True,
         },
