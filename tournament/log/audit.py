@@ -26,11 +26,13 @@ from simple_history.signals import pre_create_historical_record
 
 from .. import fileformat, names
 from ..models import (
+    CorrectionRequest,
     DataChange,
     DraftGame,
     Entry,
     Game,
     Penalty,
+    Player,
     Registration,
     Round,
     Seat,
@@ -324,6 +326,9 @@ def snapshot(instance, rec: Recording) -> dict:
         return {**fileformat.player_item(instance, 0), "start_number": instance.start_number}
     if isinstance(instance, Team):
         return {"name": instance.name, "members": rec.team_members(instance.pk)}
+    if isinstance(instance, CorrectionRequest):  # the contact is not logged either
+        return {"player": Player.objects.filter(pk=instance.player_id).values_list("name", flat=True).first() or "",
+                "text": instance.text, "status": instance.status, "answer": instance.answer}
     if isinstance(instance, Registration):  # the contact is not logged: the log is read by helpers too
         return {"name": instance.name, "club": instance.club, "category": instance.category,
                 "status": instance.status, "publication": instance.publication}

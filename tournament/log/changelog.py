@@ -16,13 +16,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy as _l
 
 from .. import privacy, ranking, vocabulary
-from ..models import DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team, Tournament
+from ..models import CorrectionRequest, DraftGame, Entry, Game, Penalty, Registration, Round, Table, Team, Tournament
 from .audit import ACTIONS
 
 # the tracked models, by the name the log and the export use for them
 KINDS: dict[str, Any] = {"tournament": Tournament, "player": Entry, "round": Round, "table": Table, "game": Game,
                          "penalty": Penalty, "draft": DraftGame, "team": Team, "registration": Registration}
 TABLE_KINDS = ("table", "game", "penalty", "draft")  # the records that belong to one table
+# what the log shows: the tracked models of the file, and the players' correction requests with their
+# answers (docs/hub.md, "Corrections"; not in the tournament file, which holds the tournament's own records)
+LOG_KINDS: dict[str, Any] = {**KINDS, "correction": CorrectionRequest}
 
 
 @functools.cache
@@ -30,7 +33,7 @@ def history_model(kind: str):
     """The historical model of a kind of record. Kept once looked up: django-simple-history builds a
     new manager class on every `Model.history` (0.2 ms, and a tournament file's check asks once for
     each of its 7,000 log records)."""
-    return KINDS[kind].history.model
+    return LOG_KINDS[kind].history.model
 
 
 def subject_key(kind: str, record) -> tuple:
@@ -104,6 +107,8 @@ class LogEntry:
             return detail.get("name", "")
         if self.kind == "team":
             return _("Team %(name)s") % {"name": detail.get("name", "")}
+        if self.kind == "correction":
+            return _("Korrekturanfrage von %(name)s") % {"name": detail.get("player", "")}
         return _("Einstellungen")
 
     @property
@@ -126,7 +131,7 @@ class LogEntry:
 def _records(kind: str, tournament: Tournament, round_number: int | None, table_number: int | None):
     records = history_model(kind).objects.filter(log_tournament=tournament.pk)
     if round_number is not None:
-        if kind in ("tournament", "player", "team"):
+        if kind in ("tournament", "player", "team", "correction"):
             return records.none()
         records = records.filter(log_round=round_number)
     if table_number is not None:
@@ -140,7 +145,7 @@ def entries(tournament: Tournament, *, round_number: int | None = None, table_nu
             until: datetime.datetime | None = None, limit: int = 100) -> list[LogEntry]:
     """The newest `limit` changes (before `until`), newest first. Two queries per tracked model."""
     page: list[tuple[str, Any]] = []
-    for kind in KINDS:
+    for kind in LOG_KINDS:
         records = _records(kind, tournament, round_number, table_number)
         if until is not None:
             records = records.filter(history_date__lt=until)
@@ -168,7 +173,7 @@ def entries(tournament: Tournament, *, round_number: int | None = None, table_nu
 def _previous_records(tournament: Tournament, page: list[tuple[str, Any]]) -> dict[tuple[str, int], Any]:
     """For each record of the page, the record before it of the same object, by (kind, history id)."""
     found: dict[tuple[str, int], Any] = {}
-    for kind in KINDS:
+    for kind in LOG_KINDS:
         mine = [record for k, record in page if k == kind]
         if not mine:
             continue
@@ -194,7 +199,7 @@ def _previous_records(tournament: Tournament, page: list[tuple[str, Any]]) -> di
 
 def record(tournament: Tournament, kind: str, history_id: int):
     """One record of this tournament's log, or None."""
-    if kind not in KINDS:
+    if kind not in LOG_KINDS:
         return None
     return history_model(kind).objects.filter(log_tournament=tournament.pk, history_id=history_id).first()
 
@@ -259,6 +264,8 @@ def describe(kind: str, detail: dict, other: dict | None) -> str:
         return round_text(detail, other)
     if kind == "team":
         return team_text(detail)
+    if kind == "correction":
+        return correction_text(detail)
     labels = {"player": PLAYER_LABELS, "registration": REGISTRATION_LABELS}.get(kind, SETTINGS_LABELS)
     return fields_text(detail, other, labels)
 
@@ -284,6 +291,20 @@ def game_text(row: dict) -> str:
 def team_text(detail: dict) -> str:
     """A team's record: its members."""
     return _("Mitglieder: %(members)s") % {"members": ", ".join(detail.get("members") or []) or "–"}
+
+
+CORRECTION_STATUS = {value: label for value, label in CorrectionRequest.Status.choices}
+
+
+def correction_text(detail: dict) -> str:
+    """A correction request's record: what the player wrote, its state and the directors' answer (the
+    contact the player left is not in the log)."""
+    status = detail.get("status", CorrectionRequest.Status.OPEN)
+    text = _("„%(text)s“ (%(status)s)") % {"text": detail.get("text", ""),
+                                            "status": CORRECTION_STATUS.get(status, status)}
+    if detail.get("answer"):
+        text += "; " + _("Antwort: %(answer)s") % {"answer": detail["answer"]}
+    return text
 
 
 def club_count_text(value) -> str:

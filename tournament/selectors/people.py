@@ -359,6 +359,7 @@ def identity_page(organisation: Organisation) -> IdentityPage:
 @dataclass(frozen=True)
 class Correction:
     id: int
+    player_id: int  # the player's page on the hub (`/spieler/<record>/`)
     player: str
     text: str
     contact: str
@@ -372,7 +373,24 @@ def corrections(tournament_id: int) -> list[Correction]:
     rows = (
         CorrectionRequest.objects.filter(tournament_id=tournament_id)
         .order_by("-created_at", "-id")
-        .values_list("id", "player__name", "text", "contact", "status", "answer", "created_at")
+        .values_list("id", "player_id", "player__name", "text", "contact", "status", "answer", "created_at")
     )
     found = [Correction(*row) for row in rows]
     return sorted(found, key=lambda c: c.status != CorrectionRequest.Status.OPEN)
+
+
+def open_corrections(tournament_id: int) -> int:
+    """How many of the tournament's correction requests wait for an answer (one query)."""
+    return CorrectionRequest.objects.filter(tournament_id=tournament_id, status=CorrectionRequest.Status.OPEN).count()
+
+
+def open_corrections_of(user) -> dict[int, int]:
+    """The open correction requests of the tournaments `user` directs, by tournament id ("Meine
+    Turniere" on a hub; one query). Helpers do not read requests: their tournaments are not in it."""
+    if not user.is_authenticated:
+        return {}
+    found = CorrectionRequest.objects.filter(status=CorrectionRequest.Status.OPEN)
+    if not user.is_superuser:
+        found = found.filter(tournament__directors=user)
+    rows = found.values("tournament_id").annotate(n=Count("id", distinct=True)).values_list("tournament_id", "n")
+    return dict(rows)

@@ -21,6 +21,7 @@ from __future__ import annotations
 
 from functools import wraps
 
+from django.conf import settings
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.views import redirect_to_login
 from django.core.exceptions import PermissionDenied
@@ -38,6 +39,7 @@ def _set_role(request, tournament: Tournament) -> str | None:
     request.role = role_of(request.user, tournament)
     request.is_director = request.role == DIRECTOR
     request.can_enter = request.role in (DIRECTOR, HELPER)
+    request.on_hub = settings.DOKO_HUB  # the menu links the players' correction requests (docs/hub.md)
     return request.role
 
 

@@ -3,7 +3,7 @@ from django.db.models import Q
 from django.shortcuts import render
 
 from ..models import Rangliste, Series, Tournament
-from ..selectors import is_organiser, organisations_of
+from ..selectors import is_organiser, organisations_of, people
 from . import calendar
 
 OWN_ON_HUB = 50  # a user's own tournaments on a hub's start page
@@ -47,7 +47,18 @@ def _hub_home(request, tournaments, series, ranglisten):
         organiser = is_organiser(user)
         context.update(
             own=True, is_organiser=organiser, key_organisations=organisations_of(user) if organiser else [],
-            tournaments=tournaments.filter(Q(directors=user) | Q(helpers=user)).distinct()[:OWN_ON_HUB],
+            tournaments=_with_open_corrections(
+                tournaments.filter(Q(directors=user) | Q(helpers=user)).distinct()[:OWN_ON_HUB], user),
             series_list=series.filter(directors=user).distinct(),
             ranglisten=ranglisten.filter(directors=user).distinct())
     return render(request, "tournament/hub/home.html", context)
+
+
+def _with_open_corrections(tournaments, user) -> list:
+    """The tournaments, each with the players' correction requests waiting for the user's answer
+    (`open_corrections`; docs/hub.md, "Corrections"): one query for all of them."""
+    counts = people.open_corrections_of(user)
+    found = list(tournaments)
+    for tournament in found:
+        tournament.open_corrections = counts.get(tournament.pk, 0)
+    return found

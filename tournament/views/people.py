@@ -23,7 +23,7 @@ from django.utils.translation import gettext as _
 from ..errors import UserError
 from ..forms.people import AnswerForm, CorrectionForm
 from ..log.audit import Actor
-from ..models import Organisation
+from ..models import CorrectionRequest, Organisation
 from ..selectors import organisations_of, people
 from ..services import corrections, identities
 from ..templatetags.doko import total
@@ -245,12 +245,20 @@ def identities_page(request, organisation_slug):
     )
 
 
+def _answer_form(item: people.Correction) -> AnswerForm:
+    """The answer form of one request: its answer so far filled in (the director changes it)."""
+    answered = item.status != CorrectionRequest.Status.OPEN
+    return AnswerForm(
+        initial={"status": item.status, "answer": item.answer} if answered else None, auto_id=f"id_%s_{item.id}"
+    )
+
+
 @director_required
 def corrections_page(request, tournament):
     """The tournament's correction requests, open ones first, each answered with a sentence."""
-    form = AnswerForm(request.POST if request.method == "POST" else None)
+    request_id = _number(request.POST.get("request")) if request.method == "POST" else None
+    form = AnswerForm(request.POST if request.method == "POST" else None, auto_id=f"id_%s_{request_id}")
     if request.method == "POST":
-        request_id = _number(request.POST.get("request"))
         if form.is_valid() and request_id is not None:
             try:
                 corrections.answer_correction(
@@ -276,8 +284,10 @@ def corrections_page(request, tournament):
         "tournament/corrections.html",
         {
             "tournament": tournament,
-            "requests": people.corrections(tournament.pk),
-            "form": AnswerForm(),
+            "requests": [
+                (item, form if item.id == request_id else _answer_form(item))
+                for item in people.corrections(tournament.pk)
+            ],
             "is_director": True,
         },
         status=400 if request.method == "POST" else 200,

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib import messages
 from django.shortcuts import redirect, render
 from django.utils import formats, timezone
@@ -13,6 +14,7 @@ from ..errors import Conflict, EntryProblems, UserError
 from ..forms.common import add_organisation_field, chosen_organisation
 from ..forms.tournaments import HelperAccountForm, RoleForm, SettingsForm, TournamentForm
 from ..log.audit import Actor
+from ..selectors import people
 from ..selectors.publishing import corrections_of
 from ..services import tournaments
 from ..web import caching, histories
@@ -55,6 +57,8 @@ def tournament_overview(request, tournament):
         "overview": overview, "winners": winners, "ranking": tournament.ranking,
         "rules": tournament.scoring_rules(), "refresh": seat_notice.REFRESH,
         "corrections": corrections_of(tournament),  # on a hub: what the venue corrected (docs/publishing.md)
+        # on a hub: the players' correction requests waiting for the directors (docs/hub.md, "Corrections")
+        "open_corrections": people.open_corrections(tournament.pk) if request.is_director and settings.DOKO_HUB else 0,
     })
 
 

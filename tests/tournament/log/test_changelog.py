@@ -136,10 +136,10 @@ def test_the_log_page_runs_a_fixed_number_of_queries(client, director):
         with CaptureQueriesContext(connection) as queries:
             assert client.get(reverse("tournament:log", args=[slug])).status_code == 200
         counts.append(len(queries))
-    # session, user, role, tournament, rounds for the filter, and for each kind of record (9 kinds, teams
-    # and registrations too) one query and one for the records before those of the page (only kinds on the
-    # page: here 5)
-    assert counts[0] == counts[1] and counts[0] == 19, counts
+    # session, user, role, tournament, rounds for the filter, and for each kind of record (10 kinds, teams,
+    # registrations and correction requests too) one query and one for the records before those of the page
+    # (only kinds on the page: here 5)
+    assert counts[0] == counts[1] and counts[0] == 20, counts
 
 
 def test_restoring_an_earlier_version_of_a_game(client, director, table):
