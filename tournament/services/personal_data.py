@@ -5,7 +5,8 @@ What erasing keeps, and why: the games, scores and penalties of every table the 
 under a pseudonym ("Gelöscht 17"), because the other players' results are computed from them
 (every table sums to zero; a standings place depends on everyone's points). What goes: the name,
 the club, the member number, the registrations' contact, category and name, and the same in the
-change log's records (their snapshots name players as the tournament file does)."""
+change log's records (their snapshots name players as the tournament file does), and what they wrote
+in a correction request on the hub (its text, contact and the answer, also in the log)."""
 
 from __future__ import annotations
 
@@ -17,8 +18,8 @@ from django.db.models import Sum
 from ..collation import search_key
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..log.changelog import KINDS
-from ..models import Entry, Player, Registration, Score
+from ..log.changelog import LOG_KINDS
+from ..models import CorrectionRequest, Entry, Player, Registration, Score
 from .locking import lock_tournaments_of_player
 
 
@@ -44,6 +45,10 @@ def player_report(player: Player) -> dict[str, Any]:
         "registrations": [{"tournament": r.tournament.name, "name": r.name, "club": r.club, "category": r.category,
                            "contact": r.contact, "status": r.status, "registered_at": r.created_at.isoformat()}
                           for r in registrations.select_related("tournament")],
+        "correction_requests": [{"tournament": c.tournament.name, "text": c.text, "contact": c.contact,
+                                 "status": c.status, "answer": c.answer, "sent_at": c.created_at.isoformat()}
+                                for c in CorrectionRequest.objects.filter(player=player).select_related("tournament")
+                                .order_by("created_at")],
         "kept_for_the_results": "Spiele, Punkte und Strafen bleiben unter einem Pseudonym, weil die Ergebnisse "
                                 "der Mitspieler davon abhängen (docs/security.md).",
     }
@@ -85,7 +90,7 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
         # erasure's recording; each tournament's own recording moves its counter
         with audit.recording("player_erased", by=by, tournament=None):
             ids = [t.pk for t in touched]
-            for model in KINDS.values():
+            for model in LOG_KINDS.values():
                 history = model.history.model
                 for record in history.objects.filter(log_tournament__in=ids).only("pk", "log_detail"):
                     detail = _replaced(record.log_detail, names, numbers)
@@ -99,6 +104,17 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
                 with audit.recording("player_erased", by=by, tournament=tournament):
                     Registration.objects.filter(pk__in=registration_ids, tournament=tournament).update(
                         name=alias, club="", contact="", category="")
+            # their correction requests: what they wrote, how to reach them, the answer to it (the log's
+            # snapshots hold the text and the answer too)
+            corrections = list(CorrectionRequest.objects.filter(player=player).values_list("pk", flat=True))
+            CorrectionRequest.history.model.objects.filter(id__in=corrections).update(text="", answer="")
+            for record in CorrectionRequest.history.model.objects.filter(id__in=corrections).only("pk", "log_detail"):
+                detail = {**(record.log_detail or {}), "text": "", "answer": ""}
+                CorrectionRequest.history.model.objects.filter(pk=record.pk).update(log_detail=detail)
+            for tournament in touched:
+                with audit.recording("player_erased", by=by, tournament=tournament):
+                    CorrectionRequest.objects.filter(pk__in=corrections, tournament=tournament).update(
+                        text="", contact="", answer="")
             Player.objects.filter(pk=player.pk).update(name=alias, club="", member_number="",
                                                        search_key=search_key(alias))  # (the search finds the alias)
         player.refresh_from_db()

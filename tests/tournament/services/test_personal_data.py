@@ -10,9 +10,9 @@ from django.db.models import Sum
 from django.test import Client
 from django.urls import reverse
 
-from tournament.log.changelog import KINDS
-from tournament.models import Player, Registration, Score
-from tournament.services import checkin, personal_data
+from tournament.log.changelog import LOG_KINDS
+from tournament.models import CorrectionRequest, Player, Registration, Score
+from tournament.services import checkin, corrections, personal_data
 from tournament.services import rangliste as rangliste_services
 
 from ..factories import make_tournament, play_round
@@ -43,9 +43,9 @@ def test_the_report_names_everything_stored_of_the_person(anna, capsys):
 def everything_stored(tournament) -> str:
     """Every row the app keeps of the tournament and its change log, as text."""
     rows = [list(Player.objects.values()), list(Registration.objects.values()),
-            list(Registration.history.model.objects.values())]
+            list(Registration.history.model.objects.values()), list(CorrectionRequest.objects.values())]
     rows += [list(model.history.model.objects.filter(log_tournament=tournament.pk).values())
-             for model in KINDS.values()]
+             for model in LOG_KINDS.values()]
     return json.dumps(rows, default=str, ensure_ascii=False)
 
 
@@ -75,3 +75,21 @@ def test_an_unknown_or_ambiguous_name_is_a_sentence_not_a_traceback(tournament):
     tournaments.register_player(tournament=other, name="Max Muster", club="B")
     with pytest.raises(CommandError, match="--club"):
         call_command("player_data", "verein", "Max Muster")
+
+
+def test_erasing_takes_what_the_person_wrote_in_a_correction_request_too(tournament, anna, capsys):
+    """On the hub a player may ask for a correction (docs/hub.md): the report shows it, erasing takes its
+    text, contact and answer, in the log too."""
+    request = corrections.request_correction(tournament=tournament, player_id=anna.pk,
+                                             text="Anna Kreuz hatte im Spiel 3 ein Solo", contact="0171 4711")
+    corrections.answer_correction(tournament=tournament, request_id=request.pk,
+                                  status=CorrectionRequest.Status.ANSWERED, answer="Liebe Anna Kreuz, korrigiert.")
+    call_command("player_data", "verein", "Anna Kreuz")
+    report = json.loads(capsys.readouterr().out)
+    assert [(c["text"], c["contact"]) for c in report["correction_requests"]] == [
+        ("Anna Kreuz hatte im Spiel 3 ein Solo", "0171 4711")]
+    call_command("player_data", "verein", "Anna Kreuz", "--erase")
+    stored = everything_stored(tournament)
+    for secret in ("Anna Kreuz", "im Spiel 3 ein Solo", "0171 4711", "korrigiert"):
+        assert secret not in stored, secret
+    assert CorrectionRequest.objects.get(pk=request.pk).status == CorrectionRequest.Status.ANSWERED

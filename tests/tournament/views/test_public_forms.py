@@ -305,6 +305,22 @@ def test_contacts_are_erased_some_time_after_the_tournament(full_tournament, set
     assert contacts.erase_contacts(today=date + datetime.timedelta(days=31)) == 0  # safe to run daily
 
 
+def test_a_correction_requests_contact_is_erased_with_the_tournaments_contacts(full_tournament):
+    """The contact a player leaves with a correction request on the hub (docs/hub.md) goes by the same
+    rule as the registrations': kept on the 29th day, erased on the 30th; the request itself stays."""
+    from tournament.services import corrections
+
+    entry = full_tournament.entries.first()
+    request = corrections.request_correction(tournament=full_tournament, player_id=entry.player_id,
+                                             text="Spiel 2 fehlt", contact="0171 4711")
+    date = full_tournament.date
+    contacts.erase_contacts(today=date + datetime.timedelta(days=29))
+    request.refresh_from_db()
+    assert request.contact == "0171 4711"
+    contacts.erase_contacts(today=date + datetime.timedelta(days=30))
+    request.refresh_from_db()
+    assert request.contact == "" and request.text == "Spiel 2 fehlt"
+
 def test_the_command_erases_what_is_due_and_keeps_the_rest(full_tournament, director, capsys):
     upcoming = make_tournament(players=0, director=director, slug="bald")
     Tournament.objects.filter(pk=upcoming.pk).update(date=datetime.date.today() + datetime.timedelta(days=7))
