@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from .. import privacy
 from ..collation import query_forms
@@ -76,8 +77,10 @@ def _matching(forms: list[str], column: str = "search_key") -> Q:
     return found
 
 
-def search(query: str) -> SearchResults:
-    """What `query` finds (nothing for an empty one)."""
+def search(query: str, *, today: datetime.date | None = None) -> SearchResults:
+    """What `query` finds (nothing for an empty one). A player's tournaments are those played up to
+    `today`: one still to come is not their "zuletzt"."""
+    today = today or timezone.localdate()
     forms = query_forms(query)
     if not forms:
         return SearchResults(query=query, tournaments=[], clubs=[], players=[], players_searched=False)
@@ -90,12 +93,12 @@ def search(query: str) -> SearchResults:
              .values_list("name", "slug", "region")[:MOST]]
     searched = min(len(form) for form in forms) >= SHORTEST_PLAYER_SEARCH
     return SearchResults(query=query, tournaments=tournaments, clubs=clubs,
-                         players=_players(forms) if searched else [], players_searched=searched)
+                         players=_players(forms, today) if searched else [], players_searched=searched)
 
 
-def _players(forms: list[str]) -> list[FoundPlayer]:
+def _players(forms: list[str], today: datetime.date) -> list[FoundPlayer]:
     shown = Entry.objects.filter(player=OuterRef("pk"), tournament__public_overview=True,
-                                 tournament__public_players=True)
+                                 tournament__public_players=True, tournament__date__lte=today)
     latest = shown.order_by("-tournament__date", "-id").values("id")[:1]
     count = shown.order_by().values("player").annotate(n=Count("id")).values("n")
     found = list(Player.objects.filter(_matching(forms), publication=privacy.FULL)
