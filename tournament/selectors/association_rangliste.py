@@ -257,8 +257,13 @@ def stored_view(rangliste: Rangliste, *, public: bool, page: int = 1) -> StoredV
 
 
 def refused_tournaments(rangliste: Rangliste, *, start: int, stop: int) -> list[Refused]:
-    """The tournaments that do not count, the newest first, from `start` to before `stop`; the count is
-    `computed["refused"]`. One query."""
+    """The tournaments inside the window that do not count, the newest first, from `start` to before
+    `stop`; the count is `computed["refused"]`. One query. A tournament before the window's first day
+    would not count whatever its reason, so naming one as refused would mislead."""
+    found = RanglisteTournament.objects.filter(rangliste=rangliste).exclude(reason="")
+    span = window(rangliste)
+    if span is not None:
+        found = found.filter(tournament__date__gte=span[0], tournament__date__lte=span[1])
     return [
         Refused(
             name=name,
@@ -272,9 +277,7 @@ def refused_tournaments(rangliste: Rangliste, *, start: int, stop: int) -> list[
             organisation_slug=organisation_slug,
         )
         for name, slug, day, organisation, organisation_slug, reason, players, rounds in (
-            RanglisteTournament.objects.filter(rangliste=rangliste)
-            .exclude(reason="")
-            .order_by("-tournament__date", "tournament_id")
+            found.order_by("-tournament__date", "tournament_id")
             .values_list(
                 "tournament__name",
                 "tournament__slug",

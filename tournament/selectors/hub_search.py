@@ -16,6 +16,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count, IntegerField, OuterRef, Q, Subquery
 from django.db.models.functions import Coalesce
+from django.utils import timezone
 
 from .. import privacy
 from ..collation import query_forms
@@ -63,6 +64,11 @@ class SearchResults:
     clubs: list[FoundClub]
     players: list[FoundPlayer]
     players_searched: bool  # False: the search is too short for players
+    # more found than shown (MOST of each): the page says so and how to narrow the search; read as one row
+    # more than MOST in the same query, so no count query (a count of 6,518 Krämer records is not cheap)
+    more_tournaments: bool = False
+    more_clubs: bool = False
+    more_players: bool = False
 
     @property
     def empty(self) -> bool:
@@ -76,26 +82,31 @@ def _matching(forms: list[str], column: str = "search_key") -> Q:
     return found
 
 
-def search(query: str) -> SearchResults:
-    """What `query` finds (nothing for an empty one)."""
+def search(query: str, *, today: datetime.date | None = None) -> SearchResults:
+    """What `query` finds (nothing for an empty one). A player's tournaments are those played up to
+    `today`: one still to come is not their "zuletzt"."""
+    today = today or timezone.localdate()
     forms = query_forms(query)
     if not forms:
         return SearchResults(query=query, tournaments=[], clubs=[], players=[], players_searched=False)
     tournaments = [FoundTournament(name=v["name"], slug=v["slug"], date=v["date"], place=v["place"],
                                    club=v["organisation__name"])
                    for v in Tournament.objects.filter(_matching(forms), public_overview=True)
-                   .order_by("-date", "name").values("name", "slug", "date", "place", "organisation__name")[:MOST]]
+                   .order_by("-date", "name").values("name", "slug", "date", "place", "organisation__name")[:MOST + 1]]
     clubs = [FoundClub(name=name, slug=slug, region=region)
              for name, slug, region in Organisation.objects.filter(_matching(forms)).order_by("name")
-             .values_list("name", "slug", "region")[:MOST]]
+             .values_list("name", "slug", "region")[:MOST + 1]]
     searched = min(len(form) for form in forms) >= SHORTEST_PLAYER_SEARCH
-    return SearchResults(query=query, tournaments=tournaments, clubs=clubs,
-                         players=_players(forms) if searched else [], players_searched=searched)
+    players, more_players = _players(forms, today) if searched else ([], False)
+    return SearchResults(query=query, tournaments=tournaments[:MOST], clubs=clubs[:MOST], players=players,
+                         players_searched=searched, more_tournaments=len(tournaments) > MOST,
+                         more_clubs=len(clubs) > MOST, more_players=more_players)
 
 
-def _players(forms: list[str]) -> list[FoundPlayer]:
+def _players(forms: list[str], today: datetime.date) -> tuple[list[FoundPlayer], bool]:
+    """The first MOST player records found (by name) as people, and whether there were more."""
     shown = Entry.objects.filter(player=OuterRef("pk"), tournament__public_overview=True,
-                                 tournament__public_players=True)
+                                 tournament__public_players=True, tournament__date__lte=today)
     latest = shown.order_by("-tournament__date", "-id").values("id")[:1]
     count = shown.order_by().values("player").annotate(n=Count("id")).values("n")
     found = list(Player.objects.filter(_matching(forms), publication=privacy.FULL)
@@ -103,7 +114,9 @@ def _players(forms: list[str]) -> list[FoundPlayer]:
                            tournaments=Coalesce(Subquery(count, output_field=IntegerField()), 0))
                  .filter(latest_entry__isnull=False).order_by("name", "id")
                  .values("id", "name", "club", "member_number", "organisation__name", "latest_entry",
-                         "tournaments")[:MOST])
+                         "tournaments")[:MOST + 1])
+    more = len(found) > MOST
+    found = found[:MOST]
     latest_of = {entry_id: (name, slug, date) for entry_id, name, slug, date in Entry.objects.filter(
         id__in=[row["latest_entry"] for row in found]).values_list("id", "tournament__name", "tournament__slug",
                                                                     "tournament__date")}
@@ -121,4 +134,4 @@ def _players(forms: list[str]) -> list[FoundPlayer]:
                                   tournaments=sum(r["tournaments"] for r in rows), latest_name=name, latest_slug=slug,
                                   latest_date=date, latest_entry=newest["latest_entry"], record=newest["id"],
                                   clubs=len(rows)))
-    return result
+    return result, more

@@ -20,6 +20,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from django.db.models import Count, Exists, Max, OuterRef, Q, Sum
+from django.utils import timezone
 
 from scoring import rangliste as rules
 
@@ -47,6 +48,7 @@ class HistoryRow:
     entry_id: int | None  # the tournament's own player page (None: not public)
     tournament_id: int
     player_id: int  # the club's record that played it
+    standings_public: bool = True  # False: the "–" is a private Tabelle, not a tournament without results
 
     @property
     def average(self):
@@ -96,13 +98,18 @@ def rangliste_links(key: str, records: list[identities.Record], organisation: st
     return links
 
 
-def person_page(record_id: int) -> PersonPage | None:
+def person_page(record_id: int, *, today: datetime.date | None = None) -> PersonPage | None:
+    """The person's history: their tournaments up to `today` (a tournament still to come is not history:
+    the page would open with rows of nothing played)."""
+    today = today or timezone.localdate()
     found = shown_records(record_id)
     if found is None:
         return None
     key, records = found
     entries = list(
-        Entry.objects.filter(player_id__in=[r.id for r in records], tournament__public_overview=True)
+        Entry.objects.filter(
+            player_id__in=[r.id for r in records], tournament__public_overview=True, tournament__date__lte=today
+        )
         .order_by("-tournament__date", "-id")
         .values_list(
             "id",
@@ -148,6 +155,7 @@ def person_page(record_id: int) -> PersonPage | None:
                 entry_id=entry_id if players_public else None,
                 tournament_id=tournament_id,
                 player_id=_player,
+                standings_public=standings,
             )
         )
     newest = next(r for r in records if r.id == entries[0][1])
@@ -217,20 +225,25 @@ class IdentityPage:
     history: list[Decision]
 
 
-def _latest(queryset, *, public: bool):
-    shown = Entry.objects.filter(player=OuterRef("pk"))
+def _latest(queryset, *, public: bool, today: datetime.date):
+    """`latest`: the last tournament played (one still to come is not "zuletzt"); `shown`: one public."""
+    shown = Entry.objects.filter(player=OuterRef("pk"), tournament__date__lte=today)
     if public:
         shown = shown.filter(tournament__public_overview=True, tournament__public_players=True)
-    return queryset.annotate(latest=Max("entries__tournament__date"), shown=Exists(shown))
+    played = Q(entries__tournament__date__lte=today)
+    return queryset.annotate(latest=Max("entries__tournament__date", filter=played), shown=Exists(shown))
 
 
-def identity_page(organisation: Organisation) -> IdentityPage:
+def identity_page(organisation: Organisation, *, today: datetime.date | None = None) -> IdentityPage:
     """The organisation's guests (its records without a member number) with the records elsewhere that
     may be the same person: the same name folded the German way, each with whether they share a club
     and whether their tournaments are close in time; then the decisions and their history. Another
     organisation's record is suggested only as the public sees it: at the full name's level, with an
     entry in a tournament whose player pages are public; a record already decided about, or already
-    the same person as the guest (`identities.identity_keys`), is not suggested again. Seven queries."""
+    the same person as the guest (`identities.identity_keys`), is not suggested again. Only tournaments
+    played count (up to `today`): a guest or a record with nothing but registrations for tournaments to
+    come is not suggested yet. Seven queries."""
+    today = today or timezone.localdate()
     decisions = list(
         IdentityDecision.objects.filter(organisation=organisation)
         .order_by("-decided_at", "-id")
@@ -250,7 +263,7 @@ def identity_page(organisation: Organisation) -> IdentityPage:
     )
     decided_pairs = {(d[1], d[5]) for d in decisions}
     guests = list(
-        _latest(Player.objects.filter(organisation=organisation, member_number=""), public=False)
+        _latest(Player.objects.filter(organisation=organisation, member_number=""), public=False, today=today)
         .filter(latest__isnull=False)
         .order_by("-latest", "id")
         .values_list("id", "name", "club", "latest")[:MOST_GUESTS]
@@ -264,7 +277,7 @@ def identity_page(organisation: Organisation) -> IdentityPage:
         for key in keys:
             same_name |= Q(search_key=key) | Q(search_key__startswith=key + collation.KEY_SEPARATOR)
         found = (
-            _latest(Player.objects.filter(same_name), public=True)
+            _latest(Player.objects.filter(same_name), public=True, today=today)
             .filter(Q(organisation=organisation) | Q(publication=privacy.FULL, shown=True))
             .filter(latest__isnull=False)
             .values_list(

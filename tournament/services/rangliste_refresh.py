@@ -269,7 +269,7 @@ def refresh_rangliste(*, rangliste: Rangliste, today: datetime.date | None = Non
         "ranked": len(view.rows),
         "below": len(view.below),
         "tournaments": count,
-        "refused": sum(1 for c in checked if c.reason),
+        "refused": sum(1 for c in checked if c.reason and window.start <= c.date <= window.end),
         "window": [window.start.isoformat(), window.end.isoformat()],
         "cuts": [[c.place, c.label, c.rows_above, c.moved_by_tie] for c in view.result.cut_lines],
         "version": rangliste.version,  # the settings it was computed for (`association_rangliste.behind`)

@@ -89,7 +89,7 @@ def search_page(request):
         form, filters = _form(request)
         return render_to_string("tournament/hub/_search.html", {
             "form": form, "results": hub_search.search(filters.q) if filters.q else None,
-            "shortest": hub_search.SHORTEST_PLAYER_SEARCH})
+            "shortest": hub_search.SHORTEST_PLAYER_SEARCH, "most": hub_search.MOST})
 
     listing = _cached("search", (timezone.localdate(), _asked(request)), render_html)
     return render(request, "tournament/hub/search.html", {"listing": mark_safe(listing)})  # noqa: S308

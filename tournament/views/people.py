@@ -84,6 +84,7 @@ class Cells:
     iso_date: str
     date: str
     club: str
+    note: str  # why a row has no place: its Tabelle is private, or it has no results
     place: str
     players: str
     rounds: str
@@ -110,6 +111,7 @@ def _cells(page: people.PersonPage) -> list[Cells]:
                 iso_date=row.date.isoformat(),
                 date=formats.date_format(row.date, "SHORT_DATE_FORMAT"),
                 club=row.club,
+                note=_note(row),
                 place=str(row.place) if row.place else "–",
                 players=str(row.players) if row.place else "",
                 rounds=str(row.rounds),
@@ -120,8 +122,16 @@ def _cells(page: people.PersonPage) -> list[Cells]:
     return rows
 
 
+def _note(row: people.HistoryRow) -> str:
+    if row.place is not None:
+        return ""
+    if not row.standings_public:
+        return " · " + _("Tabelle nicht öffentlich")
+    return " · " + _("keine Ergebnisse veröffentlicht")
+
+
 ROW = (
-    '<tr><td><a href="{}">{}</a><span class="club"><time datetime="{}">{}</time> · {}</span></td>'
+    '<tr><td><a href="{}">{}</a><span class="club"><time datetime="{}">{}</time> · {}{}</span></td>'
     '<td class="num">{}{}</td><td class="num secondary">{}</td><td class="num secondary">{}</td>'
     '<td class="num">{}</td></tr>\n'
 )
@@ -140,6 +150,7 @@ def _rows_html(cells: list[Cells]) -> str:
                 row.iso_date,
                 row.date,
                 row.club,
+                row.note,
                 row.place,
                 format_html('<span class="muted">/{}</span>', row.players) if row.players else "",
                 row.rounds,

@@ -95,7 +95,7 @@ def test_a_regular_with_many_tournaments_for_the_player_page(settings):
 
     generate_association(clubs=6, tournaments=120, players=300, seed="r", today=TODAY)
     record = add_regular(tournaments=30, today=TODAY)
-    page = people.person_page(record)
+    page = people.person_page(record, today=TODAY)  # the history is the tournaments up to today
     assert page is not None and len(page.rows) == 30
     assert len(page.clubs) > 1 and all(row.place is not None and row.rounds >= 2 for row in page.rows)
     assert page.rounds == sum(row.rounds for row in page.rows) and page.average is not None

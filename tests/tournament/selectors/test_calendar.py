@@ -378,3 +378,37 @@ def test_the_hubs_pages_in_english(client, world):
         assert not WORDS.findall(interface_text(page)), (url, WORDS.findall(interface_text(page)))
     page = client.get("/", headers={"accept-language": "en"}).content.decode()
     assert "Running now" in page and "Register here" in page and "Standings live" in page
+
+
+# ---- walk 35: what the boxes promise, and saying when a list is cut off --------------------------------
+
+@pytest.mark.parametrize("page", ["tournament:home", "tournament:calendar"])
+def test_the_start_pages_and_the_calendars_box_leads_to_the_players_found(client, world, page):
+    """Walk 35, problem 3: the box says "Turnier, Verein oder Spieler"; the lists show tournaments only,
+    so the page says so and links the same query to the search, which finds the players."""
+    html = client.get(reverse(page), {"q": "Krämer"}).content.decode()
+    assert "Hier stehen nur die Turniere zu „Krämer“." in html
+    assert reverse("tournament:hub_search") + "?q=Kr%C3%A4mer" in html
+    assert "Anna Krämer" in client.get(reverse("tournament:hub_search"), {"q": "Krämer"}).content.decode()
+    assert "Hier stehen nur" not in client.get(reverse(page)).content.decode()
+
+
+def test_a_search_cut_off_says_so_and_how_to_narrow_it(client, world):
+    """Walk 35, problem 6: at most MOST of each kind are shown; one more found says that there are more."""
+    most = hub_search.MOST
+    for number in range(most):
+        event(world["koeln"], f"Zettabend {number}", TODAY - number * DAY,
+              players=[f"Zora Zettler {number}"] if number else [f"Zora Zettler {n}" for n in range(most)])
+    results = hub_search.search("Zett")
+    assert len(results.tournaments) == most and len(results.players) == most
+    assert not (results.more_tournaments or results.more_players or results.more_clubs)
+    assert "Mehr als" not in client.get(reverse("tournament:hub_search"), {"q": "Zett"}).content.decode()
+    event(world["bremen"], "Zettabend extra", TODAY - 30 * DAY, players=["Zora Zettler extra"])
+    cache.clear()
+    results = hub_search.search("Zett")
+    assert len(results.tournaments) == most and len(results.players) == most
+    assert results.more_tournaments and results.more_players and not results.more_clubs
+    html = client.get(reverse("tournament:hub_search"), {"q": "Zett"}).content.decode()
+    assert f"Mehr als {most} Turniere gefunden; hier stehen die neuesten {most}." in html
+    assert reverse("tournament:calendar") + "?q=Zett" in html
+    assert f"Mehr als {most} Spieler gefunden; hier stehen die ersten nach dem Alphabet." in html

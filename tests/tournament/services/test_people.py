@@ -13,7 +13,7 @@ from django.urls import reverse
 
 from tournament import privacy
 from tournament.log.audit import Actor
-from tournament.models import CorrectionRequest, Entry, IdentityDecision
+from tournament.models import CorrectionRequest, Entry, IdentityDecision, Player, Tournament
 from tournament.selectors import hub_search, identities, people
 from tournament.services import corrections, tournaments
 from tournament.services import identities as identity_services
@@ -61,7 +61,7 @@ def two_clubs():
         sued,
         leitung_sued,
         "Winterturnier Süd",
-        datetime.date(2026, 12, 5),
+        datetime.date(2026, 11, 14),  # played (a date still to come would not be history)
         players=["Anna Kraemer", "Emil Ernst", "Frida Fuchs", "Gerd Graf"],
     )
     rangliste_services.set_member_number(entry=entry(herbst, "Anna Krämer"), member_number="M 17")
@@ -337,3 +337,25 @@ def test_decisions_never_contradict_the_confirmed_groups(guests, client):
     assert "≠" not in html
     lines = people.identity_page(nord).history
     assert {(line.guest, line.other) for line in lines} == {("Otto Ossenbruegge (DK Nord)", "Otto Oßenbrügge (DK Süd)")}
+
+
+def test_tournaments_still_to_come_are_not_history(two_clubs, client):
+    """Walk 35, problem 10: a tournament dated after today is no row of the person's history, not the
+    search's "zuletzt" and not the suggestions' "zuletzt"; a row without a place says why."""
+    nord, leitung_nord, _sued, _ls, herbst, _winter = two_clubs
+    today = datetime.date.today()
+    upcoming = event(nord, leitung_nord, "Kommendes Turnier", today + datetime.timedelta(days=10), rounds=0)
+    private = event(nord, leitung_nord, "Stilles Turnier", datetime.date(2026, 9, 5))
+    Tournament.objects.filter(pk=private.pk).update(public_standings=False)
+    anna = entry(herbst, "Anna Krämer").player_id
+    page = people.person_page(anna, today=today)
+    assert [row.tournament for row in page.rows] == ["Winterturnier Süd", "Herbstturnier Nord", "Stilles Turnier"]
+    html = client.get(reverse("tournament:person", args=[anna])).content.decode()
+    assert "Kommendes Turnier" not in html
+    assert "Stilles Turnier</a><span class=\"club\">" in html and "Tabelle nicht öffentlich" in html
+    found = {p.name: p for p in hub_search.search("Bernd Brandt", today=today).players}
+    assert found["Bernd Brandt"].latest_name == "Herbstturnier Nord" and found["Bernd Brandt"].tournaments == 2
+    assert "Kommendes Turnier" not in client.get(reverse("tournament:hub_search"), {"q": "Brandt"}).content.decode()
+    guest = entry(upcoming, "Bernd Brandt").player_id
+    mine = people._latest(Player.objects.filter(pk=guest), public=False, today=today).get()
+    assert mine.latest == datetime.date(2026, 10, 3)

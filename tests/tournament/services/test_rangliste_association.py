@@ -610,3 +610,32 @@ def test_the_sentence_over_a_list_behind_says_why(clubs, client):
     Rangliste.objects.filter(pk=rangliste.pk).update(stale=False, computed_on=TODAY - datetime.timedelta(days=1))
     rangliste.refresh_from_db()
     assert association.behind(rangliste) == "day"
+
+
+def test_the_refused_list_holds_only_tournaments_inside_the_window(clubs):
+    """Walk 35, problem 12: a tournament from before the window's first day does not count whatever its
+    reason; the list of tournaments that do not count names only those inside the window."""
+    a, b, director_a, director_b = clubs
+    two_clubs(clubs)
+    eight = [(f"Spieler {n}", "", 10 if n % 2 else -10) for n in range(1, 9)]
+    ranglistenturnier(director_b, "Altes Turnier", TODAY - datetime.timedelta(days=800), eight, slug="alt")
+    rangliste = refreshed(association_rangliste(director_a, [a, b], minimum_players=9))
+    view = association.stored_view(rangliste, public=True)
+    assert sorted(r.name for r in view.refused) == ["Januarturnier", "Märzturnier"]
+    assert view.refused_count == 2
+    assert [r.name for r in association.refused_tournaments(rangliste, start=0, stop=10)] == [
+        "Märzturnier",
+        "Januarturnier",
+    ]
+
+
+def test_the_unranked_section_keeps_its_schnitt_column_on_phones(clubs):
+    """Walk 35, problem 7: each unranked line says "Mit diesem Schnitt wäre es Platz …", so the Schnitt is
+    not among the columns a phone hides (`secondary`)."""
+    a, b, director_a, _director_b = clubs
+    two_clubs(clubs)
+    refreshed(association_rangliste(director_a, [a, b], minimum_rounds=2))
+    page = Client().get(reverse("tournament:rangliste", args=["verband"])).content.decode()
+    below = page[page.index("Noch nicht gewertet") :]
+    assert 'class="num secondary">Schnitt' not in below
+    assert '<td class="num">30' in below  # Anna Kreuz's average
