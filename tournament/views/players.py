@@ -22,6 +22,8 @@ from .checkin import moved_up
 
 def seating_text(n_players: int) -> tuple[bool, str]:
     """(seatable, what the draw would make of n players): "37 Spieler: 8 Vierertische, 1 Fünfertisch"."""
+    if not n_players:
+        return False, _("Noch keine Spieler: tragen Sie sie unten ein.")
     try:
         sizes = seating.table_sizes(n_players)
     except seating.SeatingImpossible as error:

@@ -127,6 +127,7 @@ def test_the_same_name_with_another_club_is_another_player(client, director, tou
     (15, "15 Spieler: 3 Fünfertische"),
     (7, "7 Spieler lassen sich nicht an Tische zu 4 und 5 setzen: 1 Spieler mehr (8) oder 2 weniger (5)."),
     (11, "11 Spieler lassen sich nicht an Tische zu 4 und 5 setzen: 1 Spieler mehr (12) oder 1 weniger (10)."),
+    (0, "Noch keine Spieler: tragen Sie sie unten ein."),  # a new tournament, not "0 Spieler lassen sich nicht …"
 ])
 def test_seating_check(client, director, players, text):
     tournament = make_tournament(players=players, director=director)
@@ -134,7 +135,7 @@ def test_seating_check(client, director, players, text):
     response = client.get(url("players", tournament))
     assert response.context["seating"] == text
     assert text in response.content.decode()
-    assert response.context["seatable"] == (players not in (6, 7, 11))
+    assert response.context["seatable"] == (players not in (0, 6, 7, 11))
 
 
 def test_withdrawing_and_returning(client, director, tournament):
