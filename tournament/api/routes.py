@@ -26,7 +26,9 @@ logger = logging.getLogger(__name__)
 api = NinjaAPI(
     title="Doko-Turnier API", version="1", urls_namespace="api",
     description="Was Besucher sehen, als JSON: öffentliche Turniere, Runden, Spiele, Tabellen, Spieler und "
-                "Ranglisten aller Organisationen (docs/api.md). What visitors see, as JSON.",
+                "Ranglisten aller Organisationen, mit ETag, Seiten und einer Grenze je Besucher. What visitors see, "
+                "as JSON: public tournaments, rounds, games, standings, players and Ranglisten of every "
+                "organisation, with ETags, pages and a rate limit per client.",
 )
 ERRORS = {400: schemas.Error, 404: schemas.Error, 429: schemas.Error}
 

@@ -143,6 +143,7 @@ def test_the_hubs_start_page_lists_running_upcoming_and_finished_tournaments(cli
     assert reverse("tournament:standings", args=[world["finished"].slug]) in html
     assert "Ausgefallen" not in html  # nothing to show: only in the calendar
     assert "Geheimturnier" not in html
+    assert 'href="/api/v1/docs"' in html  # the open API is linked for those who write programs
 
 
 def test_a_venue_keeps_its_own_start_page(client, world, settings):
