@@ -1,3 +1,11 @@
+// The public pages' one script (the standings, a player's page, the overview with the seating; also
+// the projector, a round's clock and a player's own registration): a browser that has not seen the
+// site fetches one file instead of two or three when the director announces a round and everyone
+// opens the seating at once (docs/performance.md, "The announcement burst"). Four parts, each on its
+// own and doing nothing on a page without its elements: the pages that update themselves, the round
+// clock, the print button, the seat notice.
+//
+// ---- 1. Pages that update themselves ------------------------------------------------------------
 // Pages that update themselves (the standings, a player's page), a name search, and "that's me"
 // kept in this browser only.
 //
@@ -165,5 +173,98 @@
   // rather than at the next tick (a published round's seat came up to an interval late)
   document.addEventListener("visibilitychange", function () {
     if (!document.hidden && Date.now() - lastPoll > 2000) refresh();
+  });
+})();
+
+// ---- 2. The round clock --------------------------------------------------------------------------
+// The round clock (templates/tournament/_round_clock.html, the seat notice, the projector): counts
+// the minutes left down to the end the server gave (data-clock-end, ISO time). The words come from
+// the page, in its language. A clock that a poll brings later is counted by `dokoClocks()`.
+(function () {
+  "use strict";
+  function update() {
+    const now = Date.now();
+    document.querySelectorAll("[data-clock-end]").forEach(function (clock) {
+      const end = Date.parse(clock.dataset.clockEnd);
+      const left = Math.ceil((end - now) / 60000);
+      const text = left > 0 ? clock.dataset.left.replace("%(m)s", left)
+        : clock.dataset.over.replace("%(m)s", Math.max(0, -left));
+      clock.querySelector(".clock-left").textContent = text;
+      clock.classList.toggle("over", left <= 0);
+    });
+  }
+  window.dokoClocks = update;
+  update();
+  setInterval(update, 10000);
+})();
+
+// ---- 3. The print button -------------------------------------------------------------------------
+// A "Drucken" button (data-print) prints the page; every breakdown (<details>) is opened for paper.
+(function () {
+  "use strict";
+  document.querySelectorAll("[data-print]").forEach(function (button) {
+    button.hidden = false;
+    button.addEventListener("click", function () { window.print(); });
+  });
+  window.addEventListener("beforeprint", function () {
+    document.querySelectorAll("details").forEach(function (details) { details.open = true; });
+  });
+})();
+
+// ---- 4. The seat notice ---------------------------------------------------------------------------
+// The overview tells a player where they sit (views/seat_notice.py): a phone that marked its player
+// ("Das bin ich" on the standings, kept in this browser) asks for the notice alone at the page's
+// interval, and at once when the page is shown again (a phone taken out of the pocket), so that a
+// published round shows up within one interval. While nothing changed, the server answers 304.
+(function () {
+  "use strict";
+  var slot = document.getElementById("seat-notice");
+  if (!slot || !slot.dataset.seatUrl) return;
+  var key = "doko:" + location.pathname.split("/")[2] + ":me";
+  var seconds = parseInt(slot.dataset.refresh, 10) || 30;
+  var etag = null, etagUrl = null, last = 0;
+
+  function me() {
+    try { return localStorage.getItem(key); } catch (e) { return null; }
+  }
+  function show(html) {
+    if (slot.innerHTML !== html) {
+      slot.innerHTML = html;
+      if (window.dokoClocks) window.dokoClocks();
+    }
+  }
+  function refresh() {
+    var mine = me();
+    if (!mine) { show(""); return Promise.resolve(); }
+    var url = new URL(slot.dataset.seatUrl, location.href);
+    url.searchParams.set("me", mine);
+    url = url.toString();
+    var headers = { "X-Requested-With": "fetch" };
+    if (etag && etagUrl === url) headers["If-None-Match"] = etag;
+    last = Date.now();
+    return fetch(url, { headers: headers, credentials: "same-origin", cache: "no-store" })
+      .then(function (response) {
+        if (response.status === 304 || !response.ok) return;
+        return response.text().then(function (html) {
+          show(html);
+          etag = response.headers.get("ETag");
+          etagUrl = url;
+        });
+      })
+      .catch(function () { /* offline for a moment: try again next time */ });
+  }
+
+  window.dokoRefreshSeat = refresh;  // for the browser tests
+  refresh();
+  // the interval give or take a fifth, drawn anew each time (as static/js/standings.js): phones opened
+  // together after an announcement do not poll together
+  (function next() {
+    setTimeout(function () {
+      if (!document.hidden) refresh();
+      next();
+    }, seconds * 1000 * (0.8 + 0.4 * Math.random()));
+  })();
+  document.addEventListener("visibilitychange", function () {
+    if (!document.hidden && Date.now() - last > 2000) refresh();
   });
 })();
