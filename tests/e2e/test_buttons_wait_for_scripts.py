@@ -39,12 +39,12 @@ def test_the_game_forms_name_buttons_appear_once_they_work(live_server, page):
 def test_the_standings_mark_of_ones_own_row_appears_once_it_works(live_server, page):
     tournament = make_tournament(players=8, director=make_director("leitung"), slug="stern")
     play_round(tournament)
-    page.route("**/public*.js", lambda route: route.abort())
+    page.route("**/standings*.js", lambda route: route.abort())
     page.goto(live_server.url + "/t/stern/standings/")
     row = page.locator("#standings-table tbody tr").first
     assert row.locator(".me-toggle").count() == 1
     assert not row.locator(".me-toggle").is_visible()
-    page.unroute("**/public*.js")
+    page.unroute("**/standings*.js")
     page.reload()
     row.locator(".me-toggle").click()
     expect(row).to_have_class("me")
