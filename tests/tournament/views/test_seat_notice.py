@@ -95,7 +95,7 @@ def test_the_overview_asks_for_the_notice_alone_and_gets_304_while_nothing_chang
     client = Client()
     overview = client.get(reverse("tournament:overview", args=[tournament.slug])).content.decode()
     url = reverse("tournament:seat_notice", args=[tournament.slug])
-    assert 'id="seat-notice"' in overview and f'data-seat-url="{url}"' in overview and "js/public.js" in overview
+    assert 'id="seat-notice"' in overview and f'data-seat-url="{url}"' in overview and "seat_notice.js" in overview
     first = client.get(url, {"me": str(entry.id)})
     assert first.status_code == 200 and first.content == b""  # no round yet
     again = client.get(url, {"me": str(entry.id)}, HTTP_IF_NONE_MATCH=first["ETag"])

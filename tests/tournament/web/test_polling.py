@@ -125,7 +125,7 @@ def test_the_full_page_answers_304_too_and_hands_its_script_the_validator_of_the
 
 
 def test_the_script_sends_the_validator_and_handles_304():
-    script = (ROOT / "static" / "js" / "public.js").read_text(encoding="utf-8")
+    script = (ROOT / "static" / "js" / "standings.js").read_text(encoding="utf-8")
     assert '"If-None-Match"' in script and "response.status === 304" in script
     assert 'cache: "no-store"' in script  # the browser's cache must not turn the 304 into a 200
 
