@@ -11,14 +11,14 @@ import os
 bind = os.environ.get("GUNICORN_BIND", "0.0.0.0:8000")
 # processes: with two cores, three keep both busy while one waits for the database
 workers = int(os.environ.get("GUNICORN_WORKERS", "3"))
-# gthread; GUNICORN_REUSE_PORT=1 gives each process a listening socket of its own (the kernel spreads new
-# connections over them): the announcement burst's wave then no longer goes mostly to one process
-# (docs/performance.md, "The announcement burst"). Off by default: when the workers restart together
-# (max_requests), connections are refused while no worker's socket is open (measured with ab), where
-# the one shared socket queues them. config/gunicorn_worker.py closes a stopping worker's socket at once.
+# gthread with a listening socket per process (SO_REUSEPORT: the kernel spreads new connections over
+# them, so the announcement burst's wave no longer goes mostly to one process; docs/performance.md, "The
+# announcement burst") and the master's one socket beside them, which every process watches too: while
+# all of them restart at once (max_requests) it queues the connections instead of refusing them
+# (config/gunicorn_worker.py, `when_ready` below). GUNICORN_REUSE_PORT=0: the shared socket alone.
 # (TCP only: on a unix socket each worker would replace the file of the one before.)
 worker_class = "config.gunicorn_worker.OwnSocketThreadWorker"
-reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "0") == "1" and not bind.startswith(("unix:", "fd://"))
+reuse_port = os.environ.get("GUNICORN_REUSE_PORT", "1") == "1" and not bind.startswith(("unix:", "fd://"))
 threads = int(os.environ.get("GUNICORN_THREADS", "4"))
 # a request that takes this long is a bug (the PDFs run in the background): the worker is restarted
 timeout = int(os.environ.get("GUNICORN_TIMEOUT", "30"))
@@ -49,8 +49,11 @@ def when_ready(server):
     # requests (URL patterns, templates, translations) is done here once, before the workers are forked
     import gc
 
+    from config.gunicorn_worker import keep_a_shared_socket
     from config.warm import warm_up
 
+    # with reuse_port gunicorn opens no socket in the master: one is kept there beside the workers' own
+    keep_a_shared_socket(server)
     warm_up()
     # everything loaded so far lives as long as the process: moved out of the garbage collector's
     # sight, so that a worker's collections do not walk it again and again (the seating of 500 players
