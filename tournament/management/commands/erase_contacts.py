@@ -10,9 +10,13 @@ from tournament.services.contacts import erase_contacts
 
 
 class Command(BaseCommand):
-    help = "Löscht die Kontaktdaten der Anmeldungen und Korrekturanfragen von Turnieren, die länger als die Aufbewahrungsfrist her sind."
+    help = (
+        "Löscht die Kontaktdaten der Anmeldungen und Korrekturanfragen von Turnieren, die länger als die "
+        "Aufbewahrungsfrist her sind."
+    )
 
     def handle(self, *args, **options):
         count = erase_contacts()
         if options["verbosity"] >= 1:
-            self.stdout.write(_("Kontaktdaten von %(count)s Anmeldungen und Korrekturanfragen gelöscht.") % {"count": count})
+            erased = _("Kontaktdaten von %(count)s Anmeldungen und Korrekturanfragen gelöscht.")
+            self.stdout.write(erased % {"count": count})
