@@ -86,18 +86,28 @@ def _refuse_contradiction(organisation: Organisation, guest: Player, other: Play
     if not links:
         return
     lines = []
+    others = []  # the organisations whose confirmations only they can take back
     for link in links:
         line = f"„{link.player} = {link.other}“"
         if link.organisation != organisation.name:
             line += " " + _("(bestätigt von %(club)s)") % {"club": link.organisation}
+            others.append(link.organisation)
         lines.append(line)
-    raise UserError(
-        _(
-            "%(guest)s und %(other)s sind schon dieselbe Person, weil bestätigt ist: %(links)s. "
+    if others:
+        undo = _(
+            "Wenn das nicht stimmt, bitten Sie %(clubs)s, die Bestätigung zurückzunehmen (eine eigene nehmen Sie "
+            "unter „Entschieden“ zurück), und wählen dann „Eine andere Person“."
+        ) % {"clubs": ", ".join(dict.fromkeys(others))}
+    else:
+        undo = _(
             "Wenn das nicht stimmt, nehmen Sie zuerst diese Bestätigung unter „Entschieden“ zurück "
             "und wählen dann „Eine andere Person“."
         )
+    raise UserError(
+        _("%(guest)s und %(other)s sind schon dieselbe Person, weil bestätigt ist: %(links)s.")
         % {"guest": guest.name, "other": other.name, "links": "; ".join(lines)}
+        + " "
+        + undo
     )
 
 

@@ -325,6 +325,7 @@ def test_decisions_never_contradict_the_confirmed_groups(guests, client):
     text = response.content.decode()
     assert "sind schon dieselbe Person" in text and "Otto Oßenbrügge (DK Süd) = Otto Ossenbrügge (DK West)" in text
     assert "bestätigt von DK Süd" in text
+    assert "bitten Sie DK Süd, die Bestätigung zurückzunehmen" in text  # Nord cannot undo Süd's decision
     assert not IdentityDecision.objects.filter(same=False).exists()
     # replacing the confirmation of the same two records stays possible: nothing else joins them
     identity_services.decide_identity(
