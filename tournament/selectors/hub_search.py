@@ -20,7 +20,7 @@ from django.utils import timezone
 
 from .. import privacy
 from ..collation import query_forms
-from ..models import Entry, Organisation, Player, Tournament
+from ..models import Entry, Organisation, Player, Region, Tournament
 from .identities import member_key
 
 MOST = 20  # results of each kind
@@ -40,7 +40,12 @@ class FoundTournament:
 class FoundClub:
     name: str
     slug: str
-    region: str
+    region: str  # its code ("NI"), "" for none
+
+    @property
+    def region_name(self) -> str:
+        """The region as a reader reads it ("Niedersachsen")."""
+        return Region(self.region).label if self.region in Region.values else self.region
 
 
 @dataclass(frozen=True)

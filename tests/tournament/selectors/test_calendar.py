@@ -257,6 +257,11 @@ def test_a_spelled_out_name_is_found_by_its_umlauts(world):
     assert clubs == {"Doko Oßenbrügge"}
 
 
+def test_a_club_found_names_its_region_as_a_reader_reads_it(world, client):
+    html = client.get(reverse("tournament:hub_search"), {"q": "Ossenbruegge"}).content.decode()
+    assert "(Bremen)" in html and "(HB)" not in html
+
+
 def test_the_stored_key_folds_as_matches_does():
     for name in ("Anna Krämer", "Otto Oßenbrügge", "Yılmaz Çelik", "Ævar Ørsted"):
         for query in ("kraemer", "krämer", "kramer", "ossenbruegge", "oßenbrügge", "yilmaz", "celik", "orsted"):
