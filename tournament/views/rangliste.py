@@ -13,7 +13,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
-from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.formats import date_format, number_format
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
@@ -196,14 +195,12 @@ def stored_answer(request, rangliste: Rangliste, page: str, build) -> HttpRespon
     variant = (page, request.get_full_path(), request.is_director)
     mine = () if everyone else caching.personal_parts(request)
     tag = f'W/"{cache_keys.digest(cache_keys.release(), get_language(), version, *variant, *mine)}"'
-    waiting = not everyone and len(messages.get_messages(request))  # a message to show (loading keeps it)
-    response = None if waiting else get_conditional_response(request, etag=tag)
-    if response is None:
-        response = caching.whole_page(request, cache_keys.rangliste_page(rangliste.pk, version, *variant), build)
-    if response.status_code in (200, 304):
-        response["ETag"] = tag
-        patch_cache_control(response, private=True, no_cache=True)
-    return response
+    check = caching.Validator(request, tag, personal=not everyone)
+    answer = check.not_modified()
+    if answer is not None:
+        return answer
+    response = caching.whole_page(request, cache_keys.rangliste_page(rangliste.pk, version, *variant), build)
+    return check.finish(response) if response.status_code == 200 else response
 
 
 @public_or_director

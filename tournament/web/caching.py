@@ -111,23 +111,18 @@ def personal_parts(request) -> tuple:
     return (request.user.pk, request.COOKIES.get(settings.CSRF_COOKIE_NAME, ""))
 
 
-class Poll:
-    """One request for a polled page: its change counter and its ETag.
+class Validator:
+    """One request for a page with an ETag: the 304 when the reader already holds it, and the marks on
+    the answer. `personal`: the answer carries the reader's own things (the site's frame), so a message
+    waiting to be shown is never answered 304. `Poll` makes the tag of a tournament's page; a page of
+    something else makes its own (the association's stored Rangliste: views/rangliste.py)."""
 
-    `variant`: everything besides the tournament's data that the page depends on (which page, its
-    query, what the reader's role may see). `personal`: the response also carries the reader's own
-    things (the site's frame with their name and CSRF token), so the ETag includes the user and the
-    CSRF cookie (the cached fragment inside does not depend on them, see `key`).
-    """
+    version: str | None = None  # (Poll: the part of the tag that says what the page shows)
 
-    def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False,
-                 counter: int | None = None, version: str | None = None):
+    def __init__(self, request, tag: str, *, personal: bool = False):
         self.request = request
-        self.counter = request_counter(request, tournament) if counter is None else counter  # (or a narrower one)
+        self.etag = tag
         self.personal = personal
-        self.version = version
-        self.etag = etag(tournament, self.counter, page, variant, personal_parts(request) if personal else (),
-                         version=version)
 
     def not_modified(self):
         """The 304 answer when the reader already has this version, else None."""
@@ -144,6 +139,24 @@ class Poll:
         response["ETag"] = self.etag
         patch_cache_control(response, private=True, no_cache=True)
         return response
+
+
+class Poll(Validator):
+    """One request for a polled page of a tournament: its change counter and its ETag.
+
+    `variant`: everything besides the tournament's data that the page depends on (which page, its
+    query, what the reader's role may see). `personal`: the response also carries the reader's own
+    things (the site's frame with their name and CSRF token), so the ETag includes the user and the
+    CSRF cookie (the cached fragment inside does not depend on them, see `key`).
+    """
+
+    def __init__(self, request, tournament: Tournament, *, page: str, variant: tuple = (), personal: bool = False,
+                 counter: int | None = None, version: str | None = None):
+        self.counter = request_counter(request, tournament) if counter is None else counter  # (or a narrower one)
+        self.version = version
+        super().__init__(request, etag(tournament, self.counter, page, variant,
+                                       personal_parts(request) if personal else (), version=version),
+                         personal=personal)
 
 
 # ---- the fast answer to an unchanged poll ------------------------------------------------------------
