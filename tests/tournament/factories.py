@@ -34,8 +34,9 @@ def make_tournament(*, players=8, rules="turnier", director=None, slug="", **kwa
     tournament = tournaments.create_tournament(name=kwargs.pop("name", "Herbstturnier"),
                                                date=datetime.date(2026, 11, 21),
                                                director=director, rules=rules, slug=slug, **kwargs)
-    for name in player_names(players):
-        tournaments.register_player(tournament=tournament, name=name, club="DK Nord")
+    if players:  # one registration of them all (one change), as a pasted list registers them
+        tournaments.register_players_checked(
+            tournament=tournament, players=[tournaments.NewPlayer(name, "DK Nord") for name in player_names(players)])
     return tournament
 
 

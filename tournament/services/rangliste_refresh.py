@@ -37,7 +37,6 @@ from ..models import (
     RanglistePlace,
     RanglisteStanding,
     RanglisteTournament,
-    Tournament,
 )
 from ..selectors import identities
 from ..selectors import rangliste as selectors
@@ -97,23 +96,24 @@ def ranglisten_reading(*, tournament_id: int, table_id: int | None) -> list[int]
     Anything wider (rounds, players, settings, a venue's batch): those whose member clubs include the
     organisation of a tournament flagged so, and those that checked the tournament before (its flag since
     taken off, made private, its date moved; a club evening that never was one: none). Reads."""
-    flagged = Tournament.objects.filter(pk=tournament_id, counts_for_rangliste=True)
-    if table_id is not None:
-        flagged = flagged.filter(
-            public_overview=True,
-            public_standings=True,
-            date__lte=timezone.localdate(),
-            rounds__tables=table_id,
-            rounds__results_hidden=False,
+    if table_id is not None:  # one row of joins, from the two primary keys
+        taking = Q(
+            members__tournaments=tournament_id,
+            members__tournaments__counts_for_rangliste=True,
+            members__tournaments__public_overview=True,
+            members__tournaments__public_standings=True,
+            members__tournaments__date__lte=timezone.localdate(),
+            members__tournaments__rounds__tables=table_id,
+            members__tournaments__rounds__results_hidden=False,
         )
-    taking = Q(
-        pk__in=Rangliste.members.through.objects.filter(organisation_id__in=flagged.values("organisation_id")).values(
-            "rangliste_id"
+    else:
+        members = Rangliste.members.through.objects.filter(
+            organisation__tournaments=tournament_id, organisation__tournaments__counts_for_rangliste=True
         )
-    )
-    if table_id is None:
-        taking |= Q(pk__in=RanglisteTournament.objects.filter(tournament_id=tournament_id).values("rangliste_id"))
-    return sorted(Rangliste.objects.filter(taking, source=Rangliste.Source.ASSOCIATION).values_list("id", flat=True))
+        checked = RanglisteTournament.objects.filter(tournament_id=tournament_id)
+        taking = Q(pk__in=members.values("rangliste_id")) | Q(pk__in=checked.values("rangliste_id"))
+    found = Rangliste.objects.filter(taking, source=Rangliste.Source.ASSOCIATION).order_by()
+    return sorted(set(found.values_list("id", flat=True)))
 
 
 def tournament_changed(rec: audit.Recording) -> list[int]:
