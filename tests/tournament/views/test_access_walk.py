@@ -28,6 +28,7 @@ shows as a change, not as a form error.
 from __future__ import annotations
 
 import datetime
+import functools
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -671,6 +672,7 @@ WALK = {
 
 # ---- running a request and seeing what it changed ------------------------------------------------------
 
+@functools.cache  # (a model's `history` builds its manager class anew at every reading)
 def counted_models():
     from tournament.log.changelog import KINDS
 
@@ -682,6 +684,7 @@ def counted_models():
     return models + [model.history.model for model in KINDS.values()]
 
 
+@functools.cache
 def state_queries() -> list[tuple[str, str]]:
     quote = connection.ops.quote_name
     models = counted_models()

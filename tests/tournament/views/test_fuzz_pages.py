@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import copy
 import datetime
+import functools
 import json
 import traceback
 from collections import Counter
@@ -276,6 +277,7 @@ def deeply_nested(n: int, kind: str) -> str:
 
 # ---- one request, and what it must not do ------------------------------------------------------------------
 
+@functools.cache  # (a model's `history` builds its manager class anew at every reading)
 def counted_models():
     models = [DataChange, Tournament, Entry, Player, Round, Table, Seat, Game, Penalty, Score, RequestKey, Registration,
               get_user_model(), Tournament.directors.through, Tournament.helpers.through, Team, TeamMember,
