@@ -7,9 +7,14 @@
     database is of that vendor. `make test` runs the suite once on each.
   - `every_database`: run in both passes although the test uses no database fixture (its subject
     depends on the database settings), see `--database-tests-only`.
+  - `browser_only`: a browser test whose subject is what the browser does with a page (its layout at a
+    width, accessibility, the timing of its scripts): it writes nothing through the app that another
+    test does not write on both databases, so the PostgreSQL pass leaves it out (below).
 - `--database-tests-only` (make test's PostgreSQL pass): deselect the tests that use no database.
   pytest-django refuses a query from a test without the `db` fixtures, so a test that passes without
   them does not depend on the database, and running it once, in the SQLite pass, checks all it checks.
+  Likewise the `browser_only` tests: the pages they read are read on PostgreSQL by the view tests,
+  the access walk and the browser tests that write.
 - Hypothesis: no deadline (timings on a loaded 2-core CI machine are not meaningful); pick another
   registered profile with HYPOTHESIS_PROFILE. CI (`.ci/run`) uses "ci": the same examples every run,
   so that a run on main passes or fails for the code, not for the draw of examples; `make test`
@@ -46,9 +51,11 @@ def pytest_addoption(parser):
 
 
 def uses_database(item) -> bool:
-    """Whether the test asks for the test database: a database fixture (db, transactional_db, ... all
+    """Whether the test asks for the test database (and is not `browser_only`): a database fixture (db, transactional_db, ... all
     need django_db_setup), `live_server` (pytest-django asks for transactional_db on its behalf, when the
     test runs), the django_db marker, or `every_database`."""
+    if item.get_closest_marker("browser_only") is not None:
+        return False
     fixtures = getattr(item, "fixturenames", ())
     return (
         "django_db_setup" in fixtures

@@ -10,6 +10,8 @@ from axe_playwright_python.sync_playwright import Axe
 
 from .evening import DESK_WIDTH, PHONE_WIDTH, director_pages, login, make_evening, open_entry_page, public_pages
 
+pytestmark = pytest.mark.browser_only
+
 TAGS = ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]
 OPTIONS = {"runOnly": {"type": "tag", "values": TAGS}, "resultTypes": ["violations"]}
 AXE = Axe()

@@ -3,9 +3,12 @@ would do nothing, and the player would not know (stop 26's CI failed on it: in t
 first of two names clicked was lost while game_form.js was still loading). Each test holds the
 script back, expects the buttons hidden, lets it through and expects them to work."""
 
+import pytest
 from playwright.sync_api import expect
 
 from ..tournament.factories import make_director, make_tournament, play_round, seated_round
+
+pytestmark = pytest.mark.browser_only
 
 
 def login(page, base):

@@ -1,12 +1,15 @@
 """The check-in list's search as one types (static/js/checkin.js), in Chromium: "kraemer" and "kramer"
 find Krämer, "oss" Oßenbrügge, "yilmaz" Yılmaz (issue "The evening as a club meets it")."""
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.tournament.factories import make_director, make_tournament
 from tournament.services import tournaments
 
 from .test_evening import login
+
+pytestmark = pytest.mark.browser_only
 
 
 def test_the_search_folds_umlauts_as_one_types(live_server, page):

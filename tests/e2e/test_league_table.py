@@ -5,10 +5,14 @@ read next to its team's name. At 1280 px the whole table fits."""
 
 from __future__ import annotations
 
+import pytest
+
 from tests.tournament.factories import make_director
 from tests.tournament.services.test_league import league
 
 from .test_readable import phone
+
+pytestmark = pytest.mark.browser_only
 
 DAYS = [{"Team A": 30, "Team B": 10, "Team C": -10, "Team D": -30},
         {"Team A": -30, "Team B": -10, "Team C": 10, "Team D": 30}]

@@ -5,11 +5,15 @@ the star and the club took lines of their own (78 px a row, 4,400 px for the pag
 
 from __future__ import annotations
 
+import pytest
+
 from tournament.models import Player
 
 from ..tournament.factories import make_director, make_tournament, play_round
 from .evening import PEOPLE
 from .test_readable import phone
+
+pytestmark = pytest.mark.browser_only
 
 ROW_MOST = 58  # px: a 44 px tap target and the cell's padding, one line
 

@@ -6,7 +6,7 @@ from playwright.sync_api import expect
 from tests.tournament.factories import make_tournament, normal_game, seat_ids, seated_round
 from tournament.services import results
 
-pytestmark = pytest.mark.django_db(transaction=True)
+pytestmark = [pytest.mark.django_db(transaction=True), pytest.mark.browser_only]
 
 
 def test_a_players_page_prints_without_the_sites_frame(live_server, page):

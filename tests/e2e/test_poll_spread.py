@@ -4,7 +4,11 @@ give or take a fifth, drawn anew, so they do not all poll again together every 3
 
 from __future__ import annotations
 
+import pytest
+
 from .evening import make_evening
+
+pytestmark = pytest.mark.browser_only
 
 
 def test_a_phone_that_draws_the_shortest_wait_polls_after_24_s_not_30(live_server, page):

@@ -4,12 +4,16 @@ names and clubs of a real evening."""
 
 from __future__ import annotations
 
+import pytest
+
 from tournament.models import Tournament
 from tournament.services import player_details
 
 from .conftest import ARTIFACTS
 from .evening import make_evening
 from .test_readable import measure, phone
+
+pytestmark = pytest.mark.browser_only
 
 
 def test_the_prize_list_fits_360_px(live_server, browser):

@@ -13,6 +13,8 @@ from tournament.services import round_clock, tournaments
 
 from ..tournament.printing.test_seating_plan_pdf import CLUBS, NAMES
 
+pytestmark = pytest.mark.browser_only
+
 # every page as it is shown, sampled every 150 ms: the seating's rows wholly inside the window (in the
 # page's last sample), and the rows shown cut off by the window's edge in two samples running (a row
 # cut off for one sample may be a layout no one saw: the header just grew and the page is planned anew)

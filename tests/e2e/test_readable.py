@@ -12,6 +12,8 @@ import pytest
 from ..tournament.factories import make_director
 from .evening import Evening, login, make_evening, open_entry_page, public_pages
 
+pytestmark = pytest.mark.browser_only
+
 TARGET = 44  # CSS px, WCAG 2.5.5 (AAA), Apple's and Google's guidance
 SMALLEST_TEXT = 16  # px
 
