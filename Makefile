@@ -16,6 +16,11 @@ ARGS ?=
 HOST ?= 127.0.0.1
 PORT ?= 8000
 export PIP_DISABLE_PIP_VERSION_CHECK := 1
+# Python keeps the compiled code of our modules (and pytest the tests with their asserts rewritten) in
+# __pycache__, also where the environment says not to (PYTHONDONTWRITEBYTECODE=1): without it every
+# process of a test pass, and every `manage.py` a test starts, compiled them again (about 5 s of CPU a
+# process; docs/performance.md, "The test suite").
+unexport PYTHONDONTWRITEBYTECODE
 
 .PHONY: help setup setup-run system-deps system-deps-run venv venv-load messages makemessages migrate demo \
         run serve bench bench-seating loadtest cluster-check hub-check test test-sqlite test-pg lint clean
