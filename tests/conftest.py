@@ -51,9 +51,9 @@ def pytest_addoption(parser):
 
 
 def uses_database(item) -> bool:
-    """Whether the test asks for the test database (and is not `browser_only`): a database fixture (db, transactional_db, ... all
-    need django_db_setup), `live_server` (pytest-django asks for transactional_db on its behalf, when the
-    test runs), the django_db marker, or `every_database`."""
+    """Whether the test asks for the test database (and is not `browser_only`): a database fixture (db,
+    transactional_db, ... all need django_db_setup), `live_server` (pytest-django asks for
+    transactional_db on its behalf, when the test runs), the django_db marker, or `every_database`."""
     if item.get_closest_marker("browser_only") is not None:
         return False
     fixtures = getattr(item, "fixturenames", ())
