@@ -731,11 +731,13 @@ def send(client: Client, method: str, url: str, data: dict):
     return response
 
 
-def request(client: Client, method: str, url: str, data: dict):
+def request(client: Client, method: str, url: str, data: dict, before: dict | None = None):
     """The request, in a savepoint that is rolled back: the next request sees the same tournament.
-    Returns the response, what it changed, and how many DataChange rows it added."""
+    Returns the response, what it changed, and how many DataChange rows it added. `before`: the state
+    read before an earlier request of a walk, which every request leaves as it found it (a write that
+    outlived its rollback would show as a change of the next one)."""
     with transaction.atomic():
-        before = state()
+        before = before or state()
         response = send(client, method, url, data)
         after = state()
         transaction.set_rollback(True)
@@ -788,11 +790,12 @@ def walk(w: World, role: str, cases, methods=("GET", "POST"), expect=None) -> tu
     """Sends every case as `role`; returns the number of requests and what went wrong."""
     client = login_client(w, role)
     problems, count = [], 0
+    before = state()
     for case in cases:
         for method in methods:
             expected = expect(case, method) if expect else case.expected(method, role)
             response, changed, new_data_changes = request(client, method, case.url(w),
-                                                          case.data(w) if method == "POST" else {})
+                                                          case.data(w) if method == "POST" else {}, before)
             count += 1
             problem = check(case, method, role, expected, response, changed, new_data_changes)
             if problem:
