@@ -6,6 +6,7 @@ import os
 import re
 from pathlib import Path
 
+import pytest
 from playwright.sync_api import expect
 
 from tests.tournament.factories import make_director, make_tournament, play_round, seated_round
@@ -82,6 +83,7 @@ def test_registration_checkin_and_draw(live_server, page, browser):
                       "Yusuf Ypsilon"}
 
 
+@pytest.mark.browser_only  # the page turning its pages by itself: what the browser does
 def test_projector_pages_by_itself(live_server, page):
     director = make_director("beamer")
     tournament = make_tournament(players=60, director=director, slug="beamer")
