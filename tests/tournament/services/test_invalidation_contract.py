@@ -125,6 +125,25 @@ def make_world() -> World:
     return World(director, Tournament.objects.get(pk=tournament.pk), round, one, two, registration, the_series)
 
 
+@pytest.fixture(scope="module")
+def shared_world(django_db_setup, django_db_blocker):
+    """The world, built once for the module in a transaction rolled back at its end; each test runs in
+    a savepoint inside it (pytest-django's `db`), so what a test writes is gone for the next."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield make_world()
+        transaction.set_rollback(True)
+
+
+@pytest.fixture
+def world(shared_world: World, db) -> World:
+    """The module's world with its objects read afresh (a write of a test before may have changed them in
+    memory; the database it has left as it was)."""
+    w = shared_world
+    return World(get_user_model().objects.get(pk=w.director.pk), Tournament.objects.get(pk=w.tournament.pk),
+                 Round.objects.get(pk=w.round.pk), Table.objects.get(pk=w.one.pk), Table.objects.get(pk=w.two.pk),
+                 Registration.objects.get(pk=w.registration.pk), Series.objects.get(pk=w.series.pk))
+
+
 # ---- the setups of some writes ------------------------------------------------------------------------
 
 
@@ -756,9 +775,9 @@ def test_every_public_function_of_the_services_is_listed():
 
 
 @pytest.mark.parametrize("name", sorted(WRITES))
-def test_every_write_of_the_services_moves_the_change_counter(name):
+def test_every_write_of_the_services_moves_the_change_counter(name, world):
     write = WRITES[name]
-    w = make_world()
+    w = world
     run = write.prepare(w)
     counter, setup = caching.change_counter(w.tournament), caching.setup_counter(w.tournament)
     made = run()
@@ -773,8 +792,8 @@ def test_every_write_of_the_services_moves_the_change_counter(name):
 
 
 @pytest.mark.parametrize("name", sorted(STEPS))
-def test_a_step_that_writes_refuses_to_run_outside_a_recording(name):
-    w = make_world()
+def test_a_step_that_writes_refuses_to_run_outside_a_recording(name, world):
+    w = world
     counter = caching.change_counter(w.tournament)
     with pytest.raises(RuntimeError, match="must run inside audit.recording"), transaction.atomic():
         STEPS[name](w)
@@ -782,8 +801,8 @@ def test_a_step_that_writes_refuses_to_run_outside_a_recording(name):
     assert audit.current() is None
 
 
-def test_a_step_runs_inside_its_callers_recording():
-    w = make_world()
+def test_a_step_runs_inside_its_callers_recording(world):
+    w = world
     counter = caching.change_counter(w.tournament)
     with transaction.atomic(), audit.recording("scores_recomputed", by=SYSTEM, tournament=w.tournament):
         scores.recompute_tournament(w.tournament)
@@ -829,16 +848,16 @@ def test_every_model_is_counted_outside_the_services_or_says_why_not():
 
 
 @pytest.mark.parametrize("model", sorted(OUTSIDE, key=lambda model: model.__name__), ids=lambda m: m.__name__)
-def test_a_save_outside_the_services_moves_the_counter(model):
-    w = make_world()
+def test_a_save_outside_the_services_moves_the_counter(model, world):
+    w = world
     write = OUTSIDE[model](w)
     counter = caching.change_counter(w.tournament)
     write()
     assert caching.change_counter(w.tournament) > counter, model.__name__
 
 
-def test_deleting_a_series_outside_the_services_moves_its_tournaments_counters():
-    w = make_world()
+def test_deleting_a_series_outside_the_services_moves_its_tournaments_counters(world):
+    w = world
     _in_series(w)
     counter = caching.change_counter(w.tournament)
     Series.objects.get(pk=w.series.pk).delete()
@@ -846,8 +865,8 @@ def test_deleting_a_series_outside_the_services_moves_its_tournaments_counters()
     assert caching.change_counter(w.tournament) > counter
 
 
-def test_an_organisation_changed_outside_the_services_needs_no_count():
-    w = make_world()
+def test_an_organisation_changed_outside_the_services_needs_no_count(world):
+    w = world
     counter = caching.change_counter(w.tournament)
     organisation = Organisation.objects.get(pk=w.tournament.organisation_id)
     organisation.publish_member_numbers = True
