@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.db.models import Q
+from django.db.models import Q, QuerySet
 from django.http import Http404
 from django.shortcuts import get_object_or_404
 from django.utils import timezone
@@ -39,13 +39,19 @@ def _summary(tournament: Tournament, organisation: Organisation) -> dict:
                        "players": tournament.public_players}}
 
 
+def _of_organisation(found: QuerySet, organisation: str) -> QuerySet:
+    """Those of the organisation with this short name (all when it is empty). A name holding a NUL
+    character is nobody's (PostgreSQL refuses the character in a query: it would be an error page)."""
+    if not organisation:
+        return found
+    return found.none() if "\x00" in organisation else found.filter(organisation__slug=organisation)
+
+
 def tournaments(*, organisation: str, since: datetime.date | None, until: datetime.date | None,
                 limit: int, offset: int) -> dict:
     """Every organisation's tournaments whose overview is public (as the start page lists them for a
     visitor), newest first. Two queries."""
-    found = Tournament.objects.filter(public_overview=True)
-    if organisation:
-        found = found.filter(organisation__slug=organisation)
+    found = _of_organisation(Tournament.objects.filter(public_overview=True), organisation)
     if since:
         found = found.filter(date__gte=since)
     if until:
@@ -163,9 +169,7 @@ def _line(line) -> dict:
 
 def ranglisten(*, organisation: str, limit: int, offset: int) -> dict:
     """Every organisation's public Ranglisten, by name. Two queries."""
-    found = Rangliste.objects.filter(public=True)
-    if organisation:
-        found = found.filter(organisation__slug=organisation)
+    found = _of_organisation(Rangliste.objects.filter(public=True), organisation)
     count = found.count()
     rows = found.select_related("organisation").order_by("name", "id")[offset:offset + limit]
     return page([{"slug": r.slug, "name": r.name, "organisation": _organisation(r.organisation),
