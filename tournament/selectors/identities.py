@@ -156,6 +156,17 @@ class Link:
     organisation: str  # whose director confirmed it: only they can take it back
 
 
+# what names both records of a decision (`label` of each: name, club, organisation), in that order
+BOTH_LABELS = (
+    "player__name",
+    "player__club",
+    "player__organisation__name",
+    "other__name",
+    "other__club",
+    "other__organisation__name",
+)
+
+
 def label(name: str, club: str, organisation: str) -> str:
     """A record as a director tells it from another: its name and its club (else its organisation)."""
     return f"{name} ({club.strip() or organisation})"
@@ -181,12 +192,7 @@ def joining(record_id: int, other_id: int, numbers: dict[int, str]) -> list[Link
     rows = IdentityDecision.objects.filter(same=True).values_list(
         "player_id",
         "other_id",
-        "player__name",
-        "player__club",
-        "player__organisation__name",
-        "other__name",
-        "other__club",
-        "other__organisation__name",
+        *BOTH_LABELS,
         "player__member_number",
         "other__member_number",
         "organisation__name",

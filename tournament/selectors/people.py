@@ -351,17 +351,7 @@ def identity_page(organisation: Organisation, *, today: datetime.date | None = N
         )
         for row in IdentityDecision.history.filter(organisation_id=organisation.pk)
         .order_by("-history_date", "-history_id")
-        .values_list(
-            "history_date",
-            "log_user",
-            "log_action",
-            "player__name",
-            "player__club",
-            "player__organisation__name",
-            "other__name",
-            "other__club",
-            "other__organisation__name",
-        )[:MOST_DECIDED]
+        .values_list("history_date", "log_user", "log_action", *identities.BOTH_LABELS)[:MOST_DECIDED]
     ]
     return IdentityPage(guests=result, decided=decided, history=history)
 

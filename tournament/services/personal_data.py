@@ -18,7 +18,7 @@ from django.db.models import Sum
 from ..collation import search_key
 from ..log import audit
 from ..log.audit import SYSTEM, Actor
-from ..log.changelog import LOG_KINDS
+from ..log.changelog import LOG_KINDS, history_model
 from ..models import CorrectionRequest, Entry, Player, Registration, Score
 from .locking import lock_tournaments_of_player
 
@@ -90,8 +90,8 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
         # erasure's recording; each tournament's own recording moves its counter
         with audit.recording("player_erased", by=by, tournament=None):
             ids = [t.pk for t in touched]
-            for model in LOG_KINDS.values():
-                history = model.history.model
+            for kind in LOG_KINDS:
+                history = history_model(kind)
                 for record in history.objects.filter(log_tournament__in=ids).only("pk", "log_detail"):
                     detail = _replaced(record.log_detail, names, numbers)
                     if detail != record.log_detail:
@@ -107,10 +107,11 @@ def erase_player(*, player: Player, by: Actor = SYSTEM) -> Player:
             # their correction requests: what they wrote, how to reach them, the answer to it (the log's
             # snapshots hold the text and the answer too)
             corrections = list(CorrectionRequest.objects.filter(player=player).values_list("pk", flat=True))
-            CorrectionRequest.history.model.objects.filter(id__in=corrections).update(text="", answer="")
-            for record in CorrectionRequest.history.model.objects.filter(id__in=corrections).only("pk", "log_detail"):
+            asked = history_model("correction").objects.filter(id__in=corrections)
+            asked.update(text="", answer="")
+            for record in asked.only("pk", "log_detail"):
                 detail = {**(record.log_detail or {}), "text": "", "answer": ""}
-                CorrectionRequest.history.model.objects.filter(pk=record.pk).update(log_detail=detail)
+                asked.filter(pk=record.pk).update(log_detail=detail)
             for tournament in touched:
                 with audit.recording("player_erased", by=by, tournament=tournament):
                     CorrectionRequest.objects.filter(pk__in=corrections, tournament=tournament).update(
