@@ -175,3 +175,32 @@ def pytest_collection_finish(session):
 
     gc.collect()
     gc.freeze()
+
+
+@pytest.fixture(scope="session")
+def django_db_modify_db_settings(django_db_modify_db_settings_parallel_suffix):
+    """Each worker's test database is made from the models as they are (Django's `TEST["MIGRATE"] =
+    False`: the tables at once, 0.3 s) instead of through all the migrations (7 s of CPU a process:
+    Django renders the models' state at every step). That the migrations make the same tables is
+    checked by tests/test_migrations.py (`makemigrations --check`, and an empty database migrated
+    forward with data); what they add beyond the models on PostgreSQL is added by `django_db_setup`."""
+    from django.db import connections
+
+    for connection in connections.all():
+        connection.settings_dict.setdefault("TEST", {})["MIGRATE"] = False
+
+
+@pytest.fixture(scope="session")
+def django_db_setup(django_db_setup, django_db_blocker):
+    """pytest-django's test database, with what the migrations add beyond the models' tables (both only
+    on PostgreSQL): the search's trigram indexes (0030) and the cache's values stored uncompressed (config
+    0002). The test database is otherwise the models' (`django_db_modify_db_settings`)."""
+    import importlib
+
+    from django.db import connection
+
+    region = importlib.import_module("tournament.migrations.0030_region")
+    cache_storage = importlib.import_module("config.migrations.0002_cache_values_uncompressed")
+    with django_db_blocker.unblock(), connection.schema_editor() as editor:
+        region.trigram_indexes(None, editor)
+        cache_storage.set_storage("EXTERNAL")(None, editor)

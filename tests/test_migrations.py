@@ -46,12 +46,50 @@ def test_no_model_changes_without_migrations(db):
     call_command("makemigrations", "--check", "--dry-run", verbosity=0)
 
 
+OWN_TABLES = ("tournament_", "doko_cache")  # the app's tables and the shared cache's (config/settings.py)
+
+
+def schema(connection) -> dict:
+    """Every table's columns (name, type, null; on PostgreSQL how the values are stored) and its
+    constraints and indexes (columns, kind, order; not their names, which differ where a migration
+    renamed something), as introspection reads them: the tables of the app and the shared cache's (the
+    other apps' are made by their own migrations; Django's auth, for one, keeps `id` of its link tables
+    as an integer where a table made from its models has a big integer)."""
+    introspection = connection.introspection
+    tables = {}
+    with connection.cursor() as cursor:
+        storage = {}
+        if connection.vendor == "postgresql":
+            cursor.execute(
+                "SELECT c.relname, a.attname, a.attstorage FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid "
+                "WHERE c.relnamespace = 'public'::regnamespace AND c.relkind = 'r' AND a.attnum > 0 "
+                "AND NOT a.attisdropped"
+            )
+            storage = {(table, column): kind for table, column, kind in cursor.fetchall()}
+        for table in introspection.get_table_list(cursor):
+            if table.type != "t" or not table.name.startswith(OWN_TABLES):
+                continue
+            columns = sorted(
+                (column.name, str(column.type_code), column.null_ok, storage.get((table.name, column.name)))
+                for column in introspection.get_table_description(cursor, table.name)
+            )
+            constraints = sorted(
+                repr((c["columns"], c["primary_key"], c["unique"], c["foreign_key"], c["check"], c["index"],
+                      c.get("type"), c.get("orders")))
+                for c in introspection.get_constraints(cursor, table.name).values()
+            )
+            tables[table.name] = {"columns": columns, "constraints": constraints}
+    return tables
+
+
 @pytest.mark.django_db(transaction=True)
-def test_accounts_that_direct_something_become_organisers():
+def test_the_migrations_keep_the_organisers_and_end_at_the_test_databases_tables():
     """0010: whoever directs a tournament or a series keeps the right to create them (and to restore
     backups); a helper or an account without a role does not get it. 0018: that right becomes being an
     organiser of the one organisation everything moves into. On an empty database migrated to 0009,
-    then forward (`empty_database`)."""
+    then forward (`empty_database`). Migrated to the end, that database has the same tables, columns,
+    constraints and indexes as the test database, which is made from the models with what the
+    migrations add beyond them (tests/conftest.py, `django_db_setup`)."""
     with empty_database():
         executor = MigrationExecutor(connection)
         before, after = [("tournament", "0009_draft_settled")], [("tournament", "0010_organiser_permission")]
@@ -70,6 +108,7 @@ def test_accounts_that_direct_something_become_organisers():
         executor.migrate(after)
         executor = MigrationExecutor(connection)
         executor.migrate(executor.loader.graph.leaf_nodes())
+        migrated = schema(connection)
         from tournament.models import Organisation, Series, Tournament
 
         users = {user.username: user for user in get_user_model().objects.all()}
@@ -78,6 +117,10 @@ def test_accounts_that_direct_something_become_organisers():
         assert not any(user.has_perm("tournament.organise") for user in users.values())  # replaced
         assert set(Tournament.objects.values_list("organisation__slug", flat=True)) == {"verein"}
         assert set(Series.objects.values_list("organisation__slug", flat=True)) == {"verein"}
+    made = schema(connection)  # the test database again
+    assert sorted(migrated) == sorted(made)
+    different = [table for table in made if migrated[table] != made[table]]
+    assert not different, "\n".join(f"{t}:\n  migrated {migrated[t]}\n  test db  {made[t]}" for t in different)
 
 
 @pytest.mark.only_database("postgresql")
