@@ -1,7 +1,7 @@
 """Load test (figures, not a test): an evening's phones and directors against `make serve`.
 
     .venv/bin/python scripts/loadtest.py [--users 500] [--run-time 120] [--players 500] [--port 8765]
-                                         [--rush | --burst] [--batched]
+                                         [--rush | --burst [--save-at-once]] [--batched]
     bash scripts/with-postgres.sh .venv/bin/python scripts/loadtest.py      (on PostgreSQL)
     .venv/bin/python scripts/loadtest.py --url http://127.0.0.1:8080 --plan var/cluster/plan.json
                                                                             (an app that runs already)
@@ -20,7 +20,8 @@ first request; `--batched` leaves them in locust's batches (a harder load than a
 `--burst`: the announcement burst (`make loadtest` runs it with 200 phones): the director announces the
 new round and every phone opens its seating within the same 100 ms, fetching the page's static files
 as a browser that has not seen the site yet does, then its own page, then polls every 30 s give or take
-a fifth (static/js/standings.js).
+a fifth (static/js/standings.js). The 3 directors beside them enter the new round's sheets, the first
+one 5-10 s after the announcement (`--save-at-once`: in its first second, the worst case).
 
 Bounded: loopback only (it refuses any other address), a fixed number of users, a fixed time.
 """
@@ -248,14 +249,17 @@ def run_locust(url: str, plan_path: Path, users: int, run_time: int, name: str, 
 
 
 def run_burst(url: str, plan_path: Path, users: int, run_time: int, name: str, poll: float,
-              directors: int = 3) -> dict:
+              directors: int = 3, save_at_once: bool = False) -> dict:
     """The announcement burst: the phones from scripts/burst_phones.py (one asyncio loop whose own CPU is
     small and printed), the directors from locust beside them. locust spawning 200 phones in the burst's
     second took up to 0.8 of a core of the two the server has, and its own clock ran late with it
-    (docs/performance.md, "The announcement burst"). The phones start once the directors have logged in."""
+    (docs/performance.md, "The announcement burst"). The phones start once the directors have logged in;
+    each director waits its interval (5-10 s) before its first sheet, since the round was just announced,
+    unless `save_at_once` (the worst case: a game saved in the burst's first second makes every page the
+    worker warmed new)."""
     ready = OUT / f"{name}-ready"
     ready.unlink(missing_ok=True)
-    env = {**os.environ, "LOADTEST_READY": str(ready)}
+    env = {**os.environ, "LOADTEST_READY": str(ready), "LOADTEST_WAIT_BEFORE_FIRST_SHEET": "0" if save_at_once else "1"}
     directors_run = subprocess.Popen(
         [sys.executable, str(Path(__file__)), "--url", url, "--plan", str(plan_path), "--users", "0",
          "--directors", str(directors), "--run-time", str(run_time), "--name", f"{name}-directors"],
@@ -357,6 +361,9 @@ def main():
     parser.add_argument("--locust-phones", action="store_true",
                         help="with --burst: the phones from locust as well (before 2026-11-29; for comparison: "
                              "locust's own CPU falls into the burst)")
+    parser.add_argument("--save-at-once", action="store_true",
+                        help="with --burst: each director saves a game at the announcement instead of after its "
+                             "5-10 s (the worst case: every page the worker warmed is new in the burst)")
     parser.add_argument("--batched", action="store_true",
                         help="start each second's phones at the same instant, as locust does on its own "
                              "(harder than phones arriving one by one; docs/performance.md)")
@@ -376,7 +383,7 @@ def main():
         vendor = json.loads(plan_path.read_text())["vendor"]
         if args.burst and not args.locust_phones:
             result = run_burst(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
-                               directors=args.directors)
+                               directors=args.directors, save_at_once=args.save_at_once)
             sys.exit(1 if result["returncode"] else 0)
         result = run_locust(url, plan_path, args.users, args.run_time, args.name or "remote", args.poll,
                             rush=args.rush, directors=args.directors, batched=args.batched, burst=args.burst,
@@ -412,7 +419,8 @@ def main():
               f"{args.users} phones + 3 directors for {args.run_time} s ...", flush=True)
         name = args.name or (f"{vendor}-burst" if args.burst else f"{vendor}-rush" if args.rush else vendor)
         if args.burst and not args.locust_phones:
-            burst = run_burst(url, plan_path, args.users, args.run_time, name, args.poll, directors=args.directors)
+            burst = run_burst(url, plan_path, args.users, args.run_time, name, args.poll, directors=args.directors,
+                              save_at_once=args.save_at_once)
             wire = json.loads((OUT / f"{name}-directors-bytes.json").read_text(encoding="utf-8"))
             result = None
         else:

@@ -47,6 +47,10 @@ ARRIVAL_SPREAD = float(os.environ.get("LOADTEST_ARRIVAL_SPREAD", "0"))
 # static files too (a browser that has not seen the site yet), as the hall's phones do when the director
 # announces a round and everyone scans the QR code at once; later pages find them in the browser's cache
 STATIC_FILES = os.environ.get("LOADTEST_STATIC") == "1"
+# the burst (loadtest.py --burst): the round has just been announced, so its first sheet is minutes away;
+# each director waits its interval before the first one, instead of saving a game in the burst's first
+# second (docs/performance.md, "The announcement burst": what a game saved in that second costs)
+WAIT_BEFORE_FIRST_SHEET = os.environ.get("LOADTEST_WAIT_BEFORE_FIRST_SHEET") == "1"
 STATIC = re.compile(r'(?:href|src)="(/static/[^"]+)"')
 sent = Counter()
 statuses = Counter()
@@ -230,6 +234,8 @@ class Director(FastHttpUser):
         self.game = {}
         for cookie in logged_in[number % len(logged_in)]:  # the session of the login before the phones came
             self.client.cookiejar.set_cookie(cookie)
+        if WAIT_BEFORE_FIRST_SHEET:
+            gevent.sleep(self.wait_time())
 
     @task
     def save_game(self):
