@@ -1,13 +1,12 @@
 #!/usr/bin/env bash
 # One pass of the test suite on the database the environment names (make test runs it twice: SQLite,
 # then a throwaway PostgreSQL). One pytest run on every core (pytest-xdist, one test database per
-# worker, made by the migrations); the browser tests (tests/e2e) are sorted last (tests/conftest.py),
-# so each worker runs them after all other tests are handed out, with its own live server and
-# Chromium. They mostly wait (for Chromium, the server, the pages), so two of them side by side take
-# about half the time of one after the other; the one worker's database serves both kinds, migrated
-# once. DOKO_TEST_WORKERS sets the number of workers (default: the cores); DOKO_TEST_E2E_APART=1 runs
-# the browser tests after the others instead, alone in one process (the way to tell a timing problem
-# of a browser test from a bug).
+# worker, made from the models: tests/conftest.py); the browser tests (tests/e2e) are sorted last
+# (tests/conftest.py), so each worker runs them after all other tests are handed out, with its own
+# live server and Chromium. Two of them side by side take about half the time of one after the other;
+# the one worker's database serves both kinds. DOKO_TEST_WORKERS sets the number of workers (default:
+# the cores); DOKO_TEST_E2E_APART=1 runs the browser tests after the others instead, alone in one
+# process (the way to tell a timing problem of a browser test from a bug).
 #
 # Usage: scripts/run-tests.sh PYTEST [ARGS...]   (ARGS as for pytest: -k name, -x, a path ...)
 # Exit: pytest's (5 when nothing was selected); with DOKO_TEST_E2E_APART=1, 0 when both parts passed or
