@@ -52,12 +52,6 @@ def rating_course(entry_id: int, *, include_hidden: bool = True) -> RatingCourse
     return RatingCourse(now=steps[-1][1], rounds=steps) if steps else None
 
 
-def rating_version(entry_id: int) -> int:
-    """The id of the player's newest rating step (0: none): the steps of a table are written anew
-    whenever its games are rated again, so a new id means the rating may have moved. One query."""
-    return RatingStep.objects.filter(entry_id=entry_id).order_by("-id").values_list("id", flat=True).first() or 0
-
-
 def rating_text(value: rating.Rating) -> str:
     """The rating as the pages show it: mu, one decimal."""
     return number_format(value.mu, 1)  # with the reader's decimal mark: 27,9 / 27.9

@@ -28,7 +28,7 @@ from typing import Any, cast
 from django.db import connection
 from django.db.models import Field, Model
 
-from ..models import DataChange, Entry, Game, Penalty, Player, Round, Score, Seat, Table, Tournament
+from ..models import DataChange, Entry, Game, Penalty, Player, RatingStep, Round, Score, Seat, Table, Tournament
 
 # the fields of `Game` a player's page shows (`players.GameFacts`, in this order)
 GAME_FIELDS = (
@@ -119,21 +119,24 @@ def counters(tournament_id: int) -> tuple[int, int]:
     return row[0] or 0, row[1] or 0
 
 
-def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int]:
-    """The change counter, the setup counter (the newest change that is not one table's sheet) and the
-    newest change of a sheet at a table where the player sits or sat (0: none), at once: what a
-    player's page depends on, which it asks for on every poll. One query, along the change log's indexes."""
+def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int, int]:
+    """The change counter, the setup counter (the newest change that is not one table's sheet), the
+    newest change of a sheet at a table where the player sits or sat (0: none) and the player's newest
+    rating step (0: none; the steps of a table are written anew whenever its games are rated again, so a
+    new id means the rating may have moved), at once: what a player's page depends on, which it asks for
+    on every poll. One query, along the change log's and the rating steps' indexes."""
     changes = table(DataChange)
     with connection.cursor() as cursor:
         cursor.execute(
             f"SELECT (SELECT MAX(id) FROM {changes} WHERE tournament_id = %s), "
             f"(SELECT MAX(id) FROM {changes} WHERE tournament_id = %s AND table_id IS NULL), "
             f"(SELECT MAX(id) FROM {changes} WHERE table_id IN "
-            f"(SELECT table_id FROM {table(Seat)} WHERE entry_id = %s))",
-            [tournament_id, tournament_id, entry_id],
+            f"(SELECT table_id FROM {table(Seat)} WHERE entry_id = %s)), "
+            f"(SELECT MAX(id) FROM {table(RatingStep)} WHERE entry_id = %s)",
+            [tournament_id, tournament_id, entry_id, entry_id],
         )
         row = cursor.fetchone()
-    return row[0] or 0, row[1] or 0, row[2] or 0
+    return row[0] or 0, row[1] or 0, row[2] or 0, row[3] or 0
 
 
 # ---- a player's record (`players.player_record`) -------------------------------------------------

@@ -19,7 +19,7 @@ from scoring.rating import MINIMUM_GAMES
 
 from .. import privacy, ranking, selectors
 from ..models import Entry, Table
-from ..selectors.ratings import rating_course, rating_text, rating_version
+from ..selectors.ratings import rating_course, rating_text
 from ..web import cache_keys, caching, frames, front, histories
 from ..web.charts import Series, progression_svg
 from . import player_rows
@@ -59,16 +59,16 @@ class PlayerVersion:
     text: str
 
 
-def player_version(request, tournament, entry_id: int) -> tuple[tuple[int, int, int], PlayerVersion]:
-    """The three counters of `caching.player_counters` (the tournament's change counter first), and
+def player_version(request, tournament, entry_id: int) -> tuple[tuple[int, int, int, int], PlayerVersion]:
+    """The four values of `caching.player_counters` (the tournament's change counter first), and
     the version of the player's page (the counters in one query, the ranks from the shared cache)."""
-    counters = counter, setup, tables = caching.player_counters(tournament.pk, entry_id)
+    counters = counter, setup, tables, rating_step = caching.player_counters(tournament.pk, entry_id)
     history = histories.ranks(tournament, include_hidden=request.is_director, counter=counter)
     own = f"{setup}-{tables}"
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
     # the rating moves with games at other tables too (a correction in an earlier round rates the later
     # rounds again): its newest step, rewritten whenever it is rated again, is part of the version
-    rated = rating_version(entry_id) if tournament.rating_on else 0
+    rated = rating_step if tournament.rating_on else 0
     text = cache_keys.digest(own, ranks, rated, *history.brief_provisional_sentences())
     return counters, PlayerVersion(history=history, own=own, ranks=ranks, text=text)
 
@@ -167,8 +167,8 @@ def player_page(request, tournament, entry_id):
     return kept_by_front_door(request, caching.compressed(request, response), tournament, entry_id, counters)
 
 
-def kept_by_front_door(request, response, tournament, entry_id: int, counters: tuple[int, int, int]):
-    """A visitor's answer, kept by the front door while the player's three counters stay."""
+def kept_by_front_door(request, response, tournament, entry_id: int, counters: tuple[int, int, int, int]):
+    """A visitor's answer, kept by the front door while the player's counters (`player_counters`) stay."""
     if not caching.for_everyone(request):
         return response
     return front.keep(response, "player", tournament.pk, entry_id, value=counters)

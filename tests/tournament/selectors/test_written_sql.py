@@ -10,7 +10,7 @@ from django.db.models import Max
 
 from tournament import selectors
 from tournament.log.audit import SYSTEM
-from tournament.models import DataChange, DraftGame, Entry, Game, Round, Score, Seat, Table, Tournament
+from tournament.models import DataChange, DraftGame, Entry, Game, RatingStep, Round, Score, Seat, Table, Tournament
 from tournament.selectors import missing, written_sql
 from tournament.selectors.players import GAME_FIELDS, SAT_OUT
 from tournament.services import penalties, results, seating, sheet_state, table_links, tournaments
@@ -143,10 +143,11 @@ def test_how_far_each_table_is_reads_the_stored_counts_as_django_counts():
     assert [line.waiting for line in missing._table_results(tournament, table_ids={table.id})[0]] == [1]
 
 
-def by_the_orm(tournament: Tournament, entry_id: int) -> tuple[int, int, int]:
+def by_the_orm(tournament: Tournament, entry_id: int) -> tuple[int, int, int, int]:
     tables = Seat.objects.filter(entry_id=entry_id).values("table_id")
     own = DataChange.objects.filter(table_id__in=tables).aggregate(newest=Max("id"))["newest"] or 0
-    return caching.change_counter(tournament), caching.setup_counter(tournament), own
+    rated = RatingStep.objects.filter(entry_id=entry_id).order_by("-id").values_list("id", flat=True).first() or 0
+    return caching.change_counter(tournament), caching.setup_counter(tournament), own, rated
 
 
 def assert_same(tournament: Tournament) -> None:
@@ -171,6 +172,8 @@ def test_the_counters_written_as_sql_read_what_the_orm_reads():
     results.save_game(table=two, number=1, data=normal_game(two, 1))
     results.save_game(table=one, number=2, data=normal_game(one, 2))
     assert_same(tournament)
+    assert any(written_sql.player_counters(tournament.pk, entry)[3]  # rated: the newest rating step
+               for entry in tournament.entries.values_list("id", flat=True))
     tournaments.edit_player(entry=tournament.entries.order_by("start_number").first(), name="Neu", club="")
     assert_same(tournament)
     assert_same(other)
@@ -178,4 +181,4 @@ def test_the_counters_written_as_sql_read_what_the_orm_reads():
     DataChange.objects.filter(tournament=other).delete()  # a tournament before its first change
     assert written_sql.counter_by_slug(other.slug) == (other.pk, 0)
     entry = other.entries.first()
-    assert written_sql.player_counters(other.pk, entry.pk) == (0, 0, 0) == by_the_orm(other, entry.pk)
+    assert written_sql.player_counters(other.pk, entry.pk) == (0, 0, 0, 0) == by_the_orm(other, entry.pk)

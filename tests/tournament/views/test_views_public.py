@@ -260,9 +260,10 @@ def queries(client, url):
 # (a look-up and a store: 4). Each store is one query in the tests' savepoint (3); the database cache
 # also counts its table on every 50th write of a process, which tests/conftest.py turns off so that
 # these counts do not depend on the order of the tests. Unchanged polls: tests/tournament/web/test_polling.py.
-# +2: the ratings (the course, and its newest step in the version); the standings +1: the ratings of the
-# column beside the players (cached with the table)
-PUBLIC_QUERIES = {"standings": 26, "standings after round 1": 12, "standings.csv": 2, "player": 21}
+# +1: the rating's course (its newest step, in the page's version, is read with the player's counters
+# since 2026-11-29: one query fewer); the standings +1: the ratings of the column beside the players
+# (cached with the table)
+PUBLIC_QUERIES = {"standings": 26, "standings after round 1": 12, "standings.csv": 2, "player": 20}
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)
