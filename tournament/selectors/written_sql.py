@@ -2,13 +2,14 @@
 "Hand-written SQL"). Everything else reads with the ORM; the writes' `executemany` and COPY are in
 `services/scores.py` and `services/bulk.py`.
 
-- `counter_by_slug`, `counters`, `player_counters`: the change counters every poll (and the front door,
-  `web/front.py`) reads first, above every cache
-  layer (an unchanged poll is answered 304 from one of them, a visitor's cached page sent after
+- `counter_by_slug`, `counters`, `player_counters`: the change counters (for a player's page also
+  the player's newest rating step) every poll (and the front door, `web/front.py`) reads first, above
+  every cache layer (an unchanged poll is answered 304 from one of them, a visitor's cached page sent after
   one). Built by the ORM (scalar `MAX(id)` subqueries) they took 0.6 and 1.6 ms against 0.03 and
   0.05 ms here; `scripts/bench.py` measured an unchanged poll at 1.2 against 0.4 ms and a visitor's
   cached seating at 1.7 against 0.9 ms (SQLite, 2026-11-28). The bench's 25x bound would hold; the
-  announcement burst (p95 <= 250 ms while 200 phones arrive at once, not met yet) is bound by the CPU.
+  announcement burst (p95 <= 250 ms while 200 phones arrive at once: met on SQLite, not yet for the
+  pages opened on PostgreSQL) is bound by the CPU.
 - `player_entry`, `player_seats`, `player_scores`, `games_sat_out`: a player's record
   (`players.player_record`), read again after every change at the player's own tables. With the
   ORM it took 2.9 against 1.0 ms (one process, alternating), and the player's page after a change at
