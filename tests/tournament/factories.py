@@ -49,11 +49,16 @@ def seated_round(tournament, *, seed="test", publish=True, mode=Round.Mode.RANDO
 
 
 def play_round(tournament, games=2):
-    """A new round, drawn and published, with `games` normal games entered at every table."""
+    """A new round, drawn and published, with `games` normal games entered at every table: all sheets
+    at once (`results.enter_sheets`, the same checks as game by game, one change), as an import does;
+    a test of entering games one by one calls `results.save_game`."""
     round = seated_round(tournament, seed=f"r{tournament.rounds.count() + 1}")
-    for table in round.tables.all():
-        for number in range(1, games + 1):
-            results.save_game(table=table, data=normal_game(table, number, re_augen=130 + number))
+    sheets = []
+    for table in round.tables.order_by("number"):
+        seats = seat_ids(table)
+        sheets.append((table, [(number, normal_game(table, number, re_augen=130 + number, seats=seats))
+                               for number in range(1, games + 1)], []))
+    results.enter_sheets(sheets=sheets)
     return round
 
 
@@ -61,10 +66,11 @@ def seat_ids(table):
     return [s.entry_id for s in table.seats.order_by("position")]
 
 
-def normal_game(table, number=None, *, re_augen=130, re_seats=(0, 1), **extra):
-    """A normal game data dict for game `number` of `table`: Re are the given players of that game."""
+def normal_game(table, number=None, *, re_augen=130, re_seats=(0, 1), seats=None, **extra):
+    """A normal game data dict for game `number` of `table`: Re are the given players of that game
+    (`seats`: the table's entries in seat order, when the caller has read them)."""
     number = number or editing.next_game_number(table)
-    _dealer, _out, players = game_players(seat_ids(table), number)
+    _dealer, _out, players = game_players(seats or seat_ids(table), number)
     data = {"type": "normal", "re": [players[i] for i in re_seats], "re_augen": re_augen,
             "announcements": {"re": None, "kontra": None}, "extras": {}}
     data.update(extra)
