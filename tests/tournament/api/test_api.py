@@ -1,7 +1,7 @@
 """The open read API (/api/v1/, docs/api.md): every answer against the OpenAPI description the site
-serves, the publication levels, hidden results and draft rounds, the pages' switches, another
-organisation's private tournaments, ETags, paging, the rate limit, errors in the reader's language,
-a fixed number of queries whatever the size, and malformed queries never a 500."""
+serves, the publication levels, hidden results and draft rounds, the pages' switches,
+ETags, paging, the rate limit, errors in the reader's language, and malformed queries never a 500
+(another organisation's private tournaments and each endpoint's number of queries: test_api_sizes.py)."""
 
 from __future__ import annotations
 
@@ -9,9 +9,8 @@ import json
 
 import pytest
 from django.core.cache import cache
-from django.db import connection
+from django.db import transaction
 from django.test import Client, override_settings
-from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from hypothesis import example, given
 from hypothesis import settings as hypothesis_settings
@@ -25,7 +24,7 @@ from tournament.services import privacy as privacy_services
 from tournament.services import rangliste as rangliste_services
 from tournament.web import caching
 
-from ..factories import make_director, make_organisation, make_tournament, normal_game, play_round
+from ..factories import make_director, make_tournament, normal_game, play_round
 
 pytestmark = pytest.mark.django_db
 
@@ -61,11 +60,21 @@ def ranglisten() -> None:
         name="Intern", slug="intern", source=Rangliste.Source.FLAGGED, minimum_rounds=1, public=False))
 
 
+@pytest.fixture(scope="module")
+def built_herbst(django_db_setup, django_db_blocker):
+    """Herbst and the two Ranglisten, built once a module in a transaction rolled back at its end; each
+    test runs in a savepoint of it (pytest-django's `db`), so what a test changes is gone after it.
+    The tests that need a site without Herbst are in test_api_sizes.py."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        tournament = build()
+        ranglisten()
+        yield tournament.pk
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def herbst():
-    tournament = build()
-    ranglisten()
-    return tournament
+def herbst(built_herbst, db):
+    return Tournament.objects.get(pk=built_herbst)
 
 
 def entry_of(tournament, name):
@@ -200,27 +209,6 @@ def test_a_director_logged_in_still_gets_the_visitors_view(herbst):
     assert client.get(url("round", slug=herbst.slug, round_number=3)).status_code == 404
 
 
-def test_every_organisations_public_tournaments_and_nothing_private():
-    club_b = make_organisation(name="Club B", slug="club-b")
-    mine = make_tournament(players=4, slug="offen", director=make_director("a"))
-    theirs = make_tournament(players=4, slug="b-offen", organisation=club_b, name="B offen")
-    private = make_tournament(players=4, slug="b-privat", organisation=club_b, name="B privat")
-    Tournament.objects.filter(pk=private.pk).update(public_overview=False, public_standings=False,
-                                                   public_seating=False, public_players=False)
-    caching.forget_kept()
-    client = Client()
-    listed = client.get(url("tournaments")).json()
-    assert sorted(t["slug"] for t in listed["items"]) == ["b-offen", "offen"] and listed["count"] == 2
-    only_b = client.get(url("tournaments") + "?organisation=club-b").json()["items"]
-    assert [t["slug"] for t in only_b] == ["b-offen"] and only_b[0]["organisation"]["name"] == "Club B"
-    for address in (url("tournament", slug="b-privat"), url("standings", slug="b-privat"),
-                    url("file", slug="b-privat"), url("round", slug="b-privat", round_number=1),
-                    url("player", slug="b-privat", entry_id=private.entries.first().pk),
-                    url("player", slug="offen", entry_id=theirs.entries.first().pk)):  # another's player
-        assert client.get(address).status_code == 404, address
-    assert mine.pk and client.get(url("tournament", slug="b-offen")).status_code == 200
-
-
 def test_dates_filter_the_list(herbst):
     client = Client()
     assert client.get(url("tournaments") + "?since=2026-11-22").json()["count"] == 0
@@ -308,40 +296,6 @@ def test_errors_speak_the_readers_language(herbst):
     answer = client.post(url("tournaments"))
     assert answer.status_code == 405 and answer.json()["error"]["code"] == "method_not_allowed"
     assert client.get("/api/v1/gibt-es-nicht").json()["error"]["code"] == "not_found"
-
-
-PINNED = {"/api/v1/tournaments": 7, "/api/v1/tournaments/{slug}": 10,
-          "/api/v1/tournaments/{slug}/rounds/{round_number}": 10,
-          "/api/v1/tournaments/{slug}/rounds/{round_number}/tables/{table_number}/games": 13,
-          "/api/v1/tournaments/{slug}/standings": 20, "/api/v1/tournaments/{slug}/players/{entry_id}": 28,
-          "/api/v1/tournaments/{slug}/file": 16, "/api/v1/ranglisten": 7, "/api/v1/ranglisten/{slug}": 10}
-
-
-def counts(client: Client, t: Tournament) -> list[tuple[str, int]]:
-    """Queries of each endpoint's first answer after a change (nothing kept from before: the shared
-    cache's reads and writes and the rate limit's count are among them)."""
-    found = []
-    for address, template in every_url(t):
-        cache.clear()
-        caching.forget_kept()
-        with CaptureQueriesContext(connection) as queries:
-            assert client.get(address).status_code == 200
-        found.append((template, len(queries)))
-    return found
-
-
-def test_each_endpoint_reads_a_fixed_number_of_queries_whatever_the_size():
-    ranglisten()
-    small = build(players=9, slug="klein")
-    client = Client()
-    few = counts(client, small)
-    Tournament.objects.filter(pk=small.pk).update(public_overview=False)  # (out of the list)
-    large = build(players=25, slug="gross")
-    many = counts(client, large)
-    assert few == many
-    # the numbers themselves (with the database cache of the tests: its reads, writes and the rate
-    # limit's count are 4 to 14 of them), so that a change that adds queries is seen
-    assert dict(few) == PINNED
 
 
 @hypothesis_settings(max_examples=40)

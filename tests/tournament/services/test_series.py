@@ -47,8 +47,8 @@ def evening(director, name, date, players, *, slug, **settings):
     """A tournament of one round whose tables of four enter `players`' points as final totals."""
     tournament = tournament_services.create_tournament(name=name, date=date, director=director, slug=slug,
                                                        **settings)
-    entries = [tournament_services.register_player(tournament=tournament, name=player, club=club)
-               for player, club, _points in players]
+    entries = tournament_services.register_players_checked(
+        tournament=tournament, players=[tournament_services.NewPlayer(player, club) for player, club, _points in players])
     round = seating.create_round(tournament=tournament)
     tables = [[e.pk for e in entries[i:i + 4]] for i in range(0, len(entries), 4)]
     seating.place_tables(round=round, tables=tables)
