@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import pytest
 from django.core.cache import cache
+from django.db import transaction
 from django.test import Client, override_settings
 from django.urls import reverse
 
@@ -30,8 +31,21 @@ def url(name: str, **kwargs) -> str:
     return reverse(f"api:{name}", kwargs=kwargs)
 
 
+@pytest.fixture(scope="module")
+def built_hub(django_db_setup, django_db_blocker):
+    """The hub of `hub`, built once a module in a transaction rolled back at its end; each test runs in
+    a savepoint of it (pytest-django's `db`)."""
+    with django_db_blocker.unblock(), transaction.atomic():
+        yield build_hub().pk
+        transaction.set_rollback(True)
+
+
 @pytest.fixture
-def hub():
+def hub(built_hub, db):
+    return Rangliste.objects.get(pk=built_hub)
+
+
+def build_hub():
     """Two member clubs (DK Nord's January, DK Süd's March, Dieter Brand M-1 at both), a tournament too
     small to count, Frida Dulle by her initials and Erik Karo hidden; the association's Rangliste stored."""
     cache.clear()
