@@ -16,15 +16,17 @@ from ..tournament.printing.test_seating_plan_pdf import CLUBS, NAMES
 pytestmark = pytest.mark.browser_only
 
 # every page as it is shown, sampled every 150 ms: the seating's rows wholly inside the window (in the
-# page's last sample), and the rows shown cut off by the window's edge in two samples running (a row
-# cut off for one sample may be a layout no one saw: the header just grew and the page is planned anew)
+# page's last sample), and the rows shown cut off by the window's edge for 450 ms running, in samples
+# of the same page (a row cut off for a moment may be a layout no one saw: the header just grew and the
+# page is planned anew, which on a machine busy with other work took more than one sample's 150 ms; a
+# page stays 1 s, so a row the plan cut off is seen cut for longer)
 RECORD = """
 window.shownPages = [];
 (function () {
-  var page = null, cutBefore = [];
+  var page = null, cutSince = {};
   setInterval(function () {
     var section = document.getElementById("beamer-seating");
-    if (!document.body || !document.body.dataset.step || !section || section.hidden) { cutBefore = []; return; }
+    if (!document.body || !document.body.dataset.step || !section || section.hidden) { cutSince = {}; return; }
     var whole = [], cut = [];
     section.querySelectorAll("li").forEach(function (item) {
       var box = item.getBoundingClientRect();
@@ -38,12 +40,15 @@ window.shownPages = [];
     if (!page || page.key !== key) {
       page = {key: key, label: document.getElementById("beamer-page").textContent, names: whole, cut: []};
       window.shownPages.push(page);
+      cutSince = {};
     }
     page.names = whole;
+    var now = performance.now(), still = {};
     cut.forEach(function (name) {
-      if (cutBefore.indexOf(name) !== -1 && page.cut.indexOf(name) === -1) { page.cut.push(name); }
+      still[name] = name in cutSince ? cutSince[name] : now;
+      if (now - still[name] >= 450 && page.cut.indexOf(name) === -1) { page.cut.push(name); }
     });
-    cutBefore = cut;
+    cutSince = still;
   }, 150);
 })();
 """

@@ -48,7 +48,7 @@ def evening(director, name, date, players, *, slug, **settings):
     tournament = tournament_services.create_tournament(name=name, date=date, director=director, slug=slug,
                                                        **settings)
     entries = tournament_services.register_players_checked(
-        tournament=tournament, players=[tournament_services.NewPlayer(player, club) for player, club, _points in players])
+        tournament=tournament, players=[tournament_services.NewPlayer(name, club) for name, club, _points in players])
     round = seating.create_round(tournament=tournament)
     tables = [[e.pk for e in entries[i:i + 4]] for i in range(0, len(entries), 4)]
     seating.place_tables(round=round, tables=tables)
