@@ -2,14 +2,15 @@
 "Hand-written SQL"). Everything else reads with the ORM; the writes' `executemany` and COPY are in
 `services/scores.py` and `services/bulk.py`.
 
-- `counter_by_slug`, `counters`, `player_counters`: the change counters (for a player's page also
-  the player's newest rating step) every poll (and the front door, `web/front.py`) reads first, above
-  every cache layer (an unchanged poll is answered 304 from one of them, a visitor's cached page sent after
-  one). Built by the ORM (scalar `MAX(id)` subqueries) they took 0.6 and 1.6 ms against 0.03 and
-  0.05 ms here; `scripts/bench.py` measured an unchanged poll at 1.2 against 0.4 ms and a visitor's
-  cached seating at 1.7 against 0.9 ms (SQLite, 2026-11-28). The bench's 25x bound would hold; the
-  announcement burst (p95 <= 250 ms while 200 phones arrive at once: met on SQLite, not yet for the
-  pages opened on PostgreSQL) is bound by the CPU.
+- `counter_by_slug`, `counters`, `player_counters`, `player_counters_by_slug`: the change counters
+  (for a player's page also the player's newest rating step, read with the tournament by its slug in
+  one query) every poll (and the front door, `web/front.py`) reads first, above every cache layer (an
+  unchanged poll is answered 304 from one of them, a visitor's cached page sent after one). Built by
+  the ORM (scalar `MAX(id)` subqueries) they took 0.6 and 1.6 ms against 0.03 and 0.05 ms here;
+  `scripts/bench.py` measured an unchanged poll at 1.2 against 0.4 ms and a visitor's cached seating at
+  1.7 against 0.9 ms (SQLite, 2026-11-28). The bench's 25x bound would hold; the announcement burst
+  (p95 <= 250 ms while 200 phones arrive at once) is bound by the CPU and, on PostgreSQL, by the round
+  trips of each request.
 - `player_entry`, `player_seats`, `player_scores`, `games_sat_out`: a player's record
   (`players.player_record`), read again after every change at the player's own tables. With the
   ORM it took 2.9 against 1.0 ms (one process, alternating), and the player's page after a change at
@@ -124,20 +125,35 @@ def player_counters(tournament_id: int, entry_id: int) -> tuple[int, int, int, i
     """The change counter, the setup counter (the newest change that is not one table's sheet), the
     newest change of a sheet at a table where the player sits or sat (0: none) and the player's newest
     rating step (0: none; the steps of a table are written anew whenever its games are rated again, so a
-    new id means the rating may have moved), at once: what a player's page depends on, which it asks for
-    on every poll. One query, along the change log's and the rating steps' indexes."""
-    changes = table(DataChange)
+    new id means the rating may have moved), at once: what a player's page depends on, which the front
+    door asks for before it sends a player's kept page again. One query, along the change log's and the
+    rating steps' indexes."""
     with connection.cursor() as cursor:
-        cursor.execute(
-            f"SELECT (SELECT MAX(id) FROM {changes} WHERE tournament_id = %s), "
-            f"(SELECT MAX(id) FROM {changes} WHERE tournament_id = %s AND table_id IS NULL), "
-            f"(SELECT MAX(id) FROM {changes} WHERE table_id IN "
-            f"(SELECT table_id FROM {table(Seat)} WHERE entry_id = %s)), "
-            f"(SELECT MAX(id) FROM {table(RatingStep)} WHERE entry_id = %s)",
-            [tournament_id, tournament_id, entry_id, entry_id],
-        )
+        cursor.execute(f"SELECT {_player_counter_columns('%s')}", [tournament_id, tournament_id, entry_id, entry_id])
         row = cursor.fetchone()
     return row[0] or 0, row[1] or 0, row[2] or 0, row[3] or 0
+
+
+def player_counters_by_slug(slug: str, entry_id: int) -> tuple[int, tuple[int, int, int, int]] | None:
+    """(tournament id, its `player_counters`) by the tournament's slug, in one query: a player's page
+    and its poll read them first (`caching.reads_player_counters`) instead of `counter_by_slug` and then
+    `player_counters`. None: no tournament of that slug."""
+    with connection.cursor() as cursor:
+        cursor.execute(f"SELECT t.id, {_player_counter_columns('t.id')} FROM {table(Tournament)} t WHERE t.slug = %s",
+                       [entry_id, entry_id, slug])
+        row = cursor.fetchone()
+    return (row[0], (row[1] or 0, row[2] or 0, row[3] or 0, row[4] or 0)) if row else None
+
+
+def _player_counter_columns(tournament: str) -> str:
+    """The four columns of `player_counters`, the tournament's id given as `tournament` (a parameter's
+    place or a column); the entry's id is a parameter, twice."""
+    changes = table(DataChange)
+    return (f"(SELECT MAX(c.id) FROM {changes} c WHERE c.tournament_id = {tournament}), "
+            f"(SELECT MAX(c.id) FROM {changes} c WHERE c.tournament_id = {tournament} AND c.table_id IS NULL), "
+            f"(SELECT MAX(c.id) FROM {changes} c WHERE c.table_id IN "
+            f"(SELECT s.table_id FROM {table(Seat)} s WHERE s.entry_id = %s)), "
+            f"(SELECT MAX(r.id) FROM {table(RatingStep)} r WHERE r.entry_id = %s)")
 
 
 # ---- a player's record (`players.player_record`) -------------------------------------------------

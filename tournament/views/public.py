@@ -61,8 +61,9 @@ class PlayerVersion:
 
 def player_version(request, tournament, entry_id: int) -> tuple[tuple[int, int, int, int], PlayerVersion]:
     """The four values of `caching.player_counters` (the tournament's change counter first), and
-    the version of the player's page (the counters in one query, the ranks from the shared cache)."""
-    counters = counter, setup, tables, rating_step = caching.player_counters(tournament.pk, entry_id)
+    the version of the player's page (the counters read with the tournament by `reads_player_counters`,
+    the ranks from the shared cache)."""
+    counters = counter, setup, tables, rating_step = caching.player_counters_of(request, tournament.pk, entry_id)
     history = histories.ranks(tournament, include_hidden=request.is_director, counter=counter)
     own = f"{setup}-{tables}"
     ranks = tuple((number, history.ranks(number).get(entry_id)) for number in history.rounds)
@@ -130,6 +131,7 @@ def describe_player_page(request, entry_id):
     return ("player-poll" if partial else "player"), (getattr(request, "role", None) or "", entry_id), not partial
 
 
+@caching.reads_player_counters
 @caching.answers_unchanged_polls(describe_player_page)
 @public_or_director("players")
 def player_page(request, tournament, entry_id):

@@ -51,6 +51,7 @@ from ..models import DataChange, Tournament
 from ..selectors.written_sql import counter_by_slug as counter_by_slug
 from ..selectors.written_sql import counters as counters
 from ..selectors.written_sql import player_counters as player_counters
+from ..selectors.written_sql import player_counters_by_slug
 from . import cache_keys
 from .cache_keys import TIMEOUT, digest, release
 
@@ -202,7 +203,8 @@ def answers_unchanged_polls(describe):
         def wrapper(request, slug, *args, **kwargs):
             if (request.method in ("GET", "HEAD") and "HTTP_IF_NONE_MATCH" in request.META
                     and settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES):
-                found = request.counter_by_slug = counter_by_slug(slug)  # (the view goes on with it)
+                found = getattr(request, "counter_by_slug", None) or counter_by_slug(slug)  # (read with a player's)
+                request.counter_by_slug = found  # (the view goes on with it)
                 if found is not None:
                     page, variant, personal = describe(request, *args, **kwargs)
                     tag = etag(found[0], found[1], page, variant, personal_parts(request) if personal else ())
@@ -217,6 +219,32 @@ def answers_unchanged_polls(describe):
         return wrapper
 
     return decorator
+
+
+def reads_player_counters(view):
+    """Decorator for a player's page and its poll, outside `answers_unchanged_polls`: the change counter
+    by the slug and the player's counters (`player_counters`) in one query (`player_counters_by_slug`)
+    instead of one each; `answers_unchanged_polls`, `tournament_by_slug` and `player_counters_of` take
+    them from the request."""
+
+    @wraps(view)
+    def wrapper(request, slug, entry_id, *args, **kwargs):
+        found = player_counters_by_slug(slug, entry_id)
+        if found is not None:
+            tournament_id, counters = found
+            request.counter_by_slug = (tournament_id, counters[0])
+            request.player_counters = (tournament_id, entry_id, counters)
+        return view(request, slug, entry_id, *args, **kwargs)
+
+    return wrapper
+
+
+def player_counters_of(request, tournament_id: int, entry_id: int) -> tuple[int, int, int, int]:
+    """The player's counters as `reads_player_counters` read them with the tournament, else read now."""
+    read = getattr(request, "player_counters", None)
+    if read is not None and read[0] == tournament_id and read[1] == entry_id:
+        return read[2]
+    return player_counters(tournament_id, entry_id)
 
 
 # ---- the shared cache ---------------------------------------------------------------------------------

@@ -154,6 +154,8 @@ def assert_same(tournament: Tournament) -> None:
     assert written_sql.counter_by_slug(tournament.slug) == (tournament.pk, caching.change_counter(tournament))
     for entry_id in tournament.entries.values_list("id", flat=True):
         assert written_sql.player_counters(tournament.pk, entry_id) == by_the_orm(tournament, entry_id)
+        assert written_sql.player_counters_by_slug(tournament.slug, entry_id) == (
+            tournament.pk, by_the_orm(tournament, entry_id))
 
 
 def test_the_counters_written_as_sql_read_what_the_orm_reads():
@@ -182,3 +184,5 @@ def test_the_counters_written_as_sql_read_what_the_orm_reads():
     assert written_sql.counter_by_slug(other.slug) == (other.pk, 0)
     entry = other.entries.first()
     assert written_sql.player_counters(other.pk, entry.pk) == (0, 0, 0, 0) == by_the_orm(other, entry.pk)
+    assert written_sql.player_counters_by_slug(other.slug, entry.pk) == (other.pk, (0, 0, 0, 0))
+    assert written_sql.player_counters_by_slug("gibt-es-nicht", entry.pk) is None

@@ -262,8 +262,9 @@ def queries(client, url):
 # these counts do not depend on the order of the tests. Unchanged polls: tests/tournament/web/test_polling.py.
 # +1: the rating's course (its newest step, in the page's version, is read with the player's counters
 # since 2026-11-29: one query fewer); the standings +1: the ratings of the column beside the players
-# (cached with the table)
-PUBLIC_QUERIES = {"standings": 26, "standings after round 1": 12, "standings.csv": 2, "player": 20}
+# (cached with the table). The player's page -1: the change counter by the slug is read with the
+# player's counters (`caching.reads_player_counters`), not in a query of its own.
+PUBLIC_QUERIES = {"standings": 26, "standings after round 1": 12, "standings.csv": 2, "player": 19}
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)
