@@ -34,10 +34,16 @@ def make_tournament(*, players=8, rules="turnier", director=None, slug="", **kwa
     tournament = tournaments.create_tournament(name=kwargs.pop("name", "Herbstturnier"),
                                                date=datetime.date(2026, 11, 21),
                                                director=director, rules=rules, slug=slug, **kwargs)
-    if players:  # one registration of them all (one change), as a pasted list registers them
-        tournaments.register_players_checked(
-            tournament=tournament, players=[tournaments.NewPlayer(name, "DK Nord") for name in player_names(players)])
+    if players:
+        register(tournament, [(name, "DK Nord") for name in player_names(players)])
     return tournament
+
+
+def register(tournament, people):
+    """Registers (name, club) pairs in one registration (one change), as a pasted list does: a test of
+    registering one player calls `tournaments.register_player`. Returns the entries, in that order."""
+    return tournaments.register_players_checked(
+        tournament=tournament, players=[tournaments.NewPlayer(name, club) for name, club in people])
 
 
 def seated_round(tournament, *, seed="test", publish=True, mode=Round.Mode.RANDOM):

@@ -18,7 +18,7 @@ from tournament.printing import documents, render
 from tournament.services import penalties as penalty_services
 from tournament.services import results, seating, sheet_state, tournaments
 
-from ..factories import make_director, make_tournament, normal_game, seat_ids, seated_round
+from ..factories import make_director, make_tournament, normal_game, register, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
@@ -38,8 +38,7 @@ def pdf_cache(settings, tmp_path):
 def tournament(director):  # `director` from conftest.py
     tournament = make_tournament(players=0, director=director, slug="herbst", name="Herbstturnier Münster",
                                  place="Köln")
-    for name in NAMES:  # 9 players: a table of 5 and a table of 4
-        tournaments.register_player(tournament=tournament, name=name, club="DK Süd")
+    register(tournament, [(name, "DK Süd") for name in NAMES])  # 9 players: a table of 5 and a table of 4
     return tournament
 
 

@@ -17,7 +17,7 @@ from tournament.selectors.teams import last_match_day, team_members
 from tournament.services import match_days, teams, tournaments
 from tournament.services import series as series_services
 
-from ..factories import make_director, message_texts
+from ..factories import make_director, message_texts, register
 from .test_league import match_day
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +26,7 @@ pytestmark = pytest.mark.django_db
 def next_day(director, series, *, players: list[tuple[str, str]] = ()):
     day = tournaments.create_tournament(name="2. Spieltag", date=datetime.date(2026, 12, 12), director=director,
                                         slug="tag-2")
-    for name, club in players:
-        tournaments.register_player(tournament=day, name=name, club=club)
+    register(day, players)
     series_services.add_tournament(series=series, tournament=day, user=director)
     day.refresh_from_db()
     return day

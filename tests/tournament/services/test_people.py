@@ -20,7 +20,7 @@ from tournament.services import identities as identity_services
 from tournament.services import privacy as privacy_services
 from tournament.services import rangliste as rangliste_services
 
-from ..factories import make_director, make_organisation, play_round
+from ..factories import make_director, make_organisation, play_round, register
 
 pytestmark = pytest.mark.django_db
 
@@ -41,8 +41,7 @@ def club(name, slug):
 
 def event(organisation, director, name, date, players=FOUR, rounds=1):
     tournament = tournaments.create_tournament(name=name, date=date, director=director, organisation=organisation)
-    for player in players:
-        tournaments.register_player(tournament=tournament, name=player, club="")
+    register(tournament, [(player, "") for player in players])
     for _ in range(rounds):
         play_round(tournament)
     return tournament

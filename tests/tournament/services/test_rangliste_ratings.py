@@ -22,7 +22,7 @@ from tournament.selectors.rangliste import public_key
 from tournament.selectors.ratings import rating_text
 from tournament.services import organisations, rangliste_ratings, rangliste_refresh, results, tournaments
 
-from ..factories import normal_game, play_round, player_names
+from ..factories import normal_game, play_round, player_names, register
 from .test_rangliste_association import association_rangliste, clubs  # noqa: F401 (a fixture)
 
 pytestmark = pytest.mark.django_db
@@ -35,8 +35,7 @@ def ranglistenturnier(director, day, names, *, slug, club):
     tournament = tournaments.create_tournament(
         name=f"Turnier {slug}", date=day, director=director, slug=slug, counts_for_rangliste=True
     )
-    for name in names:
-        tournaments.register_player(tournament=tournament, name=name, club=club)
+    register(tournament, [(name, club) for name in names])
     return tournament
 
 

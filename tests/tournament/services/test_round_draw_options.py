@@ -8,9 +8,9 @@ from django.urls import reverse
 
 from tournament.forms.rounds import DrawForm
 from tournament.models import Round
-from tournament.services import seating, tournaments
+from tournament.services import seating
 
-from ..factories import make_tournament, message_texts, seat_ids, seated_round
+from ..factories import make_tournament, message_texts, register, seat_ids, seated_round
 
 pytestmark = pytest.mark.django_db
 
@@ -29,9 +29,7 @@ def url(name, round):
 
 def club_tournament(director, clubs, per_club):
     tournament = make_tournament(players=0, director=director, slug="vereine")
-    for number in range(per_club):
-        for club in clubs:
-            tournaments.register_player(tournament=tournament, name=f"{club} {number}", club=club)
+    register(tournament, [(f"{club} {number}", club) for number in range(per_club) for club in clubs])
     return tournament
 
 

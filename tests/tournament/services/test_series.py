@@ -21,7 +21,7 @@ from tournament.services import seating, sheet_state
 from tournament.services import series as series_services
 from tournament.services import tournaments as tournament_services
 
-from ..factories import make_director, message_texts
+from ..factories import make_director, message_texts, register
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,7 @@ def evening(director, name, date, players, *, slug, **settings):
     """A tournament of one round whose tables of four enter `players`' points as final totals."""
     tournament = tournament_services.create_tournament(name=name, date=date, director=director, slug=slug,
                                                        **settings)
-    entries = tournament_services.register_players_checked(
-        tournament=tournament, players=[tournament_services.NewPlayer(name, club) for name, club, _points in players])
+    entries = register(tournament, [(name, club) for name, club, _points in players])
     round = seating.create_round(tournament=tournament)
     tables = [[e.pk for e in entries[i:i + 4]] for i in range(0, len(entries), 4)]
     seating.place_tables(round=round, tables=tables)
