@@ -93,7 +93,7 @@ def by_tournament(request, slug: str, page: str, allowed, build) -> HttpResponse
     could change the answer, a switch of the public pages included, is a write that moves the counter,
     as for the polled pages (`caching.answers_unchanged_polls`). Otherwise the tournament, 404 unless
     `allowed(tournament)`, and `build(tournament)` as JSON."""
-    found = request.counter_by_slug = caching.counter_by_slug(slug)
+    found = caching.request_counter_by_slug(request, slug)
     if found is None:
         raise Http404
     variant = (sorted(request.GET.items()),)

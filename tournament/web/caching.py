@@ -162,12 +162,22 @@ class Poll(Validator):
 
 # ---- the fast answer to an unchanged poll ------------------------------------------------------------
 
+def request_counter_by_slug(request, slug: str) -> tuple[int, int] | None:
+    """(tournament id, change counter) of the tournament by its slug (`counter_by_slug`), read once per
+    request: the first reader (a poll's check, `reads_player_counters`, the API) keeps it on the request
+    (`request.counter_by_slug`) for the rest (`tournament_by_slug`)."""
+    found = getattr(request, "counter_by_slug", None)
+    if found is None:
+        found = request.counter_by_slug = counter_by_slug(slug)
+    return found
+
+
 def tournament_by_slug(request, slug: str) -> Tournament:
     """The tournament of a public page, and its change counter (`request.change_counter`, which
     `Poll` then uses), from one query: the tournament's row itself is read once per change of the
     tournament and kept in the process (`recent`; any write counts the tournament up, so a kept row
     is never stale). Each request gets its own copy. Http404 for an unknown slug."""
-    found = getattr(request, "counter_by_slug", None) or counter_by_slug(slug)  # (read already by a poll's check)
+    found = request_counter_by_slug(request, slug)
     if found is None:
         raise Http404
     tournament_id, counter = found
@@ -203,8 +213,7 @@ def answers_unchanged_polls(describe):
         def wrapper(request, slug, *args, **kwargs):
             if (request.method in ("GET", "HEAD") and "HTTP_IF_NONE_MATCH" in request.META
                     and settings.SESSION_COOKIE_NAME not in request.COOKIES and "messages" not in request.COOKIES):
-                found = getattr(request, "counter_by_slug", None) or counter_by_slug(slug)  # (read with a player's)
-                request.counter_by_slug = found  # (the view goes on with it)
+                found = request_counter_by_slug(request, slug)
                 if found is not None:
                     page, variant, personal = describe(request, *args, **kwargs)
                     tag = etag(found[0], found[1], page, variant, personal_parts(request) if personal else ())
