@@ -25,6 +25,9 @@ Everything that differs between a laptop and a server comes from the environment
                            are erased (default 30; setting DOKO_CONTACT_RETENTION_DAYS)
 - DJANGO_CONN_MAX_AGE      seconds a worker keeps its database connection (default 0: one per
                            request; `make serve` and docs/deploy.md use 60)
+- DJANGO_PG_PREPARE        PostgreSQL only: a query a connection has sent twice is sent as a prepared
+                           statement from then on (psycopg's server-side binding; default on). Off ("0")
+                           behind a pooler in transaction mode older than PgBouncer 1.21 (docs/deploy.md)
 - DJANGO_REDIS_URL         redis://127.0.0.1:6379/0 or unix:///path/redis.sock: the shared cache lives
                            in Redis; default: in the database (table doko_cache, made by `migrate`)
 - DJANGO_RELEASE           names the code's version in the cache keys and ETags; default: a digest of
@@ -166,6 +169,13 @@ elif DATABASES["default"]["ENGINE"] == "django.db.backends.postgresql":
     # query that runs in 34 ms (docs/performance.md, the hub). The app's queries are all short.
     given = DATABASES["default"].setdefault("OPTIONS", {}).get("options", "")
     DATABASES["default"]["OPTIONS"]["options"] = f"{given} -c jit=off".strip()
+    # Prepared statements: the server plans a query once per connection instead of every time. Its
+    # queries are short (0.01-0.05 ms to run, 0.1-0.3 ms to plan), so planning was most of the server's
+    # CPU; in the announcement burst the server's CPU fell by about a third (docs/performance.md).
+    # Django turns them off by default (for poolers); psycopg prepares only with server-side binding.
+    if env_bool("DJANGO_PG_PREPARE", True):
+        DATABASES["default"]["OPTIONS"]["server_side_binding"] = True
+        DATABASES["default"]["OPTIONS"]["prepare_threshold"] = 2
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

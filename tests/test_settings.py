@@ -51,6 +51,29 @@ def test_postgresql_compiles_no_query_just_in_time():
         assert cursor.fetchone()[0] == "off"
 
 
+def test_postgresql_prepares_what_a_connection_asks_again_unless_told_not_to(monkeypatch):
+    loaded = load_settings(monkeypatch, DATABASE_URL="postgres://postgres@%2Ftmp%2Fx/doko")
+    assert loaded.DATABASES["default"]["OPTIONS"]["server_side_binding"] is True
+    assert loaded.DATABASES["default"]["OPTIONS"]["prepare_threshold"] == 2
+    off = load_settings(monkeypatch, DATABASE_URL="postgres://postgres@%2Ftmp%2Fx/doko", DJANGO_PG_PREPARE="0")
+    assert "prepare_threshold" not in off.DATABASES["default"]["OPTIONS"]
+    assert "server_side_binding" not in off.DATABASES["default"]["OPTIONS"]
+
+
+@pytest.mark.django_db
+def test_postgresql_plans_a_query_asked_again_once(django_user_model):
+    """The third time a connection sends the same query it runs a prepared statement: the server planned
+    it once (docs/performance.md, "The announcement burst")."""
+    if connection.vendor != "postgresql":
+        pytest.skip("PostgreSQL only")
+    for _ in range(3):
+        list(django_user_model.objects.filter(username="niemand-mit-diesem-namen").values_list("pk"))
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT statement FROM pg_prepared_statements")
+        prepared = [row[0] for row in cursor.fetchall()]
+    assert any("niemand" not in text and "auth_user" in text for text in prepared), prepared
+
+
 def test_environment_switches_debug_hosts_and_key(monkeypatch):
     loaded = load_settings(
         monkeypatch, DJANGO_DEBUG="false", DJANGO_SECRET_KEY="s3cret",

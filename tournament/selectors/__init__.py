@@ -33,7 +33,7 @@ from .access import is_director, is_organiser, is_series_director, organisations
 from .missing import MissingResults, TableResults, missing_results
 from .overview import Overview, RoundSummary, tournament_overview
 from .players import PlayerLine, PlayerRecord, PlayerRound, player_record
-from .rounds import RepeatPair, SeatedTable, current_seat, game_points, repeat_pairs, round_tables, seated_entries
+from .rounds import RepeatPair, SeatedTable, current_seats, game_points, repeat_pairs, round_tables, seated_entries
 from .series import (
     SeriesCell,
     SeriesEvening,
@@ -77,7 +77,7 @@ __all__ = [
     "ScoreSum",
     "TableResults",
     "TableSheet",
-    "current_seat",
+    "current_seats",
     "game_points",
     "identity_key",
     "is_director",

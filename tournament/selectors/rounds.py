@@ -91,11 +91,13 @@ class CurrentSeat:
         return clock_end(self.started_at, minutes)
 
 
-def current_seat(tournament_id: int, entry_id: int) -> CurrentSeat | None:
-    """Where a player sits in the newest published round (not closed, not a draft): one query. None
-    when they sit nowhere now. Every poll that names its player (`me`) asks this."""
-    found = (Seat.objects.filter(entry_id=entry_id, round__tournament_id=tournament_id,
-                                 round__status=Round.Status.PUBLISHED)
-             .order_by("-round__number").values_list("round__number", "table__number", "position",
-                                                     "round__started_at").first())
-    return CurrentSeat(*found) if found else None
+def current_seats(tournament_id: int) -> dict[int, CurrentSeat]:
+    """Where every player sits in the newest published round where they sit (not closed, not a draft),
+    by entry: one query for the whole tournament. Every poll that names its player (`me`) looks its
+    player up here (`views/seat_notice.py` keeps it in the process under the change counter)."""
+    rows = (Seat.objects.filter(round__tournament_id=tournament_id, round__status=Round.Status.PUBLISHED)
+            .order_by("round__number").values_list("entry_id", "round__number", "table__number", "position",
+                                                   "round__started_at"))
+    # the newest round last: its seat stays
+    return {entry_id: CurrentSeat(number, table, position, started)
+            for entry_id, number, table, position, started in rows}

@@ -67,6 +67,8 @@ FAMILIES: dict[str, Family] = {
     "player-live": Family("a player's page without the frame", "version", "views/public.py"),
     "player-frame": Family("the site's frame around a visitor's player page (in-process only)", "change",
                            "web/frames.py"),
+    "current-seats": Family("where every player sits in the newest published round, for the seat notice "
+                            "(in-process only)", "change", "views/seat_notice.py"),
     "history": Family("the standings after every round, computed anew", "change", "web/histories.py"),
     "ranks": Family("everyone's rank after each round (a player's page)", "change", "web/histories.py"),
     "score-sums": Family("the scores summed per table and player, with the counter they are valid for",
@@ -174,6 +176,10 @@ def player_live(tournament_id: int, version: str, *, role: str, entry_id: int) -
 
 def player_frame(tournament_id: int, counter: int) -> str:
     return _key("player-frame", tournament_id, counter)
+
+
+def current_seats(tournament_id: int, counter: int) -> str:
+    return f"doko:current-seats:{tournament_id}:{counter}"
 
 
 def history(tournament_id: int, counter: int, *, include_hidden: bool) -> str:

@@ -58,19 +58,25 @@ def test_the_poll_with_me_runs_a_fixed_number_of_queries(director, players, djan
     seated_round(tournament)
     entry = tournament.entries.get(start_number=2)
     poll(tournament, entry.id)  # the standings fragment is cached once per change
-    # the tournament, the change counter, the cached fragment (as in another worker process), the seat
+    # the tournament, the change counter, the cached fragment (as in another worker process), where
+    # everyone sits
     caching.forget_kept()
     with django_assert_num_queries(4):
         text = poll(tournament, entry.id)
-    # the same process again: the fragment and the tournament are kept in it (caching.recent)
-    with django_assert_num_queries(2):
+    # the same process again: the fragment, the tournament and the seats are kept in it (caching.recent),
+    # also for another player's phone: the change counter alone
+    with django_assert_num_queries(1):
         poll(tournament, entry.id)
-    assert "data-seat-notice" in text
+    another = tournament.entries.get(start_number=1)
+    with django_assert_num_queries(1):
+        other = poll(tournament, another.id)
+    assert "data-seat-notice" in text and "data-seat-notice" in other
 
 
 def test_the_current_seat_is_the_one_django_finds(tournament):
-    """`selectors.current_seat` (read as values, one query): the seat Django's own query finds, in the
-    newest published round (not a draft), with the same end of the round clock."""
+    """`selectors.current_seats` (read as values, one query for everyone): the seat Django's own query
+    finds, in the newest published round where the player sits (not a draft), with the same end of the
+    round clock."""
     play_round(tournament)
     second = seated_round(tournament, seed="zwei")
     round_clock.start_clock(round=second)
@@ -78,13 +84,13 @@ def test_the_current_seat_is_the_one_django_finds(tournament):
     for entry in tournament.entries.all():
         expected = (Seat.objects.filter(entry=entry, round__tournament=tournament, round__status=Round.Status.PUBLISHED)
                     .select_related("table", "round").order_by("-round__number").first())
-        found = selectors.current_seat(tournament.pk, entry.id)
+        found = selectors.current_seats(tournament.pk)[entry.id]
         assert found.round_number == 2
         assert (found.round_number, found.table_number, found.position) == (
             expected.round.number, expected.table.number, expected.position)
         assert found.clock_end(90) == expected.round.clock_end(90) is not None
     seating.close_round(round=second)
-    assert selectors.current_seat(tournament.pk, entry.id).round_number == 1
+    assert selectors.current_seats(tournament.pk)[entry.id].round_number == 1
 
 
 def test_the_overview_asks_for_the_notice_alone_and_gets_304_while_nothing_changed(tournament):

@@ -99,6 +99,7 @@ def test_every_family_of_keys_moves_with_exactly_the_writes_it_depends_on(caught
         for client in (visitor, boss):
             for url in (reverse("tournament:standings", args=[slug]),
                         reverse("tournament:standings", args=[slug]) + "?partial=1",
+                        reverse("tournament:standings", args=[slug]) + f"?partial=1&me={player.pk}",
                         reverse("tournament:standings_json", args=[slug]),
                         reverse("tournament:round", args=[slug, round.number]),
                         reverse("tournament:player", args=[slug, player.pk]),
