@@ -307,3 +307,59 @@ def test_a_worker_that_is_only_full_keeps_its_socket():
     finally:
         listener.close()
         worker.poller.close()
+
+
+class _Wire:
+    """A connection's socket that records each send."""
+
+    def __init__(self):
+        self.sends: list[bytes] = []
+
+    def sendall(self, data):
+        self.sends.append(bytes(data))
+
+
+def _answer(response_class, method: str, status: str, headers: list, body: list[bytes]) -> list[bytes]:
+    from gunicorn.config import Config
+    from gunicorn.http.parser import RequestParser
+
+    config = Config()
+    request = next(iter(RequestParser(config, [f"{method} / HTTP/1.1\r\nHost: x\r\n\r\n".encode()], ("127.0.0.1", 1))))
+    wire = _Wire()
+    response = response_class(request, wire, config)
+    response.start_response(status, headers)
+    for part in body:
+        response.write(part)
+    response.close()
+    return wire.sends
+
+
+@pytest.mark.parametrize("method, status, headers, body, sends", [
+    ("GET", "200 OK", [("Content-Length", "5")], [b"hallo"], 1),  # head and body in one send
+    ("GET", "200 OK", [("Content-Length", "5")], [b"hal", b"lo"], 2),  # the rest as gunicorn sends it
+    ("GET", "200 OK", [("Content-Length", "0")], [], 1),
+    ("GET", "200 OK", [], [b"ha", b"llo"], 4),  # no length: chunked, gunicorn's own way
+    ("HEAD", "200 OK", [("Content-Length", "5")], [b"hallo"], 1),  # no body on the wire
+    ("GET", "304 Not Modified", [("ETag", '"1"')], [], 1),
+])
+def test_a_worker_sends_an_answers_head_with_its_body(method, status, headers, body, sends):
+    """config/gunicorn_worker.py: gunicorn sends the head and the body in two sends, each a TCP segment the
+    phone's side wakes up for; the worker's `OneSendResponse` sends the head with a body of known length
+    at once. What goes on the wire is byte for byte gunicorn's."""
+    from unittest import mock
+
+    from gunicorn.http import wsgi
+
+    from config.gunicorn_worker import OneSendResponse, OwnSocketThreadWorker
+
+    with mock.patch("gunicorn.util.http_date", return_value="Sun, 29 Nov 2026 21:40:00 GMT"):
+        ours = _answer(OneSendResponse, method, status, headers, body)
+        theirs = _answer(wsgi.Response, method, status, headers, body)
+    assert b"".join(ours) == b"".join(theirs) and b"Date: Sun, 29 Nov 2026 21:40:00 GMT" in ours[0]
+    assert len(ours) == sends
+    worker = OwnSocketThreadWorker.__new__(OwnSocketThreadWorker)
+    worker.cfg, worker.sockets, worker.shared_sockets = mock.Mock(reuse_port=False), [], []
+    with mock.patch.object(wsgi, "Response", wsgi.Response), \
+            mock.patch("gunicorn.workers.gthread.ThreadWorker.init_process"):
+        worker.init_process()  # in the forked worker: gunicorn's `wsgi.create` builds these from then on
+        assert wsgi.Response is OneSendResponse
