@@ -33,7 +33,7 @@ from django_tables2.data import TableListData
 from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
-from ..selectors.ratings import rating_text, ratings_of
+from ..selectors.ratings import rating_texts, ratings_of
 from ..selectors.teams import has_teams
 from ..web import cache_keys, caching, front, histories
 from ..web.charts import Series, progression_html
@@ -110,14 +110,13 @@ def rating_cell(row: selectors.StandingRow, texts: RowTexts) -> str:
 
 
 def shown_ratings(tournament, rows, *, director: bool) -> dict[int, str] | None:
-    """The ratings of the standings' rows as the table shows them (`selectors.ratings.rating_text`),
+    """The ratings of the standings' rows as the table shows them (`selectors.ratings.rating_texts`),
     None where the tournament or its organisation has the rating off; a player not published has none,
     and the public's leave out rounds whose results are hidden."""
     if not tournament.rating_on:
         return None
     rated = ratings_of(tournament, include_hidden=director)
-    return {row.entry_id: rating_text(rated[row.entry_id]) for row in rows
-            if row.entry_id in rated and not row.hidden}
+    return rating_texts({row.entry_id: rated[row.entry_id] for row in rows if row.entry_id in rated and not row.hidden})
 
 
 def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:

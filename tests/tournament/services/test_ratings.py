@@ -297,3 +297,21 @@ def test_a_round_whose_results_are_hidden_does_not_show_through_the_rating(clien
     seating.show_results(round=second)
     page = client.get(f"/t/geheim/players/{entry.pk}/").content.decode()
     assert re.search(r"<dd>(-?\d+,\d) <span", page).group(1) == number_format(now.mu, 1)
+
+
+@pytest.mark.parametrize("language", ["de", "en"])
+def test_the_ratings_of_the_standings_are_formatted_as_one_rating_is(language):
+    """`selectors.ratings.rating_texts` (the standings' column, the number format looked up once) gives what
+    Django's `number_format` gives for each rating: the same digits (cut, not rounded), the same marks."""
+    from django.utils import translation
+    from django.utils.formats import number_format
+
+    from tournament.selectors.ratings import rating_text, rating_texts
+
+    values = {n: rating.Rating(mu=mu, sigma=8.0, games=3)
+              for n, mu in enumerate([27.96, -0.04, 0.0, 1234.56, 25.0, 31.449, -12.35, 1e-7])}
+    with translation.override(language):
+        texts = rating_texts(values)
+        assert texts == {n: number_format(value.mu, 1) for n, value in values.items()}
+        assert [rating_text(value) for value in values.values()] == list(texts.values())
+    assert texts[0] == ("27,9" if language == "de" else "27.9")
