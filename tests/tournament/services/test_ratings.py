@@ -315,3 +315,27 @@ def test_the_ratings_of_the_standings_are_formatted_as_one_rating_is(language):
         assert texts == {n: number_format(value.mu, 1) for n, value in values.items()}
         assert [rating_text(value) for value in values.values()] == list(texts.values())
     assert texts[0] == ("27,9" if language == "de" else "27.9")
+
+
+def test_the_publics_rating_is_the_newest_visible_step_read_from_the_ratings_now(django_assert_num_queries):
+    """`selectors.ratings.ratings_of` for the public: while no round is hidden it reads the ratings now (one
+    row a player) in one query, equal to each player's newest rating step, also after a correction in an
+    earlier round and a round begun; with a round hidden, the newest step of the rounds that are out."""
+    from tournament.selectors.ratings import _visible_steps, ratings_of
+    from tournament.services import seating
+
+    tournament = make_tournament(players=9)  # a table of 5: the dealer sits out
+    first = play_round(tournament, games=3)
+    second = play_round(tournament, games=3)
+    table = first.tables.order_by("number").first()
+    results.save_game(table=table, number=2, data=normal_game(table, 2, re_augen=60))
+    play_round(tournament, games=1)
+    with django_assert_num_queries(1):
+        public = ratings_of(tournament, include_hidden=False)
+    assert public == _visible_steps(tournament) == ratings_of(tournament) and len(public) == 9
+    seating.hide_results(round=second)
+    with django_assert_num_queries(2):
+        hidden = ratings_of(tournament, include_hidden=False)
+    assert hidden == _visible_steps(tournament)
+    seating.hide_results(round=tournament.rounds.get(number=3))
+    assert ratings_of(tournament, include_hidden=False) == _visible_steps(tournament) != ratings_of(tournament)
