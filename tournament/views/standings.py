@@ -33,7 +33,7 @@ from django_tables2.data import TableListData
 from .. import ranking, selectors
 from ..models import Tournament
 from ..selectors import prizes as prize_selectors
-from ..selectors.ratings import rating_texts, ratings_of
+from ..selectors.ratings import mu_text, ratings_of
 from ..selectors.teams import has_teams
 from ..web import cache_keys, caching, front, histories
 from ..web.charts import Series, progression_html
@@ -57,7 +57,7 @@ class RowTexts:
     tournament's ranking (which columns a row has), `tables`: whether a placement names its table."""
 
     def __init__(self, player_url, mode: str = Ranking.POINTS, tables: bool = True,
-                 ratings: dict[int, str] | None = None):
+                 ratings: ShownRatings | None = None):
         self.mode = mode
         self.tables = tables
         self.ratings = ratings  # entry id -> the rating as shown (None: the column is not shown)
@@ -109,14 +109,24 @@ def rating_cell(row: selectors.StandingRow, texts: RowTexts) -> str:
     return f'<td class="num rating secondary" title="{texts.rating_title}">{escape(shown)}</td>'
 
 
-def shown_ratings(tournament, rows, *, director: bool) -> dict[int, str] | None:
-    """The ratings of the standings' rows as the table shows them (`selectors.ratings.rating_texts`),
-    None where the tournament or its organisation has the rating off; a player not published has none,
-    and the public's leave out rounds whose results are hidden."""
+class ShownRatings(dict):
+    """entry id -> the rating's mu; `get` gives it as the table shows it (`selectors.ratings.mu_text`).
+    Written out when a row is: the table writes its first places and a reader's own row, not the 1,000
+    rows the fragment keeps (formatting them all was 5 ms of each first render after a change)."""
+
+    def get(self, entry_id, default=""):
+        mu = super().get(entry_id)
+        return default if mu is None else mu_text(mu)
+
+
+def shown_ratings(tournament, rows, *, director: bool) -> ShownRatings | None:
+    """The ratings of the standings' rows, None where the tournament or its organisation has the rating
+    off; a player not published has none, and the public's leave out rounds whose results are hidden."""
     if not tournament.rating_on:
         return None
     rated = ratings_of(tournament, include_hidden=director)
-    return rating_texts({row.entry_id: rated[row.entry_id] for row in rows if row.entry_id in rated and not row.hidden})
+    return ShownRatings({row.entry_id: rated[row.entry_id].mu for row in rows
+                         if row.entry_id in rated and not row.hidden})
 
 
 def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
@@ -172,7 +182,7 @@ class StandingsTable(tables.Table):
         order_by = ("rank",)
 
     def __init__(self, rows, *args, player_url, limit: int | None = None, mode: str = Ranking.POINTS,
-                 tables_shown: bool = True, ratings: dict[int, str] | None = None, **kwargs):
+                 tables_shown: bool = True, ratings: ShownRatings | None = None, **kwargs):
         self.player_url = player_url
         self.limit = limit
         self.mode = mode

@@ -301,20 +301,22 @@ def test_a_round_whose_results_are_hidden_does_not_show_through_the_rating(clien
 
 @pytest.mark.parametrize("language", ["de", "en"])
 def test_the_ratings_of_the_standings_are_formatted_as_one_rating_is(language):
-    """`selectors.ratings.rating_texts` (the standings' column, the number format looked up once) gives what
-    Django's `number_format` gives for each rating: the same digits (cut, not rounded), the same marks."""
+    """`selectors.ratings.mu_text` (the standings' column, written out row by row, the number format read
+    once per call) gives what Django's `number_format` gives: the same digits (cut, not rounded), the same
+    marks; so does the standings' `ShownRatings`, and nothing for a player without a rating."""
     from django.utils import translation
     from django.utils.formats import number_format
 
-    from tournament.selectors.ratings import rating_text, rating_texts
+    from tournament.selectors.ratings import mu_text, rating_text
+    from tournament.views.standings import ShownRatings
 
-    values = {n: rating.Rating(mu=mu, sigma=8.0, games=3)
-              for n, mu in enumerate([27.96, -0.04, 0.0, 1234.56, 25.0, 31.449, -12.35, 1e-7])}
+    mus = [27.96, -0.04, 0.0, 1234.56, 25.0, 31.449, -12.35, 1e-7]
     with translation.override(language):
-        texts = rating_texts(values)
-        assert texts == {n: number_format(value.mu, 1) for n, value in values.items()}
-        assert [rating_text(value) for value in values.values()] == list(texts.values())
-    assert texts[0] == ("27,9" if language == "de" else "27.9")
+        assert [mu_text(mu) for mu in mus] == [number_format(mu, 1) for mu in mus]
+        assert [rating_text(rating.Rating(mu=mu, sigma=8.0, games=3)) for mu in mus] == [mu_text(mu) for mu in mus]
+        shown = ShownRatings(enumerate(mus))
+        assert [shown.get(n, "") for n in range(len(mus) + 1)] == [number_format(mu, 1) for mu in mus] + [""]
+        assert shown.get(0) == ("27,9" if language == "de" else "27.9")
 
 
 def test_the_publics_rating_is_the_newest_visible_step_read_from_the_ratings_now(django_assert_num_queries):
