@@ -57,10 +57,10 @@ class RowTexts:
     tournament's ranking (which columns a row has), `tables`: whether a placement names its table."""
 
     def __init__(self, player_url, mode: str = Ranking.POINTS, tables: bool = True,
-                 ratings: ShownRatings | None = None):
+                 ratings: dict[int, float] | None = None):
         self.mode = mode
         self.tables = tables
-        self.ratings = ratings  # entry id -> the rating as shown (None: the column is not shown)
+        self.ratings = ratings  # entry id -> the rating's mu (None: the column is not shown)
         self.rating_title = escape(_("Wertungszahl: Spielstärke aus allen Spielen (siehe Hilfe)"))
         self.same = escape(_("unverändert"))
         self.better = _("%(n)s Plätze besser")
@@ -105,28 +105,21 @@ def rating_cell(row: selectors.StandingRow, texts: RowTexts) -> str:
     not published (`row.hidden`: no public rating) and before the player's first game."""
     if texts.ratings is None:
         return ""
-    shown = "" if row.hidden else texts.ratings.get(row.entry_id, "")
+    mu = None if row.hidden else texts.ratings.get(row.entry_id)
+    shown = "" if mu is None else mu_text(mu)  # formatted as the row is written (`shown_ratings`)
     return f'<td class="num rating secondary" title="{texts.rating_title}">{escape(shown)}</td>'
 
 
-class ShownRatings(dict):
-    """entry id -> the rating's mu; `get` gives it as the table shows it (`selectors.ratings.mu_text`).
-    Written out when a row is: the table writes its first places and a reader's own row, not the 1,000
-    rows the fragment keeps (formatting them all was 5 ms of each first render after a change)."""
-
-    def get(self, entry_id, default=""):
-        mu = super().get(entry_id)
-        return default if mu is None else mu_text(mu)
-
-
-def shown_ratings(tournament, rows, *, director: bool) -> ShownRatings | None:
-    """The ratings of the standings' rows, None where the tournament or its organisation has the rating
-    off; a player not published has none, and the public's leave out rounds whose results are hidden."""
+def shown_ratings(tournament, rows, *, director: bool) -> dict[int, float] | None:
+    """The ratings' mu of the standings' rows, None where the tournament or its organisation has the
+    rating off; a player not published has none, and the public's leave out rounds whose results are
+    hidden. `rating_cell` formats the rows it writes: the table's first places and a reader's own row,
+    not the 1,000 rows the fragment keeps (formatting them all was 5 ms of each first render after a
+    change)."""
     if not tournament.rating_on:
         return None
     rated = ratings_of(tournament, include_hidden=director)
-    return ShownRatings({row.entry_id: rated[row.entry_id].mu for row in rows
-                         if row.entry_id in rated and not row.hidden})
+    return {row.entry_id: rated[row.entry_id].mu for row in rows if row.entry_id in rated and not row.hidden}
 
 
 def mode_cells(row: selectors.StandingRow, texts: RowTexts) -> str:
@@ -182,7 +175,7 @@ class StandingsTable(tables.Table):
         order_by = ("rank",)
 
     def __init__(self, rows, *args, player_url, limit: int | None = None, mode: str = Ranking.POINTS,
-                 tables_shown: bool = True, ratings: ShownRatings | None = None, **kwargs):
+                 tables_shown: bool = True, ratings: dict[int, float] | None = None, **kwargs):
         self.player_url = player_url
         self.limit = limit
         self.mode = mode

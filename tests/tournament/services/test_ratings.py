@@ -303,20 +303,27 @@ def test_a_round_whose_results_are_hidden_does_not_show_through_the_rating(clien
 def test_the_ratings_of_the_standings_are_formatted_as_one_rating_is(language):
     """`selectors.ratings.mu_text` (the standings' column, written out row by row, the number format read
     once per call) gives what Django's `number_format` gives: the same digits (cut, not rounded), the same
-    marks; so does the standings' `ShownRatings`, and nothing for a player without a rating."""
+    marks; so does the standings' rating cell, and nothing for a player without a rating or not published."""
+    from types import SimpleNamespace
+
     from django.utils import translation
     from django.utils.formats import number_format
 
     from tournament.selectors.ratings import mu_text, rating_text
-    from tournament.views.standings import ShownRatings
+    from tournament.views.standings import RowTexts, rating_cell
 
     mus = [27.96, -0.04, 0.0, 1234.56, 25.0, 31.449, -12.35, 1e-7]
     with translation.override(language):
         assert [mu_text(mu) for mu in mus] == [number_format(mu, 1) for mu in mus]
         assert [rating_text(rating.Rating(mu=mu, sigma=8.0, games=3)) for mu in mus] == [mu_text(mu) for mu in mus]
-        shown = ShownRatings(enumerate(mus))
-        assert [shown.get(n, "") for n in range(len(mus) + 1)] == [number_format(mu, 1) for mu in mus] + [""]
-        assert shown.get(0) == ("27,9" if language == "de" else "27.9")
+        texts = RowTexts(lambda entry_id: None, ratings=dict(enumerate(mus)))
+
+        def shown(entry_id, hidden=False):
+            cell = rating_cell(SimpleNamespace(entry_id=entry_id, hidden=hidden), texts)
+            return cell.rsplit('">', 1)[1].removesuffix("</td>")
+
+        assert [shown(n) for n in range(len(mus) + 1)] == [number_format(mu, 1) for mu in mus] + [""]
+        assert shown(0) == ("27,9" if language == "de" else "27.9") and shown(0, hidden=True) == ""
 
 
 def test_the_publics_rating_is_the_newest_visible_step_read_from_the_ratings_now(django_assert_num_queries):
