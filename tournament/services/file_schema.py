@@ -17,6 +17,7 @@ import json
 from functools import cache
 from pathlib import Path
 
+import jsonschema_rs
 from django.utils.translation import gettext as _
 from jsonschema import Draft202012Validator
 from jsonschema.exceptions import ValidationError
@@ -68,6 +69,14 @@ def validator() -> Draft202012Validator:
     return Draft202012Validator({"$schema": whole["$schema"], **_inlined(whole, whole["$defs"])})
 
 
+@cache
+def quick_validator() -> jsonschema_rs.Draft202012Validator:
+    """The same schema (as `validator` has it) compiled by jsonschema-rs: it says only whether a file
+    is of the right form, a 7 MB file in 5 ms instead of 1.1 s (docs/dependencies.md). A file it finds
+    wrong is read again by `validator`, whose findings `form_problems` words as problem lines."""
+    return jsonschema_rs.Draft202012Validator(validator().schema, validate_formats=False)
+
+
 ANNOTATIONS = ("$schema", "$id", "$defs", "title", "description", "default", "format")
 
 
@@ -105,6 +114,8 @@ def form_problems(data: dict) -> list[str]:
     version is checked as version 1 (the same keys)."""
     if "format_version" not in data:
         data = {"format_version": FORMAT_VERSION, **data}
+    if quick_validator().is_valid(data):
+        return []
     errors = sorted(validator().iter_errors(data), key=lambda error: _order(data, list(error.absolute_path)))
     lines: list[str] = []
     lang = language()
