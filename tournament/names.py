@@ -40,6 +40,15 @@ def clean(text: str) -> str:
     """A name or club as it is stored and shown: Unicode NFKC (a composed and a decomposed "ü" are
     one, and fullwidth "Ｍａｘ" is "Max"), characters that show nothing removed (`is_invisible`; a tab or
     a line break is a space), runs of whitespace made one space, none around."""
+    if text.isprintable() and unicodedata.is_normalized("NFKC", text) and FILLERS.isdisjoint(text):
+        # the usual name, at C speed: printable means no character of INVISIBLE_CATEGORIES and no
+        # whitespace but the space, so only the spaces are left to tidy (an NFKC text is NFC too)
+        return " ".join(text.split())
+    return _cleaned_char_by_char(text)
+
+
+def _cleaned_char_by_char(text: str) -> str:
+    """`clean` of any text (the rule itself)."""
     text = unicodedata.normalize("NFKC", text)
     text = "".join(" " if char.isspace() else "" if is_invisible(char) else char for char in text)
     return " ".join(unicodedata.normalize("NFC", text).split())
