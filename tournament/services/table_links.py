@@ -81,12 +81,11 @@ def _set_links(*, round: Round, tables: list[int] | None, renew: bool, by: Actor
 def ensure_links(round: Round) -> None:
     """Every table of a published round has a link (made when the round is published, and for tables
     that never had one). No record of its own (nothing a person changed): inside the recording of the
-    publication; the caller holds the round's lock, and a draft round's links change nowhere else)."""
+    publication."""
     audit.require("table_links.ensure_links")
-    missing = list(round.tables.filter(link_token__isnull=True).only("pk"))
+    missing = list(round.tables.filter(link_token__isnull=True))
     for table in missing:
-        table.link_token = new_token()
-    Table.objects.bulk_update(missing, ["link_token"], batch_size=500)  # one UPDATE, not one a table
+        Table.objects.filter(pk=table.pk, link_token__isnull=True).update(link_token=new_token())
 
 
 def table_of_link(token: str) -> Table:

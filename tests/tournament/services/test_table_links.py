@@ -79,20 +79,6 @@ def test_publishing_gives_every_table_a_link(table):
     assert all(tokens) and len(set(tokens)) == len(tokens) and all(len(t) >= 24 for t in tokens)
 
 
-def test_the_links_of_a_round_are_written_in_one_statement(director):
-    """Publishing writes every table's link in one UPDATE, whatever the number of tables (an import of
-    250 tables a round wrote 250)."""
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    tournament = make_tournament(players=24, director=director, slug="viele")
-    round = seated_round(tournament, publish=False)
-    with CaptureQueriesContext(connection) as queries:
-        seating.publish_round(round=round)
-    writes = [q["sql"] for q in queries if q["sql"].startswith("UPDATE") and "link_token" in q["sql"]]
-    assert len(writes) == 1 and all(round.tables.values_list("link_token", flat=True))
-
-
 def test_the_page_opens_without_an_account(client, table):
     response = client.get(reverse("table_link", args=[token(table)]))
     page = response.content.decode()
