@@ -47,7 +47,8 @@ QUEUED_FOR = 600  # seconds a queued refresh keeps others from being queued (a w
 
 
 def queued_key(rangliste_id: int) -> str:
-    return f"rangliste-refresh:{rangliste_id}"
+    """The family `rangliste-queued` of `web/cache_keys.FAMILIES`."""
+    return f"doko:rangliste-queued:{rangliste_id}"
 
 
 # what a change did (`audit.ACTIONS`) that the association's Rangliste never reads: the registration

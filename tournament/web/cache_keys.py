@@ -104,6 +104,12 @@ FAMILIES: dict[str, Family] = {
     # day, its stale mark, the Rangliste's settings); the phones polling it get 304 or this whole answer
     "rangliste-page": Family("a visitor's whole page of an association's stored Rangliste or of one of its "
                              "players, as sent", "stored", "views/rangliste.py"),
+    # not a page: the mark that a refresh of an association's Rangliste is queued and not begun, so that
+    # the saves of a Saturday evening queue one refresh, not one each (`cache.add`); deleted when the
+    # refresh begins, and it expires after `rangliste_refresh.QUEUED_FOR` (a worker that died); the key is
+    # made there (`queued_key`: a service, which the layers keep from importing this module)
+    "rangliste-queued": Family("that a refresh of an association's Rangliste is queued", "timeout",
+                               "services/rangliste_refresh.py"),
 }
 
 # how long a hub page (`hub_page`) is kept: how late a tournament made public, private, started or

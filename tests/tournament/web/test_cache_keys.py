@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import re
+from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
@@ -202,3 +203,15 @@ def test_a_season_moves_when_a_day_arrives_is_corrected_or_the_season_changes(ca
     series_services.update_series(series=series, name=series.name, slug=series.slug, mode=series.mode, best_of=0,
                                   public=True, clubs=["verein"])
     assert read() != before
+
+
+def test_the_mark_of_a_queued_rangliste_refresh_is_a_listed_family(caught, monkeypatch):
+    """Not a page, but a key of the shared cache all the same: listed with the others."""
+    from tournament.services import rangliste_refresh
+
+    queued = []
+    monkeypatch.setattr(rangliste_refresh, "refresh_task", SimpleNamespace(enqueue=queued.append))
+    rangliste_refresh.enqueue_refresh([4711])
+    rangliste_refresh.enqueue_refresh([4711])  # queued once while the first waits
+    assert queued == [4711] and set(caught) == {"rangliste-queued"}
+    assert "rangliste-queued" in cache_keys.FAMILIES
