@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db import connection
+from django.db import connection, models
 
 from ..log import audit
 
@@ -46,9 +46,34 @@ def insert_rows(table: str, columns: Sequence[str], rows: Iterable[Sequence]) ->
 def insert_dicts(model, rows: list[dict]) -> int:
     """What `bulk_create` does for rows given as {attname: value}, without model instances: every
     field without a value gets its default; the primary key is left to the database; the rows are
-    inserted in order (their ids keep that order)."""
+    inserted in order (their ids keep that order). A value goes through `Field.get_db_prep_save`
+    unless it is one that goes to the database as it is (`as_is`)."""
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    plain = [as_is(field) for field in fields]
     return insert_rows(model._meta.db_table, [field.column for field in fields], (
-        tuple(field.get_db_prep_save(row[field.attname] if field.attname in row else field.get_default(), connection)
-              for field in fields) for row in rows))
+        tuple(value if value is None and kind is not None or type(value) is kind
+              else field.get_db_prep_save(value, connection)
+              for field, kind in zip(fields, plain, strict=True)
+              for value in (row[field.attname] if field.attname in row else field.get_default(),))
+        for row in rows))
+
+
+# Django's own field classes whose `get_db_prep_save` returns a value of their Python type (and None)
+# unchanged on SQLite and in PostgreSQL's COPY: 186,000 calls were a sixth of an import's time
+PLAIN_FIELDS: dict[type, type] = {
+    models.BooleanField: bool, models.IntegerField: int, models.BigIntegerField: int,
+    models.SmallIntegerField: int, models.PositiveIntegerField: int, models.PositiveSmallIntegerField: int,
+    models.PositiveBigIntegerField: int, models.FloatField: float, models.CharField: str,
+    models.TextField: str, models.SlugField: str,
+}
+
+
+def as_is(field) -> type | None:
+    """The Python type whose values (and None) field `field` sends to the database as they are; None:
+    every value goes through `get_db_prep_save` (dates, JSON, decimals, a field of our own)."""
+    if isinstance(field, models.ForeignKey):
+        field = field.target_field
+        if type(field) in (models.AutoField, models.BigAutoField):
+            return int
+    return PLAIN_FIELDS.get(type(field))
 

@@ -697,6 +697,7 @@ READS: dict[str, str] = {
         "rangliste_refresh.association_ranglisten_of_people",
         "rangliste_ratings.compute",
         "rangliste_refresh.queued_key",
+        "bulk.as_is",
         "results.check_list",
         "results.follow_deal",
         "results.preview_game",
