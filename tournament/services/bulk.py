@@ -58,6 +58,28 @@ def insert_dicts(model, rows: list[dict]) -> int:
         for row in rows))
 
 
+
+def insert_objects(objects: list, *, key: tuple[str, str], chunk: int = 500) -> None:
+    """`bulk_create` for new objects of one model, through `insert_dicts` (PostgreSQL: COPY; Django's
+    `bulk_create` sends a column's values as an array, which psycopg writes out in Python: 0.4 s of a
+    1,000-player import for its 6,000 games), each object's id read back by `key`, two fields that are
+    unique together (a game: its table and number)."""
+    if not objects:
+        return
+    model = type(objects[0])
+    fields = [field.attname for field in model._meta.concrete_fields if not field.primary_key]
+    insert_dicts(model, [{name: getattr(obj, name) for name in fields} for obj in objects])
+    first, second = key
+    ids: dict[tuple, int] = {}
+    values = sorted({getattr(obj, first) for obj in objects})
+    for start in range(0, len(values), chunk):
+        ids.update(((a, b), pk) for pk, a, b in model.objects.filter(**{f"{first}__in": values[start:start + chunk]})
+                   .values_list("pk", first, second))
+    for obj in objects:
+        obj.pk = ids[(getattr(obj, first), getattr(obj, second))]
+        obj._state.adding = False
+        obj._state.db = connection.alias
+
 # Django's own field classes whose `get_db_prep_save` returns a value of their Python type (and None)
 # unchanged on SQLite and in PostgreSQL's COPY: 186,000 calls were a sixth of an import's time
 PLAIN_FIELDS: dict[type, type] = {

@@ -27,6 +27,7 @@ from ..errors import Conflict, EntryProblems, UserError, where
 from ..log import audit, changelog
 from ..log.audit import SYSTEM, Actor
 from ..models import Game, Penalty, Seat, Table
+from . import bulk
 from .editing import bump_version, check_editable, check_entry, check_in_order, check_number, next_game_number
 from .locking import lock, lock_table
 from .scores import chunks, recompute_table, score_rows, with_ids, write_scores
@@ -321,7 +322,7 @@ def enter_sheets(*, sheets: list[tuple[Table, list[tuple[int, dict]], list[dict]
                 penalties_of[new_penalty.table_id].append(new_penalty)
             rows = [score_rows(table, games_of[table.pk], penalties_of[table.pk], rules, parsed.get(table.pk))[0]
                     for table in tables]
-            Game.objects.bulk_create(new_games)
+            bulk.insert_objects(new_games, key=("table_id", "number"))
             write_scores([], {table.pk: with_ids(table_rows) for table, table_rows in zip(tables, rows, strict=True)})
             for objects in (new_games, new_penalties):
                 if objects and history:

@@ -77,3 +77,24 @@ def test_only_values_that_need_it_are_prepared_and_the_rows_read_back_the_same(m
                   .values_list("number", "log_user", "log_round", "log_detail", "history_date"))
     assert stored == [(3, "Anna", 1, {"re": 120}, at), (4, "Ben", 1, {"re": 120}, at)]
     assert Tournament.objects.filter(pk=tournament.pk).exists()
+
+
+def test_objects_inserted_get_their_ids_and_are_stored_as_bulk_create_would():
+    from tournament.models import Game
+
+    from ..factories import seat_ids, seated_round
+
+    tournament = make_tournament(players=8, slug="bulk-objekte")
+    tables = list(seated_round(tournament).tables.order_by("number"))
+    games = [Game(table=table, number=number, dealer_id=seat_ids(table)[0], re=seat_ids(table)[:2], re_augen=121,
+                  extras={"re": {"fuchs": 1}}, breakdown=[["Gewonnen", 1]], value=2, winner="re")
+             for table in tables for number in (2, 1)]
+    with audit.recording("imported", by=SYSTEM, tournament=tournament):
+        bulk.insert_objects(games, key=("table_id", "number"))
+    assert all(not game._state.adding for game in games)
+    stored = {game.pk: game for game in Game.objects.filter(table__in=tables)}
+    assert set(stored) == {game.pk for game in games} and len(stored) == 4
+    for game in games:
+        again = stored[game.pk]
+        assert (again.table_id, again.number, again.re, again.extras, again.breakdown, again.value) == (
+            game.table_id, game.number, game.re, game.extras, game.breakdown, game.value)

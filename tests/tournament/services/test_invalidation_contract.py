@@ -577,6 +577,8 @@ WRITES: dict[str, Write] = {
 STEPS: dict[str, Callable[[World], Any]] = {
     "bulk.insert_dicts": lambda w: bulk.insert_dicts(Score, [{"table_id": w.one.pk}]),
     "bulk.insert_rows": lambda w: bulk.insert_rows(Score._meta.db_table, ["points"], [(1,)]),
+    "bulk.insert_objects": lambda w: bulk.insert_objects([Game(table=w.one, number=99, re=[], re_augen=0)],
+                                                         key=("table_id", "number")),
     "editing.bump_version": lambda w: editing.bump_version(w.one),
     "importing.replace_log": lambda w: importing.replace_log(w.tournament, []),
     "ratings.refresh": lambda w: ratings.refresh([w.one.pk]),
