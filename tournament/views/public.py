@@ -151,11 +151,11 @@ def player_page(request, tournament, entry_id):
         return kept_by_front_door(request, response, tournament, entry_id, counters)
 
     # (not stored whole: a player's page is opened by that player's phone, not by everyone at once;
-    # a visitor's frame is rendered once per change and filled in: web/frames.py)
+    # a visitor's frame is rendered once per change of the setup and filled in: web/frames.py)
     fragment = player_fragment(request, tournament, entry_id, version)
     poll_etag = caching.etag(tournament, counter, "player-poll", variant, version=version.text)
     context = {"tournament": tournament, "refresh": 30}
-    page = frames.fill(request, cache_keys.player_frame(tournament.pk, counter), "tournament/player.html", context,
+    page = frames.fill(request, cache_keys.player_frame(tournament.pk, counters[1]), "tournament/player.html", context,
                        path_part=str(entry_id), safe={"live": fragment["html"]},
                        text={"name": fragment["name"], "poll_etag": poll_etag})
     if page is not None:

@@ -65,7 +65,7 @@ FAMILIES: dict[str, Family] = {
                            "templatetags/polling.py"),
     "player-record": Family("a player's tables and games, without ranks", "own tables", "views/public.py"),
     "player-live": Family("a player's page without the frame", "version", "views/public.py"),
-    "player-frame": Family("the site's frame around a visitor's player page (in-process only)", "change",
+    "player-frame": Family("the site's frame around a visitor's player page (in-process only)", "setup",
                            "web/frames.py"),
     "current-seats": Family("where every player sits in the newest published round, for the seat notice "
                             "(in-process only)", "change", "views/seat_notice.py"),
@@ -180,8 +180,8 @@ def player_live(tournament_id: int, version: str, *, role: str, entry_id: int) -
     return _key("player-live", tournament_id, version, role, entry_id)
 
 
-def player_frame(tournament_id: int, counter: int) -> str:
-    return _key("player-frame", tournament_id, counter)
+def player_frame(tournament_id: int, setup_counter: int) -> str:
+    return _key("player-frame", tournament_id, setup_counter)
 
 
 def current_seats(tournament_id: int, counter: int) -> str:

@@ -1,9 +1,11 @@
 """A visitor's page in a frame rendered once: for pages that many visitors open one after another,
 each with content of its own (a player's page: when the evening starts, 500 phones open 500
 different pages within seconds). The site's frame (header, tournament navigation, language switch)
-is rendered once per change of the tournament, language and release in each process, with marks
-where the page's own parts go, and the marks are filled in for each request (rendering the frame
-was 4 ms of a player's first page of 18 ms, and one query; docs/performance.md).
+is rendered once per change of the tournament's setup (the setup counter: a game saved at a table
+leaves the frame as it was), language and release in each process, with marks where the page's own
+parts go, and the marks are filled in for each request (rendering the frame was 4 ms of a player's
+first page of 18 ms, and one query; docs/performance.md). What the frame shows is the tournament's
+name, date and place, its rounds and whether its registration is open: all of it setup.
 
 Only for a visitor whose page is everybody's (`caching.for_everyone`: no login, no session, no
 message waiting) at an address without a query: for them the frame holds nothing personal (no CSRF
@@ -34,7 +36,7 @@ def mark(name: str) -> str:
 def fill(request, key: str, template: str, context: dict, *, path_part: str, safe: dict[str, str],
          text: dict[str, str]) -> str | None:
     """The page `template` for a visitor: the frame kept in this process under `key` (which must
-    name what the frame shows: `caching.key` with the tournament's change counter), with `safe`
+    name what the frame shows: a `cache_keys` key with a counter that moves whenever it may), with `safe`
     (HTML) and `text` (escaped here) put in where the template shows those context values, and
     `path_part` (the page's own part of its path, letters and digits, such as a player's id) where
     the frame shows the address. None when the page is not one for everyone: render it as usual."""

@@ -341,6 +341,29 @@ def test_visitors_get_the_players_pages_in_one_frame_as_if_each_were_rendered(cl
     assert logged_in.status_code == 200 and "dokomark" not in logged_in.content.decode()
 
 
+
+def test_a_game_saved_at_the_players_table_keeps_the_frame_of_the_players_pages(client, monkeypatch):
+    """The frame shows the setup only (the tournament, its rounds): a game saved at the player's own
+    table leaves it as it was rendered, and the page is still the one rendered on its own; a new round
+    (the setup) renders it again."""
+    tournament = make_tournament(players=8, slug="rahmen-spiel")
+    table = seated_round(tournament).tables.order_by("number").first()
+    url = reverse("tournament:player", args=[tournament.slug, seat_ids(table)[0]])
+    drawn = []
+    real = frames.render_to_string
+    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    assert client.get(url).status_code == 200 and len(drawn) == 1
+    results.save_game(table=table, data=normal_game(table))
+    framed = client.get(url).content
+    assert len(drawn) == 1
+    monkeypatch.setattr(frames, "fill", lambda *args, **kwargs: None)  # rendered on its own
+    assert client.get(url).content == framed
+    monkeypatch.undo()
+    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    seated_round(tournament, seed="r2")
+    assert b">2</a>" in client.get(url).content and len(drawn) == 2
+
+
 def test_a_game_saved_leaves_the_seating_as_it_was(client):
     """A visitor's seating shows who sits where, not how far the tables are, so a game
     saved changes neither its ETag nor the page; a swap (the setup) does."""
