@@ -155,7 +155,8 @@ def player_page(request, tournament, entry_id):
     fragment = player_fragment(request, tournament, entry_id, version)
     poll_etag = caching.etag(tournament, counter, "player-poll", variant, version=version.text)
     context = {"tournament": tournament, "refresh": 30}
-    page = frames.fill(request, cache_keys.player_frame(tournament.pk, counters[1]), "tournament/player.html", context,
+    page = frames.fill(request, lambda: cache_keys.player_frame(tournament.pk, counters[1]),
+                       "tournament/player.html", context,
                        path_part=str(entry_id), safe={"live": fragment["html"]},
                        text={"name": fragment["name"], "poll_etag": poll_etag})
     if page is not None:

@@ -35,7 +35,7 @@ from ..models import Tournament
 from ..selectors import prizes as prize_selectors
 from ..selectors.ratings import mu_text, ratings_of
 from ..selectors.teams import has_teams
-from ..web import cache_keys, caching, front, histories
+from ..web import cache_keys, caching, frames, front, histories
 from ..web.charts import Series, progression_html
 from . import query_string
 from .access import public_or_director
@@ -360,17 +360,25 @@ def standings_page(request, tournament):
         fragment = live_fragment(request, tournament, poll.counter, query)
         hidden = [n for n in tournament.rounds.filter(results_hidden=True).values_list("number", flat=True)
                   ] if request.is_director else []
-        return render(request, "tournament/standings.html", {
-            "tournament": tournament, "rounds": fragment["rounds"], "after_round": fragment["after_round"],
-            "live": mark_safe(compose(fragment, tournament, me, now=False)),  # the time: whole_page
-            "tie_breakers": [ranking.TIE_BREAKERS[k] for k in tournament.tie_breakers if k in ranking.TIE_BREAKERS],
+        context = {
+            "tournament": tournament, "after_round": fragment["after_round"],
             "ranking_sentence": ranking.sentence(tournament),
             "hidden_rounds": hidden, "is_director": request.is_director,
             "has_teams": fragment.get("has_teams", False),
             "category": prize_selectors.category_label(query["kategorie"]) if query.get("kategorie") else "",
-            "category_code": query.get("kategorie", ""),
-            "refresh": 30, "poll_etag": caching.etag(tournament, poll.counter, "standings-poll", variant),
-        })
+            "category_code": query.get("kategorie", ""), "refresh": 30,
+        }
+        # what changes with the results (the frame, with the setup: web/frames.py)
+        rounds_nav = render_to_string("tournament/_standings_rounds.html", {**context, "rounds": fragment["rounds"]})
+        live = compose(fragment, tournament, me, now=False)  # (the time: whole_page)
+        poll_etag = caching.etag(tournament, poll.counter, "standings-poll", variant)
+        frame = lambda: cache_keys.standings_frame(tournament.pk, caching.setup_counter(tournament))  # noqa: E731
+        page = frames.fill(request, frame, "tournament/standings.html", context, path_part="standings",
+                           safe={"live": live, "rounds_nav": rounds_nav}, text={"poll_etag": poll_etag})
+        if page is not None:
+            return HttpResponse(page)
+        return render(request, "tournament/standings.html", {
+            **context, "live": mark_safe(live), "rounds_nav": mark_safe(rounds_nav), "poll_etag": poll_etag})
 
     key = cache_keys.standings_page(tournament.pk, poll.counter, variant=variant, path=request.get_full_path())
     response = poll.finish(caching.whole_page(request, key, build, now_mark=NOW_MARK))

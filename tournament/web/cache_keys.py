@@ -67,6 +67,8 @@ FAMILIES: dict[str, Family] = {
     "player-live": Family("a player's page without the frame", "version", "views/public.py"),
     "player-frame": Family("the site's frame around a visitor's player page (in-process only)", "setup",
                            "web/frames.py"),
+    "standings-frame": Family("the site's frame around a visitor's standings page (in-process only)", "setup",
+                              "web/frames.py"),
     "current-seats": Family("where every player sits in the newest published round, for the seat notice "
                             "(in-process only)", "change", "views/seat_notice.py"),
     "history": Family("the standings after every round, computed anew", "change", "web/histories.py"),
@@ -182,6 +184,10 @@ def player_live(tournament_id: int, version: str, *, role: str, entry_id: int) -
 
 def player_frame(tournament_id: int, setup_counter: int) -> str:
     return _key("player-frame", tournament_id, setup_counter)
+
+
+def standings_frame(tournament_id: int, setup_counter: int) -> str:
+    return _key("standings-frame", tournament_id, setup_counter)
 
 
 def current_seats(tournament_id: int, counter: int) -> str:

@@ -1,6 +1,7 @@
 """A visitor's page in a frame rendered once: for pages that many visitors open one after another,
 each with content of its own (a player's page: when the evening starts, 500 phones open 500
-different pages within seconds). The site's frame (header, tournament navigation, language switch)
+different pages within seconds), and for pages whose content changes with every game saved while
+their frame does not (the standings). The site's frame (header, tournament navigation, language switch)
 is rendered once per change of the tournament's setup (the setup counter: a game saved at a table
 leaves the frame as it was), language and release in each process, with marks where the page's own
 parts go, and the marks are filled in for each request (rendering the frame was 4 ms of a player's
@@ -17,6 +18,7 @@ from __future__ import annotations
 
 import copy
 import secrets
+from collections.abc import Callable
 
 from django.template.loader import render_to_string
 from django.utils.html import escape
@@ -33,23 +35,25 @@ def mark(name: str) -> str:
     return f"dokomark{_TOKEN}{name}"
 
 
-def fill(request, key: str, template: str, context: dict, *, path_part: str, safe: dict[str, str],
+def fill(request, key: Callable[[], str], template: str, context: dict, *, path_part: str, safe: dict[str, str],
          text: dict[str, str]) -> str | None:
-    """The page `template` for a visitor: the frame kept in this process under `key` (which must
-    name what the frame shows: a `cache_keys` key with a counter that moves whenever it may), with `safe`
+    """The page `template` for a visitor: the frame kept in this process under `key()` (which must
+    name what the frame shows: a `cache_keys` key with a counter that moves whenever it may; asked
+    only for a page that is everybody's, so that reading its counter costs the others nothing), with `safe`
     (HTML) and `text` (escaped here) put in where the template shows those context values, and
     `path_part` (the page's own part of its path, letters and digits, such as a player's id) where
     the frame shows the address. None when the page is not one for everyone: render it as usual."""
     if not caching.for_everyone(request) or request.META.get("QUERY_STRING") or f"/{path_part}/" not in request.path:
         return None
-    frame = caching.recent.get(key)
+    kept_under = key()
+    frame = caching.recent.get(kept_under)
     if frame is None:
         shown = copy.copy(request)
         before, after = request.path.rsplit(f"/{path_part}/", 1)
         shown.path = f"{before}/{mark('path')}/{after}"
         marks = {name: mark_safe(mark(name)) for name in (*safe, *text)}
         frame = render_to_string(template, {**context, **marks}, request=shown)
-        caching.recent.put(key, frame)
+        caching.recent.put(kept_under, frame)
     page = frame.replace(mark("path"), path_part)
     for name, value in safe.items():
         page = page.replace(mark(name), value)

@@ -7,6 +7,7 @@ import json
 import re
 
 import pytest
+from django.core.cache import cache
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
@@ -263,8 +264,10 @@ def queries(client, url):
 # +1: the rating's course (its newest step, in the page's version, is read with the player's counters
 # since 2026-11-29: one query fewer); the standings +1: the ratings of the column beside the players
 # (cached with the table). The player's page -1: the change counter by the slug is read with the
-# player's counters (`caching.reads_player_counters`), not in a query of its own.
-PUBLIC_QUERIES = {"standings": 26, "standings after round 1": 12, "standings.csv": 2, "player": 19}
+# player's counters (`caching.reads_player_counters`), not in a query of its own. The standings +1: a
+# visitor's page is filled into its frame, kept under the setup counter (read for it; its first render
+# here, so the navigation's rounds are read as before; after a game saved they are not: web/frames.py).
+PUBLIC_QUERIES = {"standings": 27, "standings after round 1": 12, "standings.csv": 2, "player": 19}
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)
@@ -362,6 +365,30 @@ def test_a_game_saved_at_the_players_table_keeps_the_frame_of_the_players_pages(
     monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
     seated_round(tournament, seed="r2")
     assert b">2</a>" in client.get(url).content and len(drawn) == 2
+
+
+
+def test_a_visitors_standings_come_in_a_frame_kept_while_games_are_saved(client, monkeypatch):
+    """A visitor's standings page is filled into the site's frame, kept under the setup counter: a game
+    saved leaves the frame as it was rendered (only the table and the rounds' links are new), and the
+    page is the one rendered on its own, down to the byte; a director's page is rendered as before."""
+    monkeypatch.setattr(timezone, "now", lambda: datetime.datetime(2026, 11, 21, 21, 40, tzinfo=datetime.UTC))
+    tournament = make_tournament(players=9, slug="rahmen-tabelle", name="Abend <&> \"Kreuz\"")
+    play_round(tournament, games=1)
+    table = seated_round(tournament, seed="r2").tables.order_by("number").first()
+    url = standings_url(tournament)
+    drawn = []
+    real = frames.render_to_string
+    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    assert client.get(url).status_code == 200 and len(drawn) == 1
+    results.save_game(table=table, data=normal_game(table))  # round 2's first result: a new link
+    framed = client.get(url).content
+    assert len(drawn) == 1 and b"?round=2" in framed
+    monkeypatch.setattr(frames, "fill", lambda *args, **kwargs: None)  # rendered on its own
+    caching.recent.clear()
+    cache.clear()
+    assert client.get(url).content == framed
+    assert "dokomark" not in framed.decode()
 
 
 def test_a_game_saved_leaves_the_seating_as_it_was(client):
