@@ -372,7 +372,7 @@ def standings_page(request, tournament):
         rounds_nav = render_to_string("tournament/_standings_rounds.html", {**context, "rounds": fragment["rounds"]})
         live = compose(fragment, tournament, me, now=False)  # (the time: whole_page)
         poll_etag = caching.etag(tournament, poll.counter, "standings-poll", variant)
-        frame = lambda: cache_keys.standings_frame(tournament.pk, caching.setup_counter(tournament))  # noqa: E731
+        frame = lambda: cache_keys.standings_frame(tournament.pk, caching.counters(tournament.pk)[1])  # noqa: E731
         page = frames.fill(request, frame, "tournament/standings.html", context, path_part="standings",
                            safe={"live": live, "rounds_nav": rounds_nav}, text={"poll_etag": poll_etag})
         if page is not None:
