@@ -14,6 +14,7 @@ Phones poll the standings every few seconds, so the page is built for that (`cac
 from __future__ import annotations
 
 import copy
+import functools
 from urllib.parse import urlencode
 
 import django_tables2 as tables
@@ -301,8 +302,7 @@ def live_fragment(request, tournament, counter: int, query: dict[str, str]) -> d
         return {"html": html, "rest": rest, "links": tournament.public_players or director,
                 "rounds": history.rounds, "after_round": after_round, "mode": tournament.ranking,
                 "tables": tournament.public_seating or director, "columns": table.column_count,
-                "ratings": ratings,
-                "has_teams": has_teams(tournament)}
+                "ratings": ratings}
 
     return caching.cached(key, compute, keep=True)
 
@@ -364,7 +364,7 @@ def standings_page(request, tournament):
             "tournament": tournament, "after_round": fragment["after_round"],
             "ranking_sentence": ranking.sentence(tournament),
             "hidden_rounds": hidden, "is_director": request.is_director,
-            "has_teams": fragment.get("has_teams", False),
+            "has_teams": functools.partial(has_teams, tournament),  # (asked by the template: not for a kept frame)
             "category": prize_selectors.category_label(query["kategorie"]) if query.get("kategorie") else "",
             "category_code": query.get("kategorie", ""), "refresh": 30,
         }

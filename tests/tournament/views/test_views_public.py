@@ -382,8 +382,10 @@ def test_a_visitors_standings_come_in_a_frame_kept_while_games_are_saved(client,
     monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
     assert client.get(url).status_code == 200 and len(drawn) == 1
     results.save_game(table=table, data=normal_game(table))  # round 2's first result: a new link
-    framed = client.get(url).content
+    with CaptureQueriesContext(connection) as asked:
+        framed = client.get(url).content
     assert len(drawn) == 1 and b"?round=2" in framed
+    assert not [q for q in asked if "tournament_team" in q["sql"]], "whether there are teams: the frame's"
     monkeypatch.setattr(frames, "fill", lambda *args, **kwargs: None)  # rendered on its own
     caching.recent.clear()
     cache.clear()
