@@ -58,7 +58,6 @@ def insert_dicts(model, rows: list[dict]) -> int:
         for row in rows))
 
 
-
 def insert_objects(objects: list, *, key: tuple[str, str], chunk: int = 500) -> None:
     """`bulk_create` for new objects of one model, through `insert_dicts` (PostgreSQL: COPY; Django's
     `bulk_create` sends a column's values as an array, which psycopg writes out in Python: 0.4 s of a
@@ -79,6 +78,7 @@ def insert_objects(objects: list, *, key: tuple[str, str], chunk: int = 500) -> 
         obj.pk = ids[(getattr(obj, first), getattr(obj, second))]
         obj._state.adding = False
         obj._state.db = connection.alias
+
 
 # Django's own field classes whose `get_db_prep_save` returns a value of their Python type (and None)
 # unchanged on SQLite and in PostgreSQL's COPY: 186,000 calls were a sixth of an import's time
