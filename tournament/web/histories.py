@@ -91,7 +91,7 @@ def _compute(tournament: Tournament, include_hidden: bool, counter: int,
         if since.sums is not None:  # the changed tables summed again
             by_table = {table: lines for table, lines in since.sums.items() if table not in changed}
             by_table.update(score_sums.by_table(selectors.score_sums(table_ids=changed)))
-            # (on PostgreSQL, `changed` holds the tables of the last 50 changes too: most are as they were)
+            # (a table whose sums came out as they were moves nobody)
             moved = [table for table in changed if sorted(since.sums.get(table, ())) != sorted(by_table.get(table, ()))]
             entries = {line[1] for table in moved for sums in (since.sums, by_table) for line in sums.get(table, ())}
         else:  # read from the cache, without its sums: those kept in the shared cache
