@@ -12,7 +12,6 @@ from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.template.loader import render_to_string
 from django.utils.formats import number_format
-from django.utils.safestring import mark_safe
 from django.utils.translation import gettext as _
 
 from scoring.rating import MINIMUM_GAMES
@@ -155,15 +154,12 @@ def player_page(request, tournament, entry_id):
     fragment = player_fragment(request, tournament, entry_id, version)
     poll_etag = caching.etag(tournament, counter, "player-poll", variant, version=version.text)
     context = {"tournament": tournament, "refresh": 30}
-    page = frames.fill(request, lambda: cache_keys.player_frame(tournament.pk, counters[1]),
-                       "tournament/player.html", context,
-                       path_part=str(entry_id), safe={"live": fragment["html"]},
-                       text={"name": fragment["name"], "poll_etag": poll_etag})
-    if page is not None:
-        response = poll.finish(HttpResponse(page))
-    else:
-        response = poll.finish(render(request, "tournament/player.html", {
-            **context, "name": fragment["name"], "live": mark_safe(fragment["html"]), "poll_etag": poll_etag}))
+    def frame_key() -> str:
+        return cache_keys.player_frame(tournament.pk, counters[1])
+
+    response = poll.finish(HttpResponse(frames.page(
+        request, frame_key, "tournament/player.html", context, path_part=str(entry_id),
+        safe={"live": fragment["html"]}, text={"name": fragment["name"], "poll_etag": poll_etag})))
     # a visitor's page holds no CSRF token (no secret beside text others choose): it may be compressed
     if not caching.for_everyone(request):
         return response

@@ -20,7 +20,6 @@ from urllib.parse import urlencode
 import django_tables2 as tables
 from django.conf import settings
 from django.http import HttpResponse, JsonResponse, QueryDict
-from django.shortcuts import render
 from django.template.loader import render_to_string
 from django.urls import reverse
 from django.utils import timezone
@@ -372,13 +371,12 @@ def standings_page(request, tournament):
         rounds_nav = render_to_string("tournament/_standings_rounds.html", {**context, "rounds": fragment["rounds"]})
         live = compose(fragment, tournament, me, now=False)  # (the time: whole_page)
         poll_etag = caching.etag(tournament, poll.counter, "standings-poll", variant)
-        frame = lambda: cache_keys.standings_frame(tournament.pk, caching.counters(tournament.pk)[1])  # noqa: E731
-        page = frames.fill(request, frame, "tournament/standings.html", context, path_part="standings",
-                           safe={"live": live, "rounds_nav": rounds_nav}, text={"poll_etag": poll_etag})
-        if page is not None:
-            return HttpResponse(page)
-        return render(request, "tournament/standings.html", {
-            **context, "live": mark_safe(live), "rounds_nav": mark_safe(rounds_nav), "poll_etag": poll_etag})
+        def frame_key() -> str:
+            return cache_keys.standings_frame(tournament.pk, caching.counters(tournament.pk)[1])
+
+        return HttpResponse(frames.page(request, frame_key, "tournament/standings.html", context,
+                                        path_part="standings", safe={"live": live, "rounds_nav": rounds_nav},
+                                        text={"poll_etag": poll_etag}))
 
     key = cache_keys.standings_page(tournament.pk, poll.counter, variant=variant, path=request.get_full_path())
     response = poll.finish(caching.whole_page(request, key, build, now_mark=NOW_MARK))

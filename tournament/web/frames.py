@@ -60,3 +60,14 @@ def fill(request, key: Callable[[], str], template: str, context: dict, *, path_
     for name, value in text.items():
         page = page.replace(mark(name), escape(value))
     return page
+
+
+def page(request, key: Callable[[], str], template: str, context: dict, *, path_part: str, safe: dict[str, str],
+         text: dict[str, str]) -> str:
+    """The page `template` for any reader: filled into its kept frame (`fill`) where it is everybody's,
+    else rendered as usual with `safe` (HTML) and `text` in the context; byte for byte the same page."""
+    filled = fill(request, key, template, context, path_part=path_part, safe=safe, text=text)
+    if filled is not None:
+        return filled
+    return render_to_string(template, {**context, **{name: mark_safe(value) for name, value in safe.items()},
+                                       **text}, request=request)

@@ -345,6 +345,12 @@ def test_visitors_get_the_players_pages_in_one_frame_as_if_each_were_rendered(cl
 
 
 
+def frame_drawn(drawn: list, args: tuple) -> None:
+    """Counts a frame drawn by `frames.fill` (its context holds the marks), not a page rendered as usual."""
+    if frames.mark("live") in args[1].values():
+        drawn.append(1)
+
+
 def test_a_game_saved_at_the_players_table_keeps_the_frame_of_the_players_pages(client, monkeypatch):
     """The frame shows the setup only (the tournament, its rounds): a game saved at the player's own
     table leaves it as it was rendered, and the page is still the one rendered on its own; a new round
@@ -354,7 +360,7 @@ def test_a_game_saved_at_the_players_table_keeps_the_frame_of_the_players_pages(
     url = reverse("tournament:player", args=[tournament.slug, seat_ids(table)[0]])
     drawn = []
     real = frames.render_to_string
-    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: frame_drawn(drawn, a) or real(*a, **k))
     assert client.get(url).status_code == 200 and len(drawn) == 1
     results.save_game(table=table, data=normal_game(table))
     framed = client.get(url).content
@@ -362,7 +368,7 @@ def test_a_game_saved_at_the_players_table_keeps_the_frame_of_the_players_pages(
     monkeypatch.setattr(frames, "fill", lambda *args, **kwargs: None)  # rendered on its own
     assert client.get(url).content == framed
     monkeypatch.undo()
-    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: frame_drawn(drawn, a) or real(*a, **k))
     seated_round(tournament, seed="r2")
     assert b">2</a>" in client.get(url).content and len(drawn) == 2
 
@@ -379,7 +385,7 @@ def test_a_visitors_standings_come_in_a_frame_kept_while_games_are_saved(client,
     url = standings_url(tournament)
     drawn = []
     real = frames.render_to_string
-    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: drawn.append(1) or real(*a, **k))
+    monkeypatch.setattr(frames, "render_to_string", lambda *a, **k: frame_drawn(drawn, a) or real(*a, **k))
     assert client.get(url).status_code == 200 and len(drawn) == 1
     results.save_game(table=table, data=normal_game(table))  # round 2's first result: a new link
     with CaptureQueriesContext(connection) as asked:
