@@ -6,6 +6,7 @@ and a player's correction request answered by the tournament's director."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.core.cache import cache
@@ -80,7 +81,10 @@ def test_one_person_by_member_number_at_two_clubs(two_clubs, client):
     assert page.status_code == 200
     html = page.content.decode()
     assert "Herbstturnier Nord" in html and "Winterturnier Süd" in html and "DK Süd" in html
-    assert not any(number in html for number in ("M17", "m17", "M 17"))  # the number is never shown
+    # the number is never shown (the form's CSRF token, 64 random letters and digits, left out: it held
+    # "m17" by chance once in a `make test`)
+    shown = re.sub(r'name="csrfmiddlewaretoken" value="[^"]*"', "", html)
+    assert not any(number in shown for number in ("M17", "m17", "M 17"))
     assert "17" not in reverse("tournament:person", args=[a])
     # the same person from the other club's record
     assert "Herbstturnier Nord" in client.get(reverse("tournament:person", args=[b])).content.decode()
