@@ -5,12 +5,14 @@ The rules (docs/rating.md):
   it; 2 against 2, or 1 against 3 when Re is a lone player (a solo, a stille Hochzeit, a Hochzeit
   that found no partner). Only the four players of the game take part: the dealer who sits out at a
   table of 5 is not in the engine's game and is not rated. A game nobody won is a draw.
-- **The mathematics is openskill's** Weng-Lin model with the Plackett-Luce likelihood (`MODEL`), never
-  an approximation of our own. Two choices are ours, both exact changes of variable around the library's
-  update (no approximation): a party's strength is the *mean* of its players' skills (the library sums
-  them; a lone player would then face three times his strength, and every solo won would count as a
-  sensation), and the dynamics `tau` is added to each player's uncertainty in player units before the
-  update (the library would add it to the scaled values).
+- **The mathematics is openskill's** Weng-Lin model with the Plackett-Luce likelihood, never an
+  approximation of our own: `plackett_luce` is the library's `rate` for two parties, step for step, the
+  same floats to the last bit (tested against the library), without its per-call costs. Two choices
+  are ours, both exact changes of variable around the library's update (no approximation): a party's
+  strength is the *mean* of its players' skills (the library sums them; a lone player would then face
+  three times his strength, and every solo won would count as a sensation), and the dynamics `tau` is
+  added to each player's uncertainty in player units before the update (the library would add it to the
+  scaled values).
 - **The weight** (`weight`) is how clearly the game was won: its value before Bock and Nullspiel doubling
   (`SheetGame.base_value`), 1 to `WEIGHT_CAP`; a game of weight w is rated as w wins in a row (the
   library's update w times, the dynamics added once), as the Rundenschnitt counts its value w times
@@ -131,28 +133,89 @@ def _scaled(model: PlackettLuce, ratings: list[Rating]):
     return [model.rating(mu=r.mu / n, sigma=r.sigma / n) for r in ratings]
 
 
+KAPPA = 0.0001  # the library's kappa: a player's variance shrinks by at most this factor in one update
+
+
+def plackett_luce(parties: list[list[tuple[float, float]]], ranks: list[float], beta: float
+                  ) -> list[list[tuple[float, float]]]:
+    """openskill's `PlackettLuce(beta=beta, tau=0).rate(parties, ranks=ranks)` for two parties of
+    players given as (mu, sigma), returned the same way: the library's computation step for step, in
+    its order of operations, so the same numbers to the last bit (test_rating.py checks it against the
+    library on any ratings). The library's `rate` spends nine tenths of its time around the
+    mathematics (checking its arguments, deep copies, a uuid for every player and every copy: 0.7 s
+    of the 6,000 games of a championship's import, 0.1 s here); its options we do not use (weights,
+    scores and margin, balance, limit_sigma, a gamma of our own) are left out."""
+    order = sorted(range(len(parties)), key=lambda i: ranks[i])  # the winners first (a stable sort)
+    teams = [[(mu, math.sqrt(sigma * sigma + 0.0)) for mu, sigma in parties[i]] for i in order]  # tau 0
+    rank = [int(ranks[i]) for i in order]
+    team_mu, team_variance = [], []
+    for team in teams:
+        mu_summed = variance_summed = 0.0
+        for mu, sigma in sorted(team, key=lambda p: (p[0] - 3.0 * p[1]) + 0.0, reverse=True):  # by ordinal
+            mu_summed += mu
+            variance_summed += sigma**2
+        team_mu.append(mu_summed)
+        team_variance.append(variance_summed)
+    collective = 0.0
+    for variance in team_variance:
+        collective += variance + beta**2
+    c = math.sqrt(collective)
+    sum_q: dict[int, float] = {}
+    for i in range(len(teams)):
+        summed = math.exp(team_mu[i] / c)
+        for q in range(len(teams)):
+            if rank[i] >= rank[q]:
+                sum_q[q] = sum_q[q] + summed if q in sum_q else summed
+    a = [sum(1 for other in rank if other == own) for own in rank]
+    result = []
+    for i, team in enumerate(teams):
+        omega = delta = 0.0
+        i_mu_over_c = math.exp(team_mu[i] / c)
+        for q in range(len(teams)):
+            share = i_mu_over_c / sum_q[q]
+            if rank[q] <= rank[i]:
+                delta += share * (1 - share) / a[q]
+                omega += (1 - share) / a[q] if q == i else -share / a[q]
+        omega *= team_variance[i] / c
+        delta *= team_variance[i] / c**2
+        delta *= math.sqrt(team_variance[i]) / c  # the library's gamma
+        result.append([(mu + (sigma**2 / team_variance[i]) * omega,
+                        sigma * math.sqrt(max(1 - (sigma**2 / team_variance[i]) * delta, KAPPA)))
+                       for mu, sigma in team])
+    back: list[list[tuple[float, float]]] = [[] for _ in parties]
+    for position, i in enumerate(order):  # each party where it was given
+        back[i] = result[position]
+    return back
+
+
 def update(ratings: Mapping[str, Rating], game: Match, settings: Settings = DEFAULT) -> dict[str, Rating]:
     """The ratings after one game: a new dict (the given one is not changed); players not seen before
     start at `Rating()`."""
+    return {**ratings, **after(ratings, game, settings)}
+
+
+def after(ratings: Mapping[str, Rating], game: Match, settings: Settings = DEFAULT) -> dict[str, Rating]:
+    """The ratings of the game's players after it (`update` without copying everyone else's: `replay`
+    and a tournament's ratings rate thousands of games one after another)."""
     weight = game.weight if settings.weighted else 1
     times, beta = (weight, settings.beta) if settings.repeat else (1, settings.beta / weight)
     if game.winner is None:
         times = 1  # a draw is one draw, whatever its value
-    model = _model(beta)
     parties = [game.re, game.kontra]
     now = [[_dynamic(ratings.get(p, Rating()), settings.tau) for p in party] for party in parties]
     ranks = [1.0, 1.0] if game.winner is None else [0.0, 1.0] if game.winner == "re" else [1.0, 0.0]
     for _ in range(times):
-        rated = model.rate([_scaled(model, party) for party in now], ranks=ranks)
+        scaled = [[(r.mu / len(party), r.sigma / len(party)) for r in party] for party in now]
+        rated = plackett_luce(scaled, ranks, beta)
         now = [
-            [Rating(mu=scaled.mu * len(party), sigma=scaled.sigma * len(party)) for scaled in new_party]
+            [Rating(mu=mu * len(party), sigma=sigma * len(party)) for mu, sigma in new_party]
             for party, new_party in zip(parties, rated, strict=True)
         ]
-    new = dict(ratings)
+    new = {}
     for party, new_party in zip(parties, now, strict=True):
-        for player, after in zip(party, new_party, strict=True):
+        for player, rated_player in zip(party, new_party, strict=True):
             games = ratings[player].games if player in ratings else 0
-            new[player] = Rating(mu=after.mu, sigma=after.sigma, games=games + 1)
+            new[player] = Rating(mu=rated_player.mu, sigma=rated_player.sigma, games=games + 1)
     return new
 
 
@@ -166,7 +229,7 @@ def replay(
     """The ratings after `games` in their order, from `start` (default: everyone new)."""
     ratings = dict(start or {})
     for game in games:
-        ratings = update(ratings, game, settings)
+        ratings.update(after(ratings, game, settings))
     return ratings
 
 

@@ -184,7 +184,7 @@ def tournament(
             )
         for round_games in night:
             for g in round_games:
-                ratings = rating.update(ratings, g.match, settings)
+                ratings.update(rating.after(ratings, g.match, settings))
                 for p, s in g.scores.items():
                     points[p] += s
             for p in names:

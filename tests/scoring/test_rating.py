@@ -252,3 +252,29 @@ def test_sigma_shrinks_with_games():
             rating.match(players="ABCD", re="AB" if i % 2 else "AC", winner="re" if i % 3 else "kontra", value=1),
         )
     assert ratings["A"].sigma < rating.SIGMA and math.isfinite(ratings["A"].mu)
+
+
+# ---- the mathematics is the library's -------------------------------------------------------------
+
+scaled_player = st.tuples(st.floats(-30, 60), st.floats(0.01, 9))
+
+
+@settings(max_examples=300)
+@given(st.sampled_from([(2, 2), (1, 3), (3, 1)]), st.lists(scaled_player, min_size=4, max_size=4),
+       st.sampled_from([[0.0, 1.0], [1.0, 0.0], [1.0, 1.0]]), st.sampled_from([rating.BETA, 4.1, 25 / 6, 0.7, 33.0]))
+def test_plackett_luce_is_the_librarys_rate_to_the_last_bit(sizes, players, ranks, beta):
+    """`plackett_luce` computes what openskill's `PlackettLuce.rate` computes, operation for operation:
+    the same floats, not merely close ones (two players of the same rating in both parties included)."""
+    from openskill.models import PlackettLuce
+
+    parties = [players[: sizes[0]], players[sizes[0]:]]
+    model = PlackettLuce(mu=rating.MU, sigma=rating.SIGMA, beta=beta, tau=0.0)
+    library = model.rate([[model.rating(mu=mu, sigma=sigma) for mu, sigma in party] for party in parties], ranks=ranks)
+    assert rating.plackett_luce(parties, ranks, beta) == [[(r.mu, r.sigma) for r in party] for party in library]
+
+
+def test_after_is_update_for_the_games_players():
+    ratings = {"A": Rating(mu=30, sigma=5, games=3), "X": Rating(mu=20, sigma=4, games=9)}
+    game = rating.match(players="ABCD", re="A", winner="kontra", value=3)
+    assert rating.update(ratings, game) == {**ratings, **rating.after(ratings, game)}
+    assert rating.after(ratings, game).keys() == set("ABCD")

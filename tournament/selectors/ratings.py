@@ -165,7 +165,7 @@ def carry(read, ids: list[int], now: dict[str, rating.Rating]) -> list[dict[str,
                 continue  # (an entry the Rangliste does not know: none, as it reads them all)
             match = rating.match(players=[read.keys[p] for p in players], re=[read.keys[int(e)] for e in re],
                                  winner=winner, value=value)
-            now = rating.update(now, match)
+            now.update(rating.after(now, match))
             played.update(match.re + match.kontra)
         after.append({player: now[player] for player in played})
     return after

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from django.db import connection, models
+from django.db import DEFAULT_DB_ALIAS, connection, connections, models
 
 from ..log import audit
 
@@ -50,9 +50,12 @@ def insert_dicts(model, rows: list[dict]) -> int:
     unless it is one that goes to the database as it is (`as_is`)."""
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     plain = [as_is(field) for field in fields]
+    # the connection itself: `connection` finds it anew on each use (asgiref's Local), which was most of
+    # the time a JSON value takes to prepare (0.3 s of a 1,000-player import's games on PostgreSQL)
+    database = connections[DEFAULT_DB_ALIAS]
     return insert_rows(model._meta.db_table, [field.column for field in fields], (
         tuple(value if value is None and kind is not None or type(value) is kind
-              else field.get_db_prep_save(value, connection)
+              else field.get_db_prep_save(value, database)
               for field, kind in zip(fields, plain, strict=True)
               for value in (row[field.attname] if field.attname in row else field.get_default(),))
         for row in rows))

@@ -84,7 +84,7 @@ def _rate_from(tournament_id: int, first: int, changed: list[int]) -> None:
         players = [str(e) for e in seated[table_id] if e != sitting_out]
         match = rating.match(players=players, re=[str(e) for e in re], winner=winner,
                              value=value // (multiplier or 1))
-        ratings = rating.update(ratings, match)
+        ratings.update(rating.after(ratings, match))
         for player in match.re + match.kontra:
             after = ratings[player]
             steps[(table_id, int(player))] = (table_id, round_id, int(player), after.mu, after.sigma, after.games)
