@@ -170,7 +170,7 @@ def _write_contents(plan: Plan, tournament: Tournament, by: Actor, *, kept: dict
         round = seating.create_round(tournament=tournament, number=file_round.number, by=by)
         seating.place_tables(round=round, tables=[[entry[n] for n in t.players] for t in planned.tables],
                              numbers=[t.number for t in planned.tables], mode=file_round.mode, seed=file_round.seed,
-                             by=by)
+                             links=[t.link for t in planned.tables], by=by)
         if file_round.is_draft:
             continue
         seating.publish_round(round=round, by=by)
@@ -217,14 +217,12 @@ def _write_teams(plan: Plan, tournament: Tournament, entries: list, by: Actor) -
 
 
 def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> None:
-    """What the tables' phones held: entries waiting or rejected, "stimmt" of the sheet as it is now,
-    the entry links (a link already used by another table here gets a new one). Inside the import's
-    recording (`update` sends no signals)."""
+    """What the tables' phones held: entries waiting or rejected, "stimmt" of the sheet as it is now
+    (the entry links came with the tables: `seating.place_tables`). Inside the import's recording
+    (`update` sends no signals)."""
     audit.require("importing._write_phones")
-    # the tables as they are now, and the links taken, each read once for the round (not per table)
+    # the tables as they are now, read once for the round (not per table)
     fresh = Table.objects.in_bulk([table.pk for table in tables.values()])
-    taken = set(Table.objects.filter(link_token__in=[t.link for t in planned.tables if t.link])
-                .values_list("link_token", flat=True))
     for t in planned.tables:
         table = tables[t.number]
         for field in Table._meta.concrete_fields:  # what refresh_from_db() did, from the one query
@@ -246,10 +244,6 @@ def _write_phones(planned, tables: dict[int, Table], entry: dict[str, int]) -> N
         if t.approved:
             table.approvals = {str(entry[name]): table.version for name in t.approved}
             changed.append("approvals")
-        if t.link and table.link_token != t.link and t.link not in taken:
-            table.link_token = t.link
-            taken.add(t.link)
-            changed.append("link_token")
         if changed:
             Table.objects.filter(pk=table.pk).update(**{name: getattr(table, name) for name in changed})
 

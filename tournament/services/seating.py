@@ -331,25 +331,37 @@ def show_results(*, round: Round, version: int | None = None, by: Actor = SYSTEM
 
 
 def place_tables(*, round: Round, tables: list[list[int]], numbers: list[int] | None = None,
-                 mode: str = Round.Mode.RANDOM, seed: str = "", by: Actor = SYSTEM) -> None:
+                 mode: str = Round.Mode.RANDOM, seed: str = "", links: list[str | None] | None = None,
+                 by: Actor = SYSTEM) -> None:
     """Seats a draft round as given instead of drawing it (an imported tournament): `tables` holds the
-    entry ids of each table in seat order; the tables are numbered 1.. in order, or by `numbers`.
-    Replaces an earlier seating and records the repeat counts as a draw does."""
+    entry ids of each table in seat order; the tables are numbered 1.. in order, or by `numbers`;
+    `links` their entry links as a backup holds them (one missing, or another table's already: a new
+    one). Replaces an earlier seating and records the repeat counts as a draw does."""
     with transaction.atomic():
         locked = lock_round(round)
         _check_draft(locked)
         with audit.recording("round_seated", by=by, tournament=locked.tournament_id):
-            _place(locked, tables, numbers)
+            _place(locked, tables, numbers, links)
             locked.mode, locked.seed = mode, seed
             _saved(locked)
     _sync(round, locked)
 
 
-def _place(round: Round, tables: list[list[int]], numbers: list[int] | None = None) -> None:
+def _place(round: Round, tables: list[list[int]], numbers: list[int] | None = None,
+           links: list[str | None] | None = None) -> None:
     audit.require("seating._place")  # (bulk_create: no signals)
     numbers = list(numbers) if numbers is not None else list(range(1, len(tables) + 1))
     round.tables.all().delete()
-    Table.objects.bulk_create(Table(round=round, number=number) for number in numbers)
+    # each table's entry link is made with it (it opens once the round is published: `table_links.check_open`),
+    # not by one UPDATE a table when the round is published
+    taken = set(Table.objects.filter(link_token__in=[link for link in links or [] if link])
+                .values_list("link_token", flat=True))
+    tokens = []
+    for link in links or [None] * len(numbers):
+        tokens.append(link if link and link not in taken else table_links.new_token())
+        taken.add(tokens[-1])
+    Table.objects.bulk_create(Table(round=round, number=number, link_token=token)
+                              for number, token in zip(numbers, tokens, strict=True))
     by_number = {table.number: table for table in round.tables.all()}
     Seat.objects.bulk_create(Seat(table=by_number[number], round=round, position=position, entry_id=entry_id)
                              for number, players in zip(numbers, tables, strict=True)

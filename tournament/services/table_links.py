@@ -79,9 +79,9 @@ def _set_links(*, round: Round, tables: list[int] | None, renew: bool, by: Actor
 
 
 def ensure_links(round: Round) -> None:
-    """Every table of a published round has a link (made when the round is published, and for tables
-    that never had one). No record of its own (nothing a person changed): inside the recording of the
-    publication."""
+    """Every table of a published round has a link: made with the table (`seating._place`), here for a
+    table that has none when its round is published (one placed before tables had their link from the
+    start). No record of its own (nothing a person changed): inside the recording of the publication."""
     audit.require("table_links.ensure_links")
     missing = list(round.tables.filter(link_token__isnull=True))
     for table in missing:

@@ -79,6 +79,19 @@ def test_publishing_gives_every_table_a_link(table):
     assert all(tokens) and len(set(tokens)) == len(tokens) and all(len(t) >= 24 for t in tokens)
 
 
+def test_a_table_has_its_link_when_drawn_which_opens_when_the_round_is_published(director):
+    """The link is made with the table (one insert, not an update a table at publication), so sheets
+    printed before publishing carry it; until then it says the round is not yet published."""
+    round = seated_round(make_tournament(players=8, director=director, slug="entwurf"), publish=False)
+    drawn = dict(round.tables.values_list("number", "link_token"))
+    assert all(drawn.values()) and len(set(drawn.values())) == 2
+    with pytest.raises(table_links.LinkClosed, match="noch nicht veröffentlicht"):
+        table_links.table_of_link(drawn[1])
+    seating.publish_round(round=round)
+    assert dict(round.tables.values_list("number", "link_token")) == drawn
+    assert table_links.table_of_link(drawn[1]).number == 1
+
+
 def test_the_page_opens_without_an_account(client, table):
     response = client.get(reverse("table_link", args=[token(table)]))
     page = response.content.decode()
