@@ -115,19 +115,28 @@ class Penalty(models.Model):
 class Score(models.Model):
     """One player's points from one row of a table's sheet: a game, a penalty, or entered totals.
 
-    Rebuilt with the rest of the table's cache; standings sum these."""
+    Rebuilt with the rest of the table's cache; standings sum these.
+
+    Derived rows: `scores.write_scores` alone writes them, under the table's lock, from the table's
+    games and penalties, and Django's cascade deletes them with their table, round, game or penalty
+    (on_delete works without a database constraint). So the database checks only the player
+    (`entry`): its checks of the four derived references at each commit were 0.6 s of a 1,000-player
+    import on PostgreSQL (24,000 rows; docs/performance.md), and test_score_references.py checks that
+    no row outlives what it refers to."""
 
     class Kind(models.TextChoices):
         GAME = "game", _("Spiel")
         PENALTY = "penalty", _("Strafe")
         TOTAL = "total", _("Endstand")
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores")
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+")
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="scores", db_constraint=False)
+    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="+", db_constraint=False)
     entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="scores")
     kind = models.CharField(max_length=8, choices=Kind.choices)
-    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="scores")
-    penalty = models.ForeignKey(Penalty, on_delete=models.CASCADE, null=True, blank=True, related_name="scores")
+    game = models.ForeignKey(Game, on_delete=models.CASCADE, null=True, blank=True, related_name="scores",
+                             db_constraint=False)
+    penalty = models.ForeignKey(Penalty, on_delete=models.CASCADE, null=True, blank=True, related_name="scores",
+                                db_constraint=False)
     points = models.IntegerField()
     won = models.BooleanField(default=False)  # on the winning side of a game
     solo = models.BooleanField(default=False)  # was the soloist of a game scored as a solo
