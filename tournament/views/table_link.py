@@ -30,7 +30,7 @@ from django.views.decorators.http import require_GET, require_POST
 from .. import selectors, vocabulary
 from ..errors import Conflict, EntryProblems, UserError, language
 from ..forms.phone import clean_game, clean_int, clean_penalty, clean_text
-from ..models import DraftGame, Table
+from ..models import DraftGame, Round, Table
 from ..selectors import table_state
 from ..services import results, table_links
 from ..services.table_links import LinkClosed
@@ -134,15 +134,18 @@ def _unknown_device() -> UserError:
 
 
 def _closed(request, error: LinkClosed, *, json_answer: bool, token: str = ""):
-    """The answer of a link that takes no more entries. The page of a table whose round is closed or
-    whose sheet is signed (its link still names it) shows the table's final sheet, to read."""
+    """The answer of a link that takes no entries. The page of a table whose round is closed or whose
+    sheet is signed (its link still names it) shows the table's final sheet, to read; that of a table
+    whose round is not yet published (its link is made when it is drawn) shows nothing of its seating,
+    which the director may still draw again."""
     if json_answer:
         return JsonResponse({"closed": True, "message": str(error.message)}, status=410)
     table = (Table.objects.select_related("round__tournament").filter(link_token=token).first()
              if token else None)
-    sheet = selectors.table_sheet(table) if table is not None else None
+    not_yet = table is not None and table.round.status == Round.Status.DRAFT
+    sheet = selectors.table_sheet(table) if table is not None and not not_yet else None
     return render(request, "tournament/link_closed.html", {"message": error.message, "sheet": sheet,
-                                                           "table": table}, status=410)
+                                                           "table": table, "not_yet": not_yet}, status=410)
 
 
 def _body(request) -> dict:

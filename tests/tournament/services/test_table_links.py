@@ -79,7 +79,7 @@ def test_publishing_gives_every_table_a_link(table):
     assert all(tokens) and len(set(tokens)) == len(tokens) and all(len(t) >= 24 for t in tokens)
 
 
-def test_a_table_has_its_link_when_drawn_which_opens_when_the_round_is_published(director):
+def test_a_table_has_its_link_when_drawn_which_opens_when_the_round_is_published(director, client):
     """The link is made with the table (one insert, not an update a table at publication), so sheets
     printed before publishing carry it; until then it says the round is not yet published."""
     round = seated_round(make_tournament(players=8, director=director, slug="entwurf"), publish=False)
@@ -87,6 +87,11 @@ def test_a_table_has_its_link_when_drawn_which_opens_when_the_round_is_published
     assert all(drawn.values()) and len(set(drawn.values())) == 2
     with pytest.raises(table_links.LinkClosed, match="noch nicht veröffentlicht"):
         table_links.table_of_link(drawn[1])
+    page = client.get(reverse("table_link", args=[drawn[1]]))
+    text = page.content.decode()
+    assert page.status_code == 410 and "noch nichts eingetragen" in text and "noch nicht veröffentlicht" in text
+    names = round.tables.get(number=1).seats.values_list("entry__player__name", flat=True)
+    assert not any(name in text for name in names)  # the seating the director may still draw again
     seating.publish_round(round=round)
     assert dict(round.tables.values_list("number", "link_token")) == drawn
     assert table_links.table_of_link(drawn[1]).number == 1
