@@ -93,17 +93,20 @@ def rows(sql: str, params: Sequence, fields: Sequence[Field | None]) -> list[tup
 # ---- the change counters (every poll) ------------------------------------------------------------
 
 
-def counter_by_slug(slug: str) -> tuple[int, int] | None:
-    """(tournament id, change counter: the id of its newest change, 0 before the first) in one query,
-    without loading the tournament. None: no tournament of that slug."""
+def counter_by_slug(slug: str) -> tuple[int, int, int] | None:
+    """(tournament id, change counter: the id of its newest change, 0 before the first, setup counter:
+    its newest change that is not one table's sheet) in one query, without loading the tournament.
+    None: no tournament of that slug."""
+    changes = table(DataChange)
     with connection.cursor() as cursor:
         cursor.execute(
-            f"SELECT t.id, (SELECT MAX(d.id) FROM {table(DataChange)} d WHERE d.tournament_id = t.id) "
+            f"SELECT t.id, (SELECT MAX(d.id) FROM {changes} d WHERE d.tournament_id = t.id), "
+            f"(SELECT MAX(d.id) FROM {changes} d WHERE d.tournament_id = t.id AND d.table_id IS NULL) "
             f"FROM {table(Tournament)} t WHERE t.slug = %s",
             [slug],
         )
         row = cursor.fetchone()
-    return (row[0], row[1] or 0) if row else None
+    return (row[0], row[1] or 0, row[2] or 0) if row else None
 
 
 def counters(tournament_id: int) -> tuple[int, int]:

@@ -56,7 +56,8 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {
-    "tournament": Family("the tournament's row, read by every public request", "change", "web/caching.py"),
+    "tournament": Family("the tournament's row, read by every public request (no sheet's write touches it)",
+                         "setup", "web/caching.py"),
     "standings-live": Family("the standings' table, sums and chart, per view and query", "change",
                              "views/standings.py"),
     "standings-page": Family("a visitor's whole standings page, compressed", "change", "views/standings.py"),
@@ -153,8 +154,8 @@ def _key(family: str, tournament_id: int, counter: int | str, *variant) -> str:
     return f"doko:{family}:{tournament_id}:{counter}:{digest(release(), get_language(), *variant)}"
 
 
-def tournament_row(tournament_id: int, counter: int) -> str:
-    return f"doko:tournament:{tournament_id}:{counter}"
+def tournament_row(tournament_id: int, setup_counter: int) -> str:
+    return f"doko:tournament:{tournament_id}:{setup_counter}"
 
 
 def standings_live(tournament_id: int, counter: int, *, director: bool, query: dict[str, str]) -> str:

@@ -162,10 +162,10 @@ class Poll(Validator):
 
 # ---- the fast answer to an unchanged poll ------------------------------------------------------------
 
-def request_counter_by_slug(request, slug: str) -> tuple[int, int] | None:
-    """(tournament id, change counter) of the tournament by its slug (`counter_by_slug`), read once per
-    request: the first reader (a poll's check, `reads_player_counters`, the API) keeps it on the request
-    (`request.counter_by_slug`) for the rest (`tournament_by_slug`)."""
+def request_counter_by_slug(request, slug: str) -> tuple[int, int, int] | None:
+    """(tournament id, change counter, setup counter) of the tournament by its slug (`counter_by_slug`),
+    read once per request: the first reader (a poll's check, `reads_player_counters`, the API) keeps it
+    on the request (`request.counter_by_slug`) for the rest (`tournament_by_slug`)."""
     found = getattr(request, "counter_by_slug", None)
     if found is None:
         found = request.counter_by_slug = counter_by_slug(slug)
@@ -175,13 +175,15 @@ def request_counter_by_slug(request, slug: str) -> tuple[int, int] | None:
 def tournament_by_slug(request, slug: str) -> Tournament:
     """The tournament of a public page, and its change counter (`request.change_counter`, which
     `Poll` then uses), from one query: the tournament's row itself is read once per change of the
-    tournament and kept in the process (`recent`; any write counts the tournament up, so a kept row
-    is never stale). Each request gets its own copy. Http404 for an unknown slug."""
+    tournament's setup and kept in the process (`recent`). A write of one table's sheet never touches
+    the tournament's row, and every other write moves the setup counter (`audit.recording`), so a kept
+    row is never stale; a game saved does not make every page read the row again. Each request gets
+    its own copy. Http404 for an unknown slug."""
     found = request_counter_by_slug(request, slug)
     if found is None:
         raise Http404
-    tournament_id, counter = found
-    key = cache_keys.tournament_row(tournament_id, counter)
+    tournament_id, counter, setup = found
+    key = cache_keys.tournament_row(tournament_id, setup)
     kept = recent.get(key)
     if kept is None:
         kept = Tournament.objects.filter(pk=tournament_id).select_related("organisation").first()
@@ -241,7 +243,7 @@ def reads_player_counters(view):
         found = player_counters_by_slug(slug, entry_id)
         if found is not None:
             tournament_id, counters = found
-            request.counter_by_slug = (tournament_id, counters[0])
+            request.counter_by_slug = (tournament_id, counters[0], counters[1])
             request.player_counters = (tournament_id, entry_id, counters)
         return view(request, slug, entry_id, *args, **kwargs)
 

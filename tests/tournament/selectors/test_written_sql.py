@@ -151,7 +151,8 @@ def by_the_orm(tournament: Tournament, entry_id: int) -> tuple[int, int, int, in
 
 
 def assert_same(tournament: Tournament) -> None:
-    assert written_sql.counter_by_slug(tournament.slug) == (tournament.pk, caching.change_counter(tournament))
+    assert written_sql.counter_by_slug(tournament.slug) == (tournament.pk, caching.change_counter(tournament),
+                                                            caching.setup_counter(tournament))
     for entry_id in tournament.entries.values_list("id", flat=True):
         assert written_sql.player_counters(tournament.pk, entry_id) == by_the_orm(tournament, entry_id)
         assert written_sql.player_counters_by_slug(tournament.slug, entry_id) == (
@@ -181,7 +182,7 @@ def test_the_counters_written_as_sql_read_what_the_orm_reads():
     assert_same(other)
     assert written_sql.counter_by_slug("gibt-es-nicht") is None
     DataChange.objects.filter(tournament=other).delete()  # a tournament before its first change
-    assert written_sql.counter_by_slug(other.slug) == (other.pk, 0)
+    assert written_sql.counter_by_slug(other.slug) == (other.pk, 0, 0)
     entry = other.entries.first()
     assert written_sql.player_counters(other.pk, entry.pk) == (0, 0, 0, 0) == by_the_orm(other, entry.pk)
     assert written_sql.player_counters_by_slug(other.slug, entry.pk) == (other.pk, (0, 0, 0, 0))
