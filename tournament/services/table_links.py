@@ -60,15 +60,17 @@ def renew_links(*, round: Round, tables: list[int] | None = None, by: Actor = SY
 
 
 def revoke_links(*, round: Round, tables: list[int] | None = None, by: Actor = SYSTEM) -> int:
-    """The link of the given tables (all when None) stops working; the director can make a new one."""
+    """The link of the given tables (all when None) stops working; the director can make a new one (in a
+    round not yet published the table gets a new one when the round is published: `ensure_links`)."""
     return _set_links(round=round, tables=tables, renew=False, by=by)
 
 
 def _set_links(*, round: Round, tables: list[int] | None, renew: bool, by: Actor) -> int:
     with transaction.atomic():
         round = lock_round(round)
-        if round.status != Round.Status.PUBLISHED:
-            raise UserError(_("Eingabelinks gibt es nur für eine veröffentlichte, nicht abgeschlossene Runde."))
+        if round.status == Round.Status.CLOSED:  # (a drawn round's tables have their links already)
+            raise UserError(_("Runde %(round)s ist abgeschlossen: ihre Eingabelinks lassen sich nicht mehr ändern.")
+                            % {"round": round.number})
         chosen = [t for t in lock_tables(round) if tables is None or t.number in tables]
         action = "link_renewed" if renew else "link_revoked"
         with audit.recording(action, by=by, tournament=round.tournament_id):

@@ -97,6 +97,23 @@ def test_a_table_has_its_link_when_drawn_which_opens_when_the_round_is_published
     assert table_links.table_of_link(drawn[1]).number == 1
 
 
+def test_links_of_a_drawn_round_can_be_renewed_or_revoked_until_it_is_closed(director):
+    """A director who printed the sheets of a drawn round and lost one can renew or revoke its link before
+    publishing; a revoked one gets a new link at publication; a closed round's links stay as they are."""
+    round = seated_round(make_tournament(players=8, director=director, slug="neu-gezogen"), publish=False)
+    drawn = dict(round.tables.values_list("number", "link_token"))
+    assert table_links.renew_links(round=round, tables=[1]) == 1
+    renewed = dict(round.tables.values_list("number", "link_token"))
+    assert renewed[1] not in (None, drawn[1]) and renewed[2] == drawn[2]
+    table_links.revoke_links(round=round, tables=[2])
+    seating.publish_round(round=round)
+    published = dict(round.tables.values_list("number", "link_token"))
+    assert published[1] == renewed[1] and published[2] not in (None, drawn[2])
+    seating.close_round(round=round, backup=False)
+    with pytest.raises(UserError, match="abgeschlossen"):
+        table_links.renew_links(round=round)
+
+
 def test_the_page_opens_without_an_account(client, table):
     response = client.get(reverse("table_link", args=[token(table)]))
     page = response.content.decode()
