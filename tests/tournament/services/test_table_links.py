@@ -92,6 +92,9 @@ def test_a_table_has_its_link_when_drawn_which_opens_when_the_round_is_published
     assert page.status_code == 410 and "noch nichts eingetragen" in text and "noch nicht veröffentlicht" in text
     names = round.tables.get(number=1).seats.values_list("entry__player__name", flat=True)
     assert not any(name in text for name in names)  # the seating the director may still draw again
+    client.force_login(director)
+    links = client.get(reverse("tournament:links", args=[round.tournament.slug, round.number])).content.decode()
+    assert "gelten ab der Veröffentlichung" in links and drawn[1] in links
     seating.publish_round(round=round)
     assert dict(round.tables.values_list("number", "link_token")) == drawn
     assert table_links.table_of_link(drawn[1]).number == 1
