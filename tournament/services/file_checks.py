@@ -237,8 +237,9 @@ def _check_log(c: Checker, data: dict, plan: Plan):
         return
     plan.log = []
     accepted: set[tuple] = set()
+    label = _("Änderungsprotokoll, Eintrag %(index)s")  # translated once, not for each of thousands of records
     for index, item in enumerate(records, start=1):
-        where = _("Änderungsprotokoll, Eintrag %(index)s") % {"index": index}
+        where = label % {"index": index}
         if not isinstance(item, dict):
             c.engine(where, "log", "not_object")
             continue

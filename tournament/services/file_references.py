@@ -213,6 +213,7 @@ def _check_rows(c: Checker, where: str, data: dict, table: PlannedTable, planned
     deals = dealing.deals(entries, limit, rule=rule, games=_entered_rows(rows, numbers) if rule else None)
     last_game = None
     games, penalties = iter(numbers), iter(details or [])
+    game_label = _("Spiel %(number)s")  # translated once for the table's rows
     for row_index, row in enumerate(rows, start=1):
         if isinstance(row, dict) and "penalty" in row:
             row_where = where + ", " + _("Zeile %(row)s (Strafe)") % {"row": row_index}
@@ -223,7 +224,7 @@ def _check_rows(c: Checker, where: str, data: dict, table: PlannedTable, planned
         if not isinstance(row, dict):
             c.engine(where + ", " + _("Zeile %(row)s") % {"row": row_index}, "row", "not_object")
             continue
-        row_where = where + ", " + _("Spiel %(number)s") % {"number": number}
+        row_where = where + ", " + game_label % {"number": number}
         try:
             game = scoring.parse_sheet({"rules": spec, "players": entries, "rows": [row]}).rows[0]
         except scoring.InvalidInput as error:
