@@ -372,7 +372,7 @@ def standings_page(request, tournament):
         live = compose(fragment, tournament, me, now=False)  # (the time: whole_page)
         poll_etag = caching.etag(tournament, poll.counter, "standings-poll", variant)
         def frame_key() -> str:
-            return cache_keys.standings_frame(tournament.pk, caching.counters(tournament.pk)[1])
+            return cache_keys.standings_frame(tournament.pk, caching.request_setup_counter(request, tournament))
 
         return HttpResponse(frames.page(request, frame_key, "tournament/standings.html", context,
                                         path_part="standings", safe={"live": live, "rounds_nav": rounds_nav},

@@ -173,9 +173,10 @@ def request_counter_by_slug(request, slug: str) -> tuple[int, int, int] | None:
 
 
 def tournament_by_slug(request, slug: str) -> Tournament:
-    """The tournament of a public page, and its change counter (`request.change_counter`, which
-    `Poll` then uses), from one query: the tournament's row itself is read once per change of the
-    tournament's setup and kept in the process (`recent`). A write of one table's sheet never touches
+    """The tournament of a public page, and its change and setup counters (`request.change_counter`,
+    which `Poll` then uses, and `request.setup_counter`, which a kept frame is keyed by), from one
+    query: the tournament's row itself is read once per change of the tournament's setup and kept in
+    the process (`recent`). A write of one table's sheet never touches
     the tournament's row, and every other write moves the setup counter (`audit.recording`), so a kept
     row is never stale; a game saved does not make every page read the row again. Each request gets
     its own copy. Http404 for an unknown slug."""
@@ -190,7 +191,7 @@ def tournament_by_slug(request, slug: str) -> Tournament:
         if kept is None:
             raise Http404
         recent.put(key, kept)
-    request.change_counter = counter
+    request.change_counter, request.setup_counter = counter, setup
     return copy.copy(kept)
 
 
@@ -198,6 +199,12 @@ def request_counter(request, tournament: Tournament) -> int:
     """The change counter read with the tournament (`tournament_by_slug`), else read now."""
     counter = getattr(request, "change_counter", None)
     return change_counter(tournament) if counter is None else counter
+
+
+def request_setup_counter(request, tournament: Tournament) -> int:
+    """The setup counter read with the tournament (`tournament_by_slug`), else read now."""
+    counter = getattr(request, "setup_counter", None)
+    return setup_counter(tournament) if counter is None else counter
 
 
 def answers_unchanged_polls(describe):

@@ -267,7 +267,8 @@ def queries(client, url):
 # player's counters (`caching.reads_player_counters`), not in a query of its own. The standings +1: a
 # visitor's page is filled into its frame, kept under the setup counter (read for it; its first render
 # here, so the navigation's rounds are read as before; after a game saved they are not: web/frames.py).
-PUBLIC_QUERIES = {"standings": 27, "standings after round 1": 12, "standings.csv": 2, "player": 19}
+# The standings -1: that setup counter is the one read with the tournament by its slug, not read again.
+PUBLIC_QUERIES = {"standings": 26, "standings after round 1": 12, "standings.csv": 2, "player": 19}
 # the next visitor of the same page gets it whole from the shared cache: the change counter by the slug,
 # the tournament (kept in the process while the counter holds), the cached page (the round's seating:
 # also the setup's newest change, which it is keyed by)
