@@ -13,6 +13,7 @@ ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = {
     "scoring": "scoring",
     "seating": "seating",
+    "tournament": "tournament",
     "tournament/forms": "tournament/forms",
     "tournament/log": "tournament/log",
     "tournament/models": "tournament/models",
