@@ -446,7 +446,7 @@ def standings_csv(request, tournament):
                   "*" if row.totals_only else "", *("" if p is None else p for p in per_round.get(row.entry_id, empty)),
                   *(rating_cells(row_rating(rated, row)) if rated is not None else ())]
                  for row in rows)
-        return csv_response(header, lines, f"{tournament.slug}-rangliste.csv")
+        return csv_response(header, lines, f"{tournament.slug}-tabelle.csv")
 
     return _export(request, tournament, "standings-csv", build)
 

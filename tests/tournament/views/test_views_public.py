@@ -128,6 +128,8 @@ def test_csv_is_semicolon_separated_with_a_bom(client, tournament):
                            "Wertungszahl;Unsicherheit;Spiele gewertet\r\n")
     assert len(text.strip().splitlines()) == 9
     assert "text/csv" in response["Content-Type"]
+    # the tournament's standings are its "Tabelle" (the Rangliste is the list across tournaments)
+    assert f'filename="{tournament.slug}-tabelle.csv"' in response["Content-Disposition"]
 
 
 def test_csv_has_each_rounds_points_and_marks_totals_only(client):
