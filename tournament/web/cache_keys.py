@@ -17,7 +17,8 @@ Every key also holds the release of the code (`release`: a new version never rea
 where words are in it, the language. Where they live:
 
 - the **shared cache** (`django.core.cache`: the database table `doko_cache` or Redis), shared by every
-  worker and machine: every family below;
+  worker and machine: every family below except those marked "in-process only" (`tournament`, the two
+  frames, `current-seats` and the front door's `front-*`);
 - **one in-process layer**, `caching.Recent` (three instances: `caching.recent`, `histories.kept` and
   the front door's `front.kept`), which keeps values under keys that hold a counter; the rule that
   keeps it right: it only keeps values under keys whose value never changes. The front door
@@ -56,7 +57,8 @@ class Family:
 
 
 FAMILIES: dict[str, Family] = {
-    "tournament": Family("the tournament's row, read by every public request (no sheet's write touches it)",
+    "tournament": Family("the tournament's row, read by every public request (no sheet's write touches it; "
+                         "in-process only)",
                          "setup", "web/caching.py"),
     "standings-live": Family("the standings' table, sums and chart, per view and query", "change",
                              "views/standings.py"),

@@ -47,7 +47,8 @@ from django.utils.translation import get_language
 
 from ..models import DataChange, Tournament
 
-# the two reads every poll runs, written out as SQL (the reason and the figures: selectors/written_sql.py)
+# the counter reads every page and poll runs, by the tournament's id or slug, for a page or a player's page,
+# written out as SQL (the reason and the figures: selectors/written_sql.py)
 from ..selectors.written_sql import counter_by_slug as counter_by_slug
 from ..selectors.written_sql import counters as counters
 from ..selectors.written_sql import player_counters as player_counters
