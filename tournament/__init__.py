@@ -13,11 +13,11 @@ Its modules:
 - `ranking`: how a tournament ranks its players, in words and as the order of the rows;
 - `slugs`: the short names in addresses, made from a name;
 - `spreadsheet`: every CSV the app writes, guarded against formulas;
-- `urls`: every page's address;
+- `urls`: the addresses of the app's pages (the phones' `/e/<token>/` pages and the API: `config/urls.py`);
 - `validators`: rules on single values that the models hold;
 - `vocabulary`: the game's words in the reader's language.
 
 Its packages, each with its own list: `models`, `selectors` (reads), `services` (writes), `log` (the change
 log), `web` (caching, polls, the front door), `views`, `forms`, `printing`, `api`, `templatetags`,
-`management` (the commands) and `migrations`.
+`management` (the commands); and `migrations` (Django's, no list).
 """

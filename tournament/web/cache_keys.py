@@ -2,13 +2,14 @@
 
 A key that holds a **counter** never needs deleting: a write that changes what is stored under it
 appends a `DataChange` in its own transaction, which moves the counter, so the next reader asks for a
-new key and old entries expire (`TIMEOUT`). Three counters, all read from the change log in one
-indexed query (`caching.change_counter`, `setup_counter`, `player_counters`):
+new key and old entries expire (`TIMEOUT`). The counters, read from the change log with indexed queries
+(`caching.change_counter`, `setup_counter`; `player_counters` reads a player's four in one):
 
 - the **change counter**: the newest change of the tournament (every write moves it);
 - the **setup counter**: the newest change that is not one table's sheet (seating, players, settings,
   rounds, hidden results; a game saved at a table leaves it);
-- a player's **own tables**: the newest change of a sheet at a table where the player sits or sat.
+- a player's **own tables**: the newest change of a sheet at a table where the player sits or sat (with
+  the player's newest rating step, which moves with games at other tables too: `RatingStep`).
 
 A tournament's changes get their ids in the order they commit (`models.CounterTurn`), so a counter a
 reader has seen stays true: nothing below it can still commit.
@@ -63,7 +64,8 @@ FAMILIES: dict[str, Family] = {
     "standings-live": Family("the standings' table, sums and chart, per view and query", "change",
                              "views/standings.py"),
     "standings-page": Family("a visitor's whole standings page, compressed", "change", "views/standings.py"),
-    "round-page": Family("a visitor's whole seating page of a round", "setup", "views/rounds.py"),
+    "round-page": Family("a visitor's whole seating page of a round (under the change counter while it shows each "
+                         "table's expected result: `rounds.shows_forecast`)", "setup", "views/rounds.py"),
     "round-tables": Family("the round page's tables ({% cache %} in templates/tournament/round.html)", "change",
                            "templatetags/polling.py"),
     "player-record": Family("a player's tables and games, without ranks", "own tables", "views/public.py"),
@@ -83,9 +85,10 @@ FAMILIES: dict[str, Family] = {
     # headers the answer varies by and the value of the check its view named (web/front.py)
     "front-change": Family("a visitor's whole standings page, standings poll or seat notice, as sent",
                            "change", "web/front.py"),
-    "front-setup": Family("a visitor's whole seating page of a round, as sent", "setup", "web/front.py"),
-    "front-player": Family("a visitor's whole player page or its poll, as sent (the change counter, the setup "
-                           "and the own tables)", "change", "web/front.py"),
+    "front-setup": Family("a visitor's whole seating page of a round, as sent (in front-change while it shows "
+                          "each table's expected result)", "setup", "web/front.py"),
+    "front-player": Family("a visitor's whole player page or its poll, as sent (the change counter, the setup, "
+                           "the own tables and the rating step)", "change", "web/front.py"),
     "front-static": Family("a static file whose name holds its content's hash, as sent", "release",
                            "web/front.py"),
     "rating-scope": Family("the ratings carried across a Rangliste's tournaments: the players' ratings after each "
