@@ -73,7 +73,9 @@ def round_detail(request, tournament, round_number):
         return round_page(request, _round(tournament, round_number))
     # the expected result per table moves with every result of the earlier rounds: the change counter
     check = "change" if shows_forecast(tournament) else "setup"
-    counter = caching.change_counter(tournament) if check == "change" else caching.setup_counter(tournament)
+    # (both read with the tournament by its slug: `caching.tournament_by_slug`)
+    counter = (caching.request_counter(request, tournament) if check == "change"
+               else caching.request_setup_counter(request, tournament))
     poll = caching.Poll(request, tournament, page="round", variant=(round_number,), personal=True, counter=counter)
     not_modified = poll.not_modified()
     if not_modified is not None:
