@@ -238,7 +238,7 @@ def _check_rows(c: Checker, where: str, data: dict, table: PlannedTable, planned
             table.games.append((number, game))
     entered = {number: dealing.entered(game.type, game.re, game.pflichtsolo) for number, game in table.games}
     for number, text in app_words.list_problems(entries, entered, rule=rule, name=str):
-        c.add(where + ", " + _("Spiel %(number)s") % {"number": number}, "pflichtsolo: " + text)
+        c.add(where + ", " + game_label % {"number": number}, "pflichtsolo: " + text)
 
 
 def _parsed_at_once(spec: str | dict, entries: list[str], rows: list) -> dict[int, scoring.Game] | None:
